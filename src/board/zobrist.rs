@@ -1,0 +1,68 @@
+//! Zobrist keys, generated at compile time from a fixed seed so that hashes (and so
+//! the bench signature) are identical on every machine.
+
+use super::piece::Piece;
+use super::square::Square;
+
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+struct Keys {
+    piece_square: [[u64; 64]; 16],
+    side: u64,
+}
+
+static KEYS: Keys = {
+    let mut state = 0x4A55_4E47_4C45_2021; // "JUNGLE !"
+    let mut piece_square = [[0u64; 64]; 16];
+    let mut p = 0;
+    while p < 16 {
+        let mut s = 0;
+        while s < 63 {
+            let (next, key) = splitmix64(state);
+            state = next;
+            piece_square[p][s] = key;
+            s += 1;
+        }
+        p += 1;
+    }
+    let (_, side) = splitmix64(state);
+    Keys { piece_square, side }
+};
+
+/// Key of a piece standing on a square.
+#[inline]
+pub fn piece_key(piece: Piece, sq: Square) -> u64 {
+    KEYS.piece_square[piece.index()][sq.index()]
+}
+
+/// Key toggled when Blue is to move.
+#[inline]
+pub fn side_key() -> u64 {
+    KEYS.side
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_distinct_and_nonzero() {
+        let mut all: Vec<u64> = KEYS
+            .piece_square
+            .iter()
+            .flat_map(|row| row[..63].iter().copied())
+            .collect();
+        all.push(KEYS.side);
+        assert!(all.iter().all(|&k| k != 0));
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}

@@ -1,0 +1,86 @@
+//! Command line: `jungle` with no subcommand runs the engine protocol; the
+//! subcommands are tools.
+
+use crate::board::{Position, Standard};
+use crate::tools::perft;
+use clap::{Parser, Subcommand};
+use std::io::{self, Write};
+
+#[derive(Parser, Debug)]
+#[command(name = "jungle", version, about = "A Jungle (Dou Shou Qi) engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the legal move tree (checks and times the move generator).
+    Perft {
+        /// Plies to search.
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=32))]
+        depth: u32,
+        /// Position string to start from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each legal move.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+    },
+}
+
+/// Runs the program; returns the process exit code.
+pub fn run() -> i32 {
+    init_logging();
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            // The protocol loop comes with the engine; until then show the usage.
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let _ = cmd.print_help();
+            0
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            threads,
+        }) => run_perft(depth, fen.as_deref(), divide, threads as usize),
+    }
+}
+
+fn init_logging() {
+    // Off unless RUST_LOG says otherwise; always to stderr, never stdout.
+    let _ = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
+        .target(env_logger::Target::Stderr)
+        .try_init();
+}
+
+fn run_perft(depth: u32, fen: Option<&str>, divide: bool, threads: usize) -> i32 {
+    let pos = match fen {
+        None => Position::startpos(),
+        Some(text) => match Position::from_fen(text) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: invalid --fen: {e}");
+                return 2;
+            }
+        },
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match perft::report_with::<Standard>(&pos, depth, divide, threads, &mut out) {
+        Ok(_) => {
+            let _ = out.flush();
+            0
+        }
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("error: cannot write output: {e}");
+            1
+        }
+    }
+}

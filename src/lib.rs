@@ -1,0 +1,6 @@
+//! Jungle (Dou Shou Qi) engine: rules core, search, evaluation and protocol.
+
+pub mod board;
+pub mod cli;
+pub mod game;
+pub mod tools;

@@ -1,0 +1,171 @@
+//! Perft: the number of leaf positions of the legal move tree to a fixed depth, the
+//! standard check of a move generator. The last ply is counted in bulk (the number of
+//! legal moves, without playing them). Den entries and captures of the last animal end
+//! the game, so nothing is counted below them; repetition rules do not apply.
+
+use crate::board::movegen::{count_with, generate_with};
+use crate::board::{Move, MoveList, MoveRules, Position, Standard};
+use rayon::prelude::*;
+use std::io::{self, Write};
+use std::time::Instant;
+
+/// Leaves of the move tree `depth` plies deep, single-threaded.
+pub fn perft_with<R: MoveRules>(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_with::<R>(pos) as u64,
+        _ => {
+            let mut list = MoveList::new();
+            generate_with::<R>(pos, &mut list);
+            let mut total = 0;
+            for &m in list.iter() {
+                let mut child = *pos;
+                child.play(m);
+                total += perft_with::<R>(&child, depth - 1);
+            }
+            total
+        }
+    }
+}
+
+/// `perft_with` under the default rules.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    perft_with::<Standard>(pos, depth)
+}
+
+/// Leaves below each legal move, in generation order.
+pub fn divide_with<R: MoveRules>(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    let mut roots = MoveList::new();
+    generate_with::<R>(pos, &mut roots);
+    if depth == 0 {
+        return Vec::new();
+    }
+    if threads <= 1 {
+        return roots
+            .iter()
+            .map(|&m| {
+                let mut child = *pos;
+                child.play(m);
+                (m, perft_with::<R>(&child, depth - 1))
+            })
+            .collect();
+    }
+    // Split two plies deep so that the work items are many and even.
+    let mut items: Vec<(usize, Position)> = Vec::new();
+    for (i, &m) in roots.iter().enumerate() {
+        let mut child = *pos;
+        child.play(m);
+        if depth == 1 {
+            items.push((i, child));
+            continue;
+        }
+        let mut replies = MoveList::new();
+        generate_with::<R>(&child, &mut replies);
+        for &r in replies.iter() {
+            let mut grandchild = child;
+            grandchild.play(r);
+            items.push((i, grandchild));
+        }
+    }
+    let sub_depth = depth.saturating_sub(2);
+    let counts: Vec<(usize, u64)> =
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| {
+                items
+                    .par_iter()
+                    .map(|(i, p)| (*i, perft_with::<R>(p, sub_depth)))
+                    .collect()
+            }),
+            Err(e) => {
+                log::warn!("cannot start {threads} threads ({e}); counting on one");
+                items
+                    .iter()
+                    .map(|(i, p)| (*i, perft_with::<R>(p, sub_depth)))
+                    .collect()
+            }
+        };
+    let mut per_root = vec![0u64; roots.len()];
+    for (i, n) in counts {
+        per_root[i] += if depth == 1 { 1 } else { n };
+    }
+    roots.iter().copied().zip(per_root).collect()
+}
+
+/// Perft on any number of threads (1 = single-threaded).
+pub fn perft_threads_with<R: MoveRules>(pos: &Position, depth: u32, threads: usize) -> u64 {
+    if threads <= 1 || depth <= 2 {
+        perft_with::<R>(pos, depth)
+    } else {
+        divide_with::<R>(pos, depth, threads)
+            .iter()
+            .map(|(_, n)| n)
+            .sum()
+    }
+}
+
+/// Runs perft and prints the report of the `perft` command and of `go perft`:
+/// with `divide`, one line `<move>: <count>` per legal move; then always
+/// `Nodes searched: <N>` and `Time: <ms> ms, <leaves per second> leaves/s`.
+pub fn report_with<R: MoveRules>(
+    pos: &Position,
+    depth: u32,
+    divide: bool,
+    threads: usize,
+    out: &mut impl Write,
+) -> io::Result<u64> {
+    let start = Instant::now();
+    let total = if divide {
+        let per_move = divide_with::<R>(pos, depth, threads);
+        for (m, n) in &per_move {
+            writeln!(out, "{m}: {n}")?;
+        }
+        if depth == 0 {
+            1
+        } else {
+            per_move.iter().map(|(_, n)| n).sum()
+        }
+    } else {
+        perft_threads_with::<R>(pos, depth, threads)
+    };
+    let elapsed = start.elapsed();
+    let per_second = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    writeln!(out)?;
+    writeln!(out, "Nodes searched: {total}")?;
+    writeln!(
+        out,
+        "Time: {} ms, {} leaves/s",
+        elapsed.as_millis(),
+        per_second
+    )?;
+    out.flush()?;
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_shallow() {
+        let p = Position::startpos();
+        let expected = [1u64, 24, 576, 12240, 260099];
+        for (d, &n) in expected.iter().enumerate() {
+            assert_eq!(perft(&p, d as u32), n, "depth {d}");
+        }
+    }
+
+    #[test]
+    fn threads_agree_with_one_thread() {
+        let p = Position::startpos();
+        for d in 1..=4 {
+            assert_eq!(
+                perft_threads_with::<Standard>(&p, d, 2),
+                perft(&p, d),
+                "depth {d}"
+            );
+            let div = divide_with::<Standard>(&p, d, 2);
+            let single = divide_with::<Standard>(&p, d, 1);
+            assert_eq!(div, single);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Perft checks of the move generator: the start position to depth 7, and the
+//! labelled suite in `tests/perft_suite.txt` (one position per rule clause, with
+//! counts derived by hand at depth 1 and by an independent reference deeper).
+
+use jungle::board::{Position, Standard};
+use jungle::tools::perft::{perft, perft_threads_with};
+
+const START_COUNTS: [u64; 9] = [
+    1,
+    24,
+    576,
+    12240,
+    260099,
+    5111620,
+    100453636,
+    1908199299,
+    36245152212,
+];
+
+#[test]
+fn start_position_to_depth_6() {
+    let p = Position::startpos();
+    for (depth, &expected) in START_COUNTS.iter().enumerate().take(7) {
+        assert_eq!(perft(&p, depth as u32), expected, "perft {depth}");
+    }
+}
+
+#[test]
+fn start_position_depth_7_on_two_threads() {
+    let p = Position::startpos();
+    assert_eq!(perft_threads_with::<Standard>(&p, 7, 2), START_COUNTS[7]);
+}
+
+#[test]
+#[ignore = "takes about a minute; run with --ignored"]
+fn start_position_depth_8() {
+    let p = Position::startpos();
+    assert_eq!(perft_threads_with::<Standard>(&p, 8, 2), START_COUNTS[8]);
+}
+
+struct Entry {
+    line: usize,
+    label: String,
+    fen: String,
+    counts: Vec<(u32, u64)>,
+}
+
+fn parse_suite(text: &str) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+        assert!(
+            fields.len() >= 3,
+            "line {}: expected label ; fen ; D1 n ...",
+            i + 1
+        );
+        let counts = fields[2..]
+            .iter()
+            .map(|f| {
+                let (d, n) = f
+                    .strip_prefix('D')
+                    .and_then(|rest| rest.split_once(' '))
+                    .unwrap_or_else(|| panic!("line {}: bad count field {f:?}", i + 1));
+                (
+                    d.parse()
+                        .unwrap_or_else(|_| panic!("line {}: bad depth {d:?}", i + 1)),
+                    n.parse()
+                        .unwrap_or_else(|_| panic!("line {}: bad count {n:?}", i + 1)),
+                )
+            })
+            .collect();
+        entries.push(Entry {
+            line: i + 1,
+            label: fields[0].to_string(),
+            fen: fields[1].to_string(),
+            counts,
+        });
+    }
+    entries
+}
+
+#[test]
+fn rule_clause_suite() {
+    let text = include_str!("perft_suite.txt");
+    let entries = parse_suite(text);
+    assert!(entries.len() >= 40, "suite too small: {}", entries.len());
+    let mut failures = Vec::new();
+    for e in &entries {
+        let pos = match Position::from_fen(&e.fen) {
+            Ok(p) => p,
+            Err(err) => {
+                failures.push(format!(
+                    "line {} ({}): bad position: {err}",
+                    e.line, e.label
+                ));
+                continue;
+            }
+        };
+        for &(depth, expected) in &e.counts {
+            let got = perft(&pos, depth);
+            if got != expected {
+                failures.push(format!(
+                    "line {} ({}): D{depth} expected {expected}, got {got}",
+                    e.line, e.label
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "perft suite failures:\n{}",
+        failures.join("\n")
+    );
+}
