@@ -60,33 +60,42 @@ pub static NEIGHBOURS: [Bitboard; 64] = {
     t
 };
 
-/// A river jump: where the lion or tiger lands, and the water squares it flies over
-/// (a rat on any of them blocks the jump).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Jump {
-    pub to: Square,
-    pub over: Bitboard,
-}
+/// One-square sets by index; entry 63 (the "captured" slot) is empty.
+pub static SQUARE_BB: [Bitboard; 64] = {
+    let mut t = [Bitboard::EMPTY; 64];
+    let mut i = 0;
+    while i < NUM_SQUARES {
+        t[i] = Bitboard(1u64 << i);
+        i += 1;
+    }
+    t
+};
 
-/// River jumps from each square: at most two (from `d4`–`d6`, one across each river).
-/// `count` is how many of `jumps` are real; entry 63 has none.
+/// The river jumps from one square: at most two (from `d4`–`d6`, one across each
+/// river). Slot `i` lands on `landing[i]` (one square, or empty when unused) and flies
+/// over the water squares `over[i]`; a rat on any of them blocks the jump.
 #[derive(Clone, Copy)]
 pub struct JumpSet {
-    pub count: u8,
-    pub jumps: [Jump; 2],
-    /// All landing squares together.
-    pub targets: Bitboard,
+    pub landing: [Bitboard; 2],
+    pub over: [Bitboard; 2],
 }
 
+impl JumpSet {
+    pub const fn count(&self) -> usize {
+        self.landing[0].any() as usize + self.landing[1].any() as usize
+    }
+
+    /// All landing squares together.
+    pub const fn targets(&self) -> Bitboard {
+        self.landing[0].union(self.landing[1])
+    }
+}
+
+/// River jumps from each square; entry 63 (the "captured" slot) has none.
 pub static JUMPS: [JumpSet; 64] = {
-    const NONE: Jump = Jump {
-        to: Square::from_index_unchecked(0),
-        over: Bitboard::EMPTY,
-    };
     let mut t = [JumpSet {
-        count: 0,
-        jumps: [NONE; 2],
-        targets: Bitboard::EMPTY,
+        landing: [Bitboard::EMPTY; 2],
+        over: [Bitboard::EMPTY; 2],
     }; 64];
     // (file step, rank step) for north, south, east, west.
     let dirs: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
@@ -94,6 +103,7 @@ pub static JUMPS: [JumpSet; 64] = {
     while i < NUM_SQUARES {
         let from = Square::from_index_unchecked(i as u8);
         if !WATER.contains(from) {
+            let mut n = 0;
             let mut d = 0;
             while d < 4 {
                 let (df, dr) = dirs[d];
@@ -110,14 +120,10 @@ pub static JUMPS: [JumpSet; 64] = {
                     r += dr;
                 }
                 if over != 0 && f >= 0 && f < FILES as i8 && r >= 0 && r < RANKS as i8 {
-                    let to = Square::from_index_unchecked((r as u8) * FILES + f as u8);
-                    let n = t[i].count as usize;
-                    t[i].jumps[n] = Jump {
-                        to,
-                        over: Bitboard(over),
-                    };
-                    t[i].count += 1;
-                    t[i].targets = Bitboard(t[i].targets.0 | 1u64 << to.index());
+                    let to = (r as u8) * FILES + f as u8;
+                    t[i].landing[n] = Bitboard(1u64 << to);
+                    t[i].over[n] = Bitboard(over);
+                    n += 1;
                 }
                 d += 1;
             }
@@ -132,7 +138,7 @@ pub const fn jump_origins() -> Bitboard {
     let mut b = 0u64;
     let mut i = 0;
     while i < NUM_SQUARES {
-        if JUMPS[i].count > 0 {
+        if JUMPS[i].count() > 0 {
             b |= 1u64 << i;
         }
         i += 1;
@@ -166,23 +172,28 @@ mod tests {
     #[test]
     fn jumps_cross_two_sideways_or_three_lengthwise() {
         let d4 = &JUMPS[sq::D4.index()];
-        assert_eq!(d4.count, 2);
-        let targets: Vec<Square> = d4.targets.collect();
+        assert_eq!(d4.count(), 2);
+        let targets: Vec<Square> = d4.targets().collect();
         assert_eq!(targets, vec![sq::A4, sq::G4]);
-        for j in &d4.jumps[..2] {
-            assert_eq!(j.over.count(), 2);
-        }
+        assert_eq!(d4.over[0].count(), 2);
+        assert_eq!(d4.over[1].count(), 2);
         let b3 = &JUMPS[sq::B3.index()];
-        assert_eq!(b3.count, 1);
-        assert_eq!(b3.jumps[0].to, sq::B7);
+        assert_eq!(b3.count(), 1);
+        assert_eq!(b3.landing[0], Bitboard::from_square(sq::B7));
         assert_eq!(
-            b3.jumps[0].over,
+            b3.over[0],
             Bitboard::from_squares(&[sq::B4, sq::B5, sq::B6])
         );
-        assert_eq!(JUMPS[sq::A5.index()].jumps[0].to, sq::D5);
-        assert_eq!(JUMPS[sq::F7.index()].jumps[0].to, sq::F3);
-        assert_eq!(JUMPS[sq::A3.index()].count, 0);
-        assert_eq!(JUMPS[63].count, 0);
+        assert_eq!(
+            JUMPS[sq::A5.index()].targets(),
+            Bitboard::from_square(sq::D5)
+        );
+        assert_eq!(
+            JUMPS[sq::F7.index()].targets(),
+            Bitboard::from_square(sq::F3)
+        );
+        assert_eq!(JUMPS[sq::A3.index()].count(), 0);
+        assert_eq!(JUMPS[63].count(), 0);
         // 3 squares on each of files a, d, g beside the rivers, plus 4 above and 4 below.
         assert_eq!(jump_origins().count(), 9 + 8);
     }

@@ -7,10 +7,10 @@
 //! No move is ever filtered afterwards: every generated move is legal.
 
 use super::bitboard::Bitboard;
-use super::geometry::{own_den, JUMPS, LAND, NEIGHBOURS, TRAPS, WATER};
+use super::geometry::{own_den, DEN_BB, JUMPS, LAND, NEIGHBOURS, SQUARE_BB, TRAPS, WATER};
 use super::moves::{Move, MoveList};
 use super::piece::{Animal, Color};
-use super::position::{Position, WinReason};
+use super::position::{Position, WinReason, CAPTURED, EMPTY};
 use super::rules::{MoveRules, Standard};
 use super::square::Square;
 
@@ -30,24 +30,30 @@ struct Destinations {
 impl Destinations {
     #[inline]
     fn new(pos: &Position) -> Destinations {
-        let us = pos.side;
+        Destinations::of(pos.side, &pos.occupied, &pos.squares)
+    }
+
+    /// Built from the parts of a position that move generation reads, so that perft
+    /// can count the replies to a move without making the whole move.
+    #[inline]
+    fn of(us: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> Destinations {
         let them = us.other();
-        let own = pos.occupied[us.index()];
-        let enemies = pos.occupied[them.index()];
+        let bb_of = |c: Color, a: Animal| SQUARE_BB[squares[c.index()][a.index()] as usize];
+        let own = occupied[us.index()];
+        let enemies = occupied[them.index()];
         // "Never into its own den; never onto its own animal."
-        let open = !(own | own_den(us));
-        let empty_or_enemy = open;
+        let empty_or_enemy = !(own | own_den(us));
         // "An enemy animal on one of the capturing side's own traps can be captured by
         // any animal of that side, whatever the ranks."
         let trapped = enemies & TRAPS[us.index()];
-        let enemy_rat = pos.bb_of(them, Animal::Rat);
-        let enemy_elephant = pos.bb_of(them, Animal::Elephant);
+        let enemy_rat = bb_of(them, Animal::Rat);
+        let enemy_elephant = bb_of(them, Animal::Elephant);
 
         let mut land = [Bitboard::EMPTY; 8];
         // Enemies of rank <= the attacker's, built up from the rat.
         let mut weaker_or_equal = enemy_rat;
         for animal in &Animal::ALL[1..] {
-            weaker_or_equal |= pos.bb_of(them, *animal);
+            weaker_or_equal |= bb_of(them, *animal);
             let mut prey = weaker_or_equal;
             if *animal == Animal::Elephant {
                 // "The elephant never captures the rat."
@@ -65,12 +71,12 @@ impl Destinations {
             // traps; "no animal on land captures a rat in water (a rat on land included)".
             rat_on_land: empty_or_enemy
                 & (!enemies | ((enemy_rat | enemy_elephant) & LAND) | trapped),
-            jump_blockers: pos.bb_of(Color::Red, Animal::Rat) | pos.bb_of(Color::Blue, Animal::Rat),
+            jump_blockers: bb_of(Color::Red, Animal::Rat) | bb_of(Color::Blue, Animal::Rat),
         }
     }
 
     /// Every square the animal standing on `from` (index, 63 when captured) may move to.
-    #[inline]
+    #[inline(always)]
     fn targets(&self, animal: Animal, from: usize) -> Bitboard {
         let steps = NEIGHBOURS[from];
         match animal {
@@ -94,16 +100,15 @@ impl Destinations {
 ///
 /// "Lion and tiger jump … straight across it to the first land square beyond.
 /// Forbidden if any rat, of either side, is on a water square jumped over."
+/// Branch-free: unused jump slots have an empty landing set.
 #[inline]
 fn open_jumps(from: usize, blockers: Bitboard) -> Bitboard {
     let set = &JUMPS[from];
-    let mut landing = Bitboard::EMPTY;
-    for jump in &set.jumps[..set.count as usize] {
-        if (jump.over & blockers).is_empty() {
-            landing |= Bitboard::from_square(jump.to);
-        }
-    }
-    landing
+    let open = |i: usize| {
+        let clear = (set.over[i] & blockers).is_empty() as u64;
+        Bitboard(set.landing[i].0 & clear.wrapping_neg())
+    };
+    open(0) | open(1)
 }
 
 /// All legal moves of the side to move, under the rule set `R`.
@@ -138,6 +143,45 @@ pub fn count_with<R: MoveRules>(pos: &Position) -> u32 {
             .count();
     }
     n
+}
+
+/// The number of legal replies after `m`, without making the whole move (no key,
+/// mailbox or counters): perft's last two plies.
+#[inline]
+pub fn count_after_with<R: MoveRules>(pos: &Position, m: Move) -> u32 {
+    let (from, to) = (m.from().index(), m.to().index());
+    let us = pos.side;
+    let them = us.other();
+    let mut occupied = pos.occupied;
+    let mut squares = pos.squares;
+    let captured = pos.mailbox[to];
+    if captured != EMPTY {
+        occupied[them.index()] ^= Bitboard(1 << to);
+        squares[them.index()][captured as usize & 7] = CAPTURED;
+    }
+    occupied[us.index()] ^= Bitboard(1 << from | 1 << to);
+    squares[us.index()][pos.mailbox[from] as usize & 7] = to as u8;
+    count_parts(them, &occupied, &squares)
+}
+
+#[inline(always)]
+fn count_parts(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> u32 {
+    let in_den = (occupied[0] & DEN_BB[1]) | (occupied[1] & DEN_BB[0]);
+    if in_den.any() || occupied[0].is_empty() || occupied[1].is_empty() {
+        return 0;
+    }
+    let dest = Destinations::of(side, occupied, squares);
+    let own = &squares[side.index()];
+    let count = |a: Animal| dest.targets(a, own[a.index()] as usize).count();
+    // Written out so that each animal's rules are resolved at compile time.
+    count(Animal::Rat)
+        + count(Animal::Cat)
+        + count(Animal::Dog)
+        + count(Animal::Wolf)
+        + count(Animal::Leopard)
+        + count(Animal::Tiger)
+        + count(Animal::Lion)
+        + count(Animal::Elephant)
 }
 
 /// True when `m` is legal here (for moves that come from a table or from outside).
@@ -248,5 +292,228 @@ impl Position {
     /// `parse_move_with` under the default rules.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.parse_move_with::<Standard>(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (rule, position, move, legal?): one row per rule clause, both ways where it can go.
+    const CASES: &[(&str, &str, &str, bool)] = &[
+        (
+            "one square orthogonally",
+            "l6/7/7/7/7/3L3/7/7/7 r",
+            "d4d5",
+            true,
+        ),
+        ("no diagonal step", "l6/7/7/7/7/3L3/7/7/7 r", "d4e5", false),
+        (
+            "no two-square step",
+            "l6/7/7/7/7/7/3W3/7/7 r",
+            "d3d5",
+            false,
+        ),
+        (
+            "never into its own den",
+            "l6/7/7/7/7/7/7/3W3/7 r",
+            "d2d1",
+            false,
+        ),
+        (
+            "the enemy den may be entered",
+            "l6/7/7/7/7/7/7/3w3/6L b",
+            "d2d1",
+            true,
+        ),
+        (
+            "never onto its own animal",
+            "l6/7/7/7/7/7/7/2WD3/7 r",
+            "c2d2",
+            false,
+        ),
+        (
+            "only the rat enters water",
+            "l6/7/7/7/7/7/1D5/7/7 r",
+            "b3b4",
+            false,
+        ),
+        ("rat enters water", "l6/7/7/7/7/7/1R5/7/7 r", "b3b4", true),
+        (
+            "rat leaves water onto land",
+            "l6/7/7/7/1R5/7/7/7/7 r",
+            "b5a5",
+            true,
+        ),
+        (
+            "lion jumps the river sideways",
+            "l6/7/7/7/L6/7/7/7/7 r",
+            "a5d5",
+            true,
+        ),
+        (
+            "tiger jumps the river lengthwise",
+            "l6/7/7/7/7/7/1T5/7/7 r",
+            "b3b7",
+            true,
+        ),
+        (
+            "jump blocked by own rat",
+            "l6/7/7/7/L1R4/7/7/7/7 r",
+            "a5d5",
+            false,
+        ),
+        (
+            "jump blocked by enemy rat",
+            "l6/7/7/7/L1r4/7/7/7/7 r",
+            "a5d5",
+            false,
+        ),
+        (
+            "a rat off the line does not block",
+            "l6/7/7/1r5/L6/7/7/7/7 r",
+            "a5d5",
+            true,
+        ),
+        (
+            "jump captures a weaker animal",
+            "l6/7/7/7/L2p3/7/7/7/7 r",
+            "a5d5",
+            true,
+        ),
+        (
+            "jump may not land on a stronger one",
+            "7/7/7/7/T2l3/7/7/7/6L r",
+            "a5d5",
+            false,
+        ),
+        ("a wolf cannot jump", "l6/7/7/7/W6/7/7/7/7 r", "a5d5", false),
+        (
+            "equal rank captures",
+            "7/7/7/7/7/3w3/3W3/7/6L r",
+            "d3d4",
+            true,
+        ),
+        (
+            "weaker cannot capture stronger",
+            "7/7/7/7/7/3p3/3W3/7/6L r",
+            "d3d4",
+            false,
+        ),
+        (
+            "rat captures elephant",
+            "7/7/7/7/7/3e3/3R3/7/6L r",
+            "d3d4",
+            true,
+        ),
+        (
+            "elephant never captures rat",
+            "7/7/7/7/7/3r3/3E3/7/6L r",
+            "d3d4",
+            false,
+        ),
+        (
+            "rat in water cannot take elephant on land",
+            "7/7/7/7/eR5/7/7/7/6L r",
+            "b5a5",
+            false,
+        ),
+        (
+            "rat on land takes elephant",
+            "7/7/7/e6/R6/7/7/7/6L r",
+            "a5a6",
+            true,
+        ),
+        (
+            "rat in water cannot take rat on land",
+            "7/7/7/7/7/rR5/7/7/6L r",
+            "b4a4",
+            false,
+        ),
+        (
+            "rat on land cannot take rat in water",
+            "7/7/7/7/7/Rr5/7/7/6L r",
+            "a4b4",
+            false,
+        ),
+        (
+            "rat in water takes rat in water",
+            "7/7/7/7/7/1rR4/7/7/6L r",
+            "c4b4",
+            true,
+        ),
+        (
+            "land animal cannot take rat in water",
+            "7/7/7/7/7/Lr5/7/7/6l r",
+            "a4b4",
+            false,
+        ),
+        (
+            "red rat takes blue elephant in red trap",
+            "l6/7/7/7/7/7/7/7/1Re4 r",
+            "b1c1",
+            true,
+        ),
+        (
+            "red elephant takes blue rat in red trap",
+            "l6/7/7/7/7/7/7/2Er3/7 r",
+            "c2d2",
+            true,
+        ),
+        (
+            "elephant still cannot take rat off the trap",
+            "l6/7/7/7/7/7/2Er3/7/7 r",
+            "c3d3",
+            false,
+        ),
+        (
+            "cat takes lion in own trap",
+            "7/7/7/7/7/7/7/4C2/4l1L r",
+            "e2e1",
+            true,
+        ),
+        (
+            "own trap does not weaken",
+            "l6/7/7/7/7/7/7/7/1cE4 b",
+            "b1c1",
+            false,
+        ),
+        (
+            "red animal in blue trap keeps its power",
+            "1cW4/7/7/7/7/7/7/7/6L r",
+            "c9b9",
+            true,
+        ),
+        (
+            "blue animal in red trap keeps its power",
+            "7/7/7/7/7/7/7/7/1Cw3L b",
+            "c1b1",
+            true,
+        ),
+    ];
+
+    #[test]
+    fn every_rule_clause() {
+        for &(rule, fen, mv, legal) in CASES {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{rule}: {e}"));
+            let m = Move::new(mv[..2].parse().unwrap(), mv[2..].parse().unwrap());
+            assert_eq!(is_legal(&pos, m), legal, "{rule}: {mv} in {fen}");
+            assert_eq!(legal_moves(&pos).contains(m), legal, "{rule}: generator");
+            assert_eq!(pos.parse_move(mv).is_ok(), legal, "{rule}: parse_move");
+        }
+    }
+
+    #[test]
+    fn finished_positions_have_no_moves() {
+        for fen in [
+            "3R3/7/7/7/7/7/7/7/6l b",
+            "3R3/7/7/7/7/7/7/7/6l r",
+            "7/7/7/7/7/7/7/7/6L b",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(count(&pos), 0, "{fen}");
+            assert!(legal_moves(&pos).is_empty());
+            assert!(outcome(&pos).is_some());
+        }
     }
 }

@@ -305,3 +305,86 @@ impl std::hash::Hash for Position {
         self.key.hash(state);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::movegen::{count, count_after_with, legal_moves};
+    use crate::board::Standard;
+
+    /// A small deterministic generator for random games.
+    pub(crate) struct Rng(pub u64);
+    impl Rng {
+        pub fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Mailbox, square list and occupancy describe the same placement.
+    fn assert_consistent(p: &Position) {
+        for c in Color::BOTH {
+            let mut from_squares = Bitboard::EMPTY;
+            for a in Animal::ALL {
+                if let Some(s) = p.square_of(c, a) {
+                    assert_eq!(p.piece_at(s), Some(Piece::new(c, a)), "{p:?}");
+                    from_squares |= Bitboard::from_square(s);
+                }
+            }
+            assert_eq!(from_squares, p.occupied(c), "{p:?}");
+        }
+        let from_mailbox = Square::all().filter(|&s| p.piece_at(s).is_some()).count();
+        assert_eq!(from_mailbox as u32, p.all_occupied().count());
+    }
+
+    #[test]
+    fn incremental_key_matches_scratch_key_along_random_games() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut plies = 0;
+        for _game in 0..300 {
+            let mut p = Position::startpos();
+            for _ in 0..300 {
+                let moves = legal_moves(&p);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                let expected_replies = count_after_with::<Standard>(&p, m);
+                p.play(m);
+                plies += 1;
+                assert_eq!(p.key(), p.compute_key(), "after {m} in {p:?}");
+                assert_eq!(count(&p), expected_replies, "count_after {m}");
+                assert_consistent(&p);
+                let round_trip = Position::from_fen(&p.to_fen()).expect("own string parses");
+                assert_eq!(round_trip, p);
+            }
+        }
+        assert!(plies > 10_000);
+    }
+
+    #[test]
+    fn null_move_flips_side_and_key() {
+        let mut p = Position::startpos();
+        let before = p.key();
+        p.play_null();
+        assert_eq!(p.side_to_move(), Color::Blue);
+        assert_ne!(p.key(), before);
+        assert_eq!(p.key(), p.compute_key());
+    }
+
+    #[test]
+    fn captures_reset_the_clock_and_remove_the_victim() {
+        // Red dog a4 takes the blue cat a5.
+        let mut p = Position::from_fen("l6/7/7/7/c6/D6/7/7/6L r 7 9").unwrap();
+        let m = p.parse_move("a4a5").unwrap();
+        assert!(p.is_capture(m));
+        assert_eq!(p.captured_by(m), Some(Animal::Cat));
+        p.play(m);
+        assert_eq!(p.halfmove_clock(), 0);
+        assert_eq!(p.square_of(Color::Blue, Animal::Cat), None);
+        assert_eq!(p.fullmove_number(), 9);
+        assert_consistent(&p);
+    }
+}

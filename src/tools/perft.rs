@@ -3,7 +3,7 @@
 //! legal moves, without playing them). Den entries and captures of the last animal end
 //! the game, so nothing is counted below them; repetition rules do not apply.
 
-use crate::board::movegen::{count_with, generate_with};
+use crate::board::movegen::{count_after_with, count_with, generate_with};
 use crate::board::{Move, MoveList, MoveRules, Position, Standard};
 use rayon::prelude::*;
 use std::io::{self, Write};
@@ -14,6 +14,13 @@ pub fn perft_with<R: MoveRules>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => count_with::<R>(pos) as u64,
+        2 => {
+            let mut list = MoveList::new();
+            generate_with::<R>(pos, &mut list);
+            list.iter()
+                .map(|&m| count_after_with::<R>(pos, m) as u64)
+                .sum()
+        }
         _ => {
             let mut list = MoveList::new();
             generate_with::<R>(pos, &mut list);
