@@ -184,6 +184,13 @@ fn count_parts(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) ->
         + count(Animal::Elephant)
 }
 
+/// How many moves `side` would have here if it were its turn (for evaluation);
+/// 0 when the game is over on the board.
+#[inline]
+pub fn mobility(pos: &Position, side: Color) -> u32 {
+    count_parts(side, &pos.occupied, &pos.squares)
+}
+
 /// True when `m` is legal here (for moves that come from a table or from outside).
 #[inline]
 pub fn is_legal_with<R: MoveRules>(pos: &Position, m: Move) -> bool {
