@@ -1,8 +1,9 @@
-//! Command line: `jungle` with no subcommand runs the engine protocol; the
-//! subcommands are tools.
+//! Command line: `jungle` with no subcommand runs the engine protocol (see
+//! `protocol.md`); the subcommands are tools.
 
 use crate::board::{Position, Standard};
-use crate::tools::perft;
+use crate::protocol;
+use crate::tools::{bench, perft};
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 
@@ -30,6 +31,21 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
     },
+    /// Search the fixed bench positions; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+        depth: i32,
+        /// Search threads (the node count is the signature only with 1).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Hash table size in MB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs the program; returns the process exit code.
@@ -37,11 +53,28 @@ pub fn run() -> i32 {
     init_logging();
     let cli = Cli::parse();
     match cli.command {
-        None => {
-            // The protocol loop comes with the engine; until then show the usage.
-            let mut cmd = <Cli as clap::CommandFactory>::command();
-            let _ = cmd.print_help();
-            0
+        None => protocol::run(),
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+            json,
+        }) => {
+            let settings = bench::Settings {
+                depth,
+                threads: threads as usize,
+                hash_mb: hash as usize,
+                json,
+            };
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::new(stdout.lock());
+            match bench::run(&settings, &mut out) {
+                Ok(_) => 0,
+                Err(e) => {
+                    eprintln!("error: bench failed: {e}");
+                    1
+                }
+            }
         }
         Some(Command::Perft {
             depth,

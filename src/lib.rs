@@ -2,5 +2,8 @@
 
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod game;
+pub mod protocol;
+pub mod search;
 pub mod tools;

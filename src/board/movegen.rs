@@ -114,6 +114,12 @@ fn open_jumps(from: usize, blockers: Bitboard) -> Bitboard {
 /// All legal moves of the side to move, under the rule set `R`.
 #[inline]
 pub fn generate_with<R: MoveRules>(pos: &Position, list: &mut MoveList) {
+    generate_to_with::<R>(pos, Bitboard::ALL, list)
+}
+
+/// The legal moves that land on `targets` (captures: the enemy's squares), under `R`.
+#[inline]
+pub fn generate_to_with<R: MoveRules>(pos: &Position, targets: Bitboard, list: &mut MoveList) {
     if pos.is_over_on_board() {
         return;
     }
@@ -121,7 +127,7 @@ pub fn generate_with<R: MoveRules>(pos: &Position, list: &mut MoveList) {
     let us = pos.side.index();
     for animal in Animal::ALL {
         let from = pos.squares[us][animal.index()];
-        for to in dest.targets(animal, from as usize) {
+        for to in dest.targets(animal, from as usize) & targets {
             // Only a living animal has targets, so `from` is a real square here.
             list.push(Move::new(Square::from_index_unchecked(from), to));
         }
@@ -212,6 +218,12 @@ pub fn is_legal_with<R: MoveRules>(pos: &Position, m: Move) -> bool {
 #[inline]
 pub fn generate(pos: &Position, list: &mut MoveList) {
     generate_with::<Standard>(pos, list)
+}
+
+/// The legal moves landing on `targets`, under the default rules.
+#[inline]
+pub fn generate_to(pos: &Position, targets: Bitboard, list: &mut MoveList) {
+    generate_to_with::<Standard>(pos, targets, list)
 }
 
 /// A fresh list of all legal moves under the default rules.

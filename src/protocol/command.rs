@@ -1,0 +1,305 @@
+//! Parsing protocol lines into commands. Parsing never changes state: a command either
+//! parses completely or is rejected with a message naming the bad token.
+
+use crate::search::Limits;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    Jcei,
+    IsReady,
+    NewGame,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Go(GoCommand),
+    Stop,
+    PonderHit,
+    Quit,
+    Display,
+    Eval,
+    Perft(u32),
+    Bench(Option<i32>),
+}
+
+/// `go`, with moves kept as text until the session checks them against its position.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GoCommand {
+    pub limits: Limits,
+    pub searchmoves: Vec<String>,
+}
+
+/// Reads one line; `Ok(None)` for an empty line.
+pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some((&name, args)) = tokens.split_first() else {
+        return Ok(None);
+    };
+    let no_args = |cmd: Command| {
+        if args.is_empty() {
+            Ok(Some(cmd))
+        } else {
+            Err(format!(
+                "'{name}' takes no arguments, got '{}'",
+                shorten(&args.join(" "))
+            ))
+        }
+    };
+    match name {
+        "uci" => no_args(Command::Uci),
+        "jcei" => no_args(Command::Jcei),
+        "isready" => no_args(Command::IsReady),
+        "ucinewgame" => no_args(Command::NewGame),
+        "stop" => no_args(Command::Stop),
+        "ponderhit" => no_args(Command::PonderHit),
+        "quit" => Ok(Some(Command::Quit)),
+        "d" => no_args(Command::Display),
+        "eval" => no_args(Command::Eval),
+        "setoption" => parse_setoption(args).map(Some),
+        "position" => parse_position(args).map(Some),
+        "go" => parse_go(args).map(Some),
+        "bench" => match args {
+            [] => Ok(Some(Command::Bench(None))),
+            [d] => {
+                parse_number::<i32>("bench depth", d, 1, 64).map(|d| Some(Command::Bench(Some(d))))
+            }
+            _ => Err("bench takes at most one argument: the depth".into()),
+        },
+        other => Err(format!("unknown command '{}'", shorten(other))),
+    }
+}
+
+/// Keeps echoed input short in error messages.
+pub fn shorten(s: &str) -> String {
+    const MAX: usize = 40;
+    match s.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+fn parse_number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    what: &str,
+    token: &str,
+    min: T,
+    max: T,
+) -> Result<T, String> {
+    match token.parse::<T>() {
+        Ok(v) if v >= min && v <= max => Ok(v),
+        _ => Err(format!(
+            "{what} must be a whole number from {min} to {max}, got '{}'",
+            shorten(token)
+        )),
+    }
+}
+
+fn parse_setoption(args: &[&str]) -> Result<Command, String> {
+    if args.first() != Some(&"name") {
+        return Err("expected 'setoption name <name> [value <value>]'".into());
+    }
+    let rest = &args[1..];
+    let value_at = rest.iter().position(|&t| t == "value");
+    let (name_tokens, value) = match value_at {
+        Some(i) => (&rest[..i], Some(rest[i + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name_tokens.is_empty() {
+        return Err("setoption: the option name is missing".into());
+    }
+    Ok(Command::SetOption {
+        name: name_tokens.join(" "),
+        value,
+    })
+}
+
+fn parse_position(args: &[&str]) -> Result<Command, String> {
+    let (fen, rest) = match args.first() {
+        Some(&"startpos") => (None, &args[1..]),
+        Some(&"fen") => {
+            let end = args
+                .iter()
+                .position(|&t| t == "moves")
+                .unwrap_or(args.len());
+            if end == 1 {
+                return Err("position fen: the position string is missing".into());
+            }
+            (Some(args[1..end].join(" ")), &args[end..])
+        }
+        Some(other) => {
+            return Err(format!(
+                "position: expected 'startpos' or 'fen', got '{}'",
+                shorten(other)
+            ))
+        }
+        None => return Err("position: expected 'startpos' or 'fen'".into()),
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", list)) => list.iter().map(|s| s.to_string()).collect(),
+        Some((other, _)) => {
+            return Err(format!(
+                "position: expected 'moves', got '{}'",
+                shorten(other)
+            ))
+        }
+    };
+    Ok(Command::Position { fen, moves })
+}
+
+fn parse_go(args: &[&str]) -> Result<Command, String> {
+    let mut go = GoCommand::default();
+    if let [first, rest @ ..] = args {
+        if *first == "perft" {
+            return match rest {
+                [d] => parse_number::<u32>("perft depth", d, 0, 32).map(Command::Perft),
+                _ => Err("expected 'go perft <depth>'".into()),
+            };
+        }
+    }
+    let mut i = 0;
+    let value = |i: usize, what: &str| -> Result<&str, String> {
+        args.get(i + 1)
+            .copied()
+            .ok_or_else(|| format!("go {what}: the value is missing"))
+    };
+    const MAX_MS: u64 = 1 << 40;
+    while i < args.len() {
+        let token = args[i];
+        let l = &mut go.limits;
+        match token {
+            "infinite" => l.infinite = true,
+            "ponder" => l.ponder = true,
+            "searchmoves" => {
+                go.searchmoves = args[i + 1..].iter().map(|s| s.to_string()).collect();
+                if go.searchmoves.is_empty() {
+                    return Err("go searchmoves: no moves given".into());
+                }
+                break;
+            }
+            "depth" => {
+                l.depth = Some(parse_number("go depth", value(i, token)?, 1, 124)?);
+                i += 1;
+            }
+            "nodes" => {
+                l.nodes = Some(parse_number("go nodes", value(i, token)?, 1, u64::MAX)?);
+                i += 1;
+            }
+            "movetime" => {
+                l.movetime = Some(parse_number("go movetime", value(i, token)?, 0, MAX_MS)?);
+                i += 1;
+            }
+            "wtime" | "rtime" | "btime" => {
+                let side = usize::from(token == "btime");
+                l.time[side] = Some(parse_number(
+                    &format!("go {token}"),
+                    value(i, token)?,
+                    0,
+                    MAX_MS,
+                )?);
+                i += 1;
+            }
+            "winc" | "rinc" | "binc" => {
+                let side = usize::from(token == "binc");
+                l.inc[side] = parse_number(&format!("go {token}"), value(i, token)?, 0, MAX_MS)?;
+                i += 1;
+            }
+            "movestogo" => {
+                l.movestogo = Some(parse_number("go movestogo", value(i, token)?, 1, 10_000)?);
+                i += 1;
+            }
+            "mate" => {
+                l.mate = Some(parse_number("go mate", value(i, token)?, 1, 60)?);
+                i += 1;
+            }
+            other => return Err(format!("go: unknown parameter '{}'", shorten(other))),
+        }
+        i += 1;
+    }
+    Ok(Command::Go(go))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_commands() {
+        assert_eq!(parse("  uci  ").unwrap(), Some(Command::Uci));
+        assert_eq!(parse("").unwrap(), None);
+        assert_eq!(parse("\t").unwrap(), None);
+        assert_eq!(
+            parse("setoption name Move Overhead value 100").unwrap(),
+            Some(Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("100".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash").unwrap(),
+            Some(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(
+            parse("position fen l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1 moves a1a2")
+                .unwrap(),
+            Some(Command::Position {
+                fen: Some("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1".into()),
+                moves: vec!["a1a2".into()]
+            })
+        );
+        assert_eq!(parse("go perft 3").unwrap(), Some(Command::Perft(3)));
+        assert_eq!(parse("bench 4").unwrap(), Some(Command::Bench(Some(4))));
+    }
+
+    #[test]
+    fn parses_go_limits() {
+        let Some(Command::Go(g)) = parse("go rtime 1000 btime 2000 rinc 10 binc 20 movestogo 5 depth 7 nodes 99 searchmoves a1a2 g1g2").unwrap() else {
+            panic!("not a go");
+        };
+        assert_eq!(g.limits.time, [Some(1000), Some(2000)]);
+        assert_eq!(g.limits.inc, [10, 20]);
+        assert_eq!(g.limits.movestogo, Some(5));
+        assert_eq!(g.limits.depth, Some(7));
+        assert_eq!(g.limits.nodes, Some(99));
+        assert_eq!(g.searchmoves, vec!["a1a2".to_string(), "g1g2".to_string()]);
+    }
+
+    #[test]
+    fn rejects_malformed_lines() {
+        for bad in [
+            "foo",
+            "uci extra",
+            "go depth",
+            "go depth x",
+            "go depth -1",
+            "go depth 0",
+            "go nodes",
+            "go wtime",
+            "go wtime -5",
+            "go frobnicate",
+            "go searchmoves",
+            "go perft",
+            "go perft x",
+            "position",
+            "position fen",
+            "position fen moves a1a2",
+            "position start",
+            "position startpos a1a2",
+            "setoption",
+            "setoption Hash 1",
+            "setoption name",
+            "setoption name value 3",
+            "bench x",
+            "bench 1 2",
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,463 @@
+//! The protocol session: reads commands on the calling thread, answers `isready`,
+//! `stop` and `ponderhit` at once, and runs each search on its own thread.
+
+use super::command::{self, shorten, Command, GoCommand};
+use super::input::{read_line, Line, MAX_LINE};
+use super::output::Output;
+use crate::board::movegen::legal_moves;
+use crate::board::{Move, Position};
+use crate::eval;
+use crate::game::{Game, GameResult};
+use crate::search::search::SharedState;
+use crate::search::{Engine, SearchOutcome};
+use crate::tools::{bench, perft};
+use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+pub const ENGINE_NAME: &str = "Jungle";
+pub const AUTHOR: &str = "The Jungle developers";
+
+/// A spin option: name, default, min, max.
+struct Spin {
+    name: &'static str,
+    default: i64,
+    min: i64,
+    max: i64,
+}
+
+const HASH: Spin = Spin {
+    name: "Hash",
+    default: 64,
+    min: 1,
+    max: 65536,
+};
+const THREADS: Spin = Spin {
+    name: "Threads",
+    default: 1,
+    min: 1,
+    max: 256,
+};
+const MULTIPV: Spin = Spin {
+    name: "MultiPV",
+    default: 1,
+    min: 1,
+    max: 32,
+};
+const MOVE_OVERHEAD: Spin = Spin {
+    name: "Move Overhead",
+    default: 30,
+    min: 0,
+    max: 5000,
+};
+const SKILL_LEVEL: Spin = Spin {
+    name: "Skill Level",
+    default: 20,
+    min: 0,
+    max: 20,
+};
+
+/// A search running on its own thread.
+struct RunningSearch {
+    shared: Arc<SharedState>,
+    /// `bestmove` is held back while this is set (`go infinite`, `go ponder`).
+    hold: Arc<AtomicBool>,
+    /// Set just before `bestmove` is printed: from then on the search counts as over,
+    /// so a GUI that answers `bestmove` at once is never told a search is running.
+    finished: Arc<AtomicBool>,
+    infinite: bool,
+    handle: JoinHandle<()>,
+}
+
+pub struct Session {
+    out: Output,
+    game: Game,
+    engine: Arc<Mutex<Engine>>,
+    ponder: bool,
+    search: Option<RunningSearch>,
+}
+
+/// Runs the protocol on stdin and stdout until `quit` or end of input; returns the exit code.
+pub fn run() -> i32 {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    match Session::new(Output::stdout()) {
+        Ok(mut session) => session.serve(&mut reader),
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+impl Session {
+    pub fn new(out: Output) -> Result<Session, String> {
+        let engine = Engine::new(HASH.default as usize).map_err(|e| e.to_string())?;
+        Ok(Session {
+            out,
+            game: Game::startpos(),
+            engine: Arc::new(Mutex::new(engine)),
+            ponder: false,
+            search: None,
+        })
+    }
+
+    /// Reads and answers commands until `quit` or the end of input.
+    pub fn serve(&mut self, reader: &mut impl BufRead) -> i32 {
+        loop {
+            let line = match read_line(reader) {
+                Ok(Some(Line::Text(t))) => t,
+                Ok(Some(Line::TooLong(n))) => {
+                    self.out.error(&format!(
+                        "input line of {n} bytes is longer than the limit of {MAX_LINE}"
+                    ));
+                    continue;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    log::error!("cannot read stdin: {e}");
+                    break;
+                }
+            };
+            log::debug!("< {line}");
+            match command::parse(&line) {
+                Ok(None) => {}
+                Ok(Some(Command::Quit)) => break,
+                Ok(Some(cmd)) => self.execute(cmd),
+                Err(message) => self.out.error(&message),
+            }
+        }
+        self.stop_search();
+        0
+    }
+
+    fn searching(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.finished.load(Ordering::SeqCst))
+    }
+
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn execute(&mut self, cmd: Command) {
+        match cmd {
+            Command::Uci => self.identify("uciok"),
+            Command::Jcei => self.identify("jceiok"),
+            Command::IsReady => self.out.line("readyok"),
+            Command::NewGame => {
+                if self.refuse_while_searching("ucinewgame") {
+                    return;
+                }
+                self.engine().clear();
+                self.game = Game::startpos();
+            }
+            Command::SetOption { name, value } => {
+                if self.refuse_while_searching("setoption") {
+                    return;
+                }
+                if let Err(e) = self.set_option(&name, value.as_deref()) {
+                    self.out.error(&e);
+                }
+            }
+            Command::Position { fen, moves } => match build_game(fen.as_deref(), &moves) {
+                Ok(game) => self.game = game,
+                Err(e) => self.out.error(&e),
+            },
+            Command::Go(go) => self.go(go),
+            Command::Stop => {
+                if let Some(s) = &self.search {
+                    s.hold.store(false, Ordering::SeqCst);
+                    s.shared.stop.store(true, Ordering::SeqCst);
+                }
+            }
+            Command::PonderHit => {
+                if let Some(s) = &self.search {
+                    s.shared.pondering.store(false, Ordering::SeqCst);
+                    if !s.infinite {
+                        s.hold.store(false, Ordering::SeqCst);
+                    }
+                }
+            }
+            Command::Quit => {}
+            Command::Display => self.display(),
+            Command::Eval => self.eval(),
+            Command::Perft(depth) => {
+                if self.refuse_while_searching("go perft") {
+                    return;
+                }
+                let threads = self.engine().options.threads;
+                let mut buf = Vec::new();
+                match perft::report_with::<crate::board::Standard>(
+                    self.game.position(),
+                    depth,
+                    true,
+                    threads,
+                    &mut buf,
+                ) {
+                    Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
+                    Err(e) => self.out.error(&format!("perft failed: {e}")),
+                }
+            }
+            Command::Bench(depth) => {
+                if self.refuse_while_searching("bench") {
+                    return;
+                }
+                let mut buf = Vec::new();
+                let settings = bench::Settings {
+                    depth: depth.unwrap_or(bench::DEFAULT_DEPTH),
+                    ..bench::Settings::default()
+                };
+                match bench::run(&settings, &mut buf) {
+                    Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
+                    Err(e) => self.out.error(&format!("bench failed: {e}")),
+                }
+            }
+        }
+    }
+
+    /// Refuses `what` while a search runs; otherwise collects a finished search's
+    /// thread (which may still be returning) so that the engine is free.
+    fn refuse_while_searching(&mut self, what: &str) -> bool {
+        if self.searching() {
+            self.out.error(&format!(
+                "'{what}' is not allowed while a search is running; send stop first"
+            ));
+            return true;
+        }
+        if let Some(old) = self.search.take() {
+            let _ = old.handle.join();
+        }
+        false
+    }
+
+    fn identify(&self, ok: &str) {
+        let mut text = format!(
+            "id name {ENGINE_NAME} {}\nid author {AUTHOR}\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        for spin in [&HASH, &THREADS, &MULTIPV, &MOVE_OVERHEAD] {
+            text.push_str(&spin_line(spin));
+        }
+        text.push_str("option name Clear Hash type button\n");
+        text.push_str(&spin_line(&SKILL_LEVEL));
+        text.push_str("option name Ponder type check default false\n");
+        text.push_str(ok);
+        self.out.lines(&text);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let key = name.to_ascii_lowercase();
+        let spin = |s: &Spin| -> Result<i64, String> {
+            let v = value.ok_or_else(|| format!("option {} needs a value", s.name))?;
+            match v.trim().parse::<i64>() {
+                Ok(n) if n >= s.min && n <= s.max => Ok(n),
+                _ => Err(format!(
+                    "option {} takes a whole number from {} to {}, got '{}'",
+                    s.name,
+                    s.min,
+                    s.max,
+                    shorten(v)
+                )),
+            }
+        };
+        match key.as_str() {
+            "hash" => {
+                let mb = spin(&HASH)? as usize;
+                self.engine().set_hash(mb).map_err(|e| e.to_string())
+            }
+            "threads" => {
+                self.engine().options.threads = spin(&THREADS)? as usize;
+                Ok(())
+            }
+            "multipv" => {
+                self.engine().options.multipv = spin(&MULTIPV)? as usize;
+                Ok(())
+            }
+            "move overhead" => {
+                self.engine().options.move_overhead_ms = spin(&MOVE_OVERHEAD)? as u64;
+                Ok(())
+            }
+            "skill level" => {
+                self.engine().options.skill_level = spin(&SKILL_LEVEL)? as u32;
+                Ok(())
+            }
+            "clear hash" => match value {
+                None => {
+                    self.engine().clear_hash();
+                    Ok(())
+                }
+                Some(v) => Err(format!(
+                    "option Clear Hash is a button and takes no value, got '{}'",
+                    shorten(v)
+                )),
+            },
+            "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()) {
+                Some(v) if v == "true" => {
+                    self.ponder = true;
+                    Ok(())
+                }
+                Some(v) if v == "false" => {
+                    self.ponder = false;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option Ponder takes true or false, got '{}'",
+                    shorten(value.unwrap_or(""))
+                )),
+            },
+            _ => Err(format!("unknown option '{}'", shorten(name))),
+        }
+    }
+
+    fn go(&mut self, go: GoCommand) {
+        if self.searching() {
+            self.out
+                .error("a search is already running; send stop first");
+            return;
+        }
+        let mut limits = go.limits;
+        let pos = *self.game.position();
+        for text in &go.searchmoves {
+            match pos.parse_move(text) {
+                Ok(m) => limits.searchmoves.push(m),
+                Err(e) => {
+                    self.out.error(&format!("go searchmoves: {e}"));
+                    return;
+                }
+            }
+        }
+        // The previous search has ended; collect its thread.
+        if let Some(old) = self.search.take() {
+            let _ = old.handle.join();
+        }
+        let threads = self.engine().options.threads;
+        let shared = Arc::new(SharedState::new(threads));
+        shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        let hold = Arc::new(AtomicBool::new(limits.infinite || limits.ponder));
+        let infinite = limits.infinite;
+
+        let engine = Arc::clone(&self.engine);
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let shared_for_thread = Arc::clone(&shared);
+        let hold_for_thread = Arc::clone(&hold);
+        let finished = Arc::new(AtomicBool::new(false));
+        let finished_for_thread = Arc::clone(&finished);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 * 1024 * 1024)
+            .spawn(move || {
+                let outcome = {
+                    let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                    let report = |line: &str| out.line(line);
+                    engine.search(&game, &limits, &shared_for_thread, &report)
+                };
+                // Under `infinite` or `ponder`, bestmove waits for stop or ponderhit.
+                while hold_for_thread.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                finished_for_thread.store(true, Ordering::SeqCst);
+                out.line(&bestmove_line(&outcome));
+            });
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    shared,
+                    hold,
+                    finished,
+                    infinite,
+                    handle,
+                })
+            }
+            Err(e) => {
+                self.out
+                    .error(&format!("cannot start the search thread: {e}"));
+                self.out.line("bestmove 0000");
+            }
+        }
+    }
+
+    /// Stops any running search and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.hold.store(false, Ordering::SeqCst);
+            s.shared.stop.store(true, Ordering::SeqCst);
+            let _ = s.handle.join();
+        }
+    }
+
+    fn display(&self) {
+        let pos = self.game.position();
+        let moves: Vec<String> = legal_moves(pos).iter().map(Move::to_string).collect();
+        let state = match self.game.result() {
+            GameResult::Ongoing => format!("ongoing, {} to move", pos.side_to_move()),
+            other => other.to_string(),
+        };
+        let text = format!(
+            "{}Fen: {}\nKey: {:016x}\nRules: {}\nMoves: {}\nState: {}",
+            pos.pretty(),
+            pos.to_fen(),
+            pos.key(),
+            <crate::board::Standard as crate::board::MoveRules>::NAME,
+            moves.join(" "),
+            state
+        );
+        self.out.lines(&text);
+    }
+
+    fn eval(&self) {
+        let pos = self.game.position();
+        let trace = eval::trace(pos);
+        let mut text = String::new();
+        for t in &trace.terms {
+            text.push_str(&format!(
+                "{:<16} red {:>6} blue {:>6} total {:>6}\n",
+                t.name,
+                t.red,
+                t.blue,
+                t.red - t.blue
+            ));
+        }
+        text.push_str(&format!("Total (red view): {}\n", trace.total));
+        text.push_str(&format!(
+            "Total (side to move): {}",
+            trace.side_to_move_score
+        ));
+        self.out.lines(&text);
+    }
+}
+
+fn spin_line(s: &Spin) -> String {
+    format!(
+        "option name {} type spin default {} min {} max {}\n",
+        s.name, s.default, s.min, s.max
+    )
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove 0000` with no move to play.
+pub fn bestmove_line(outcome: &SearchOutcome) -> String {
+    match (outcome.best, outcome.ponder) {
+        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+        (Some(b), None) => format!("bestmove {b}"),
+        (None, _) => "bestmove 0000".to_string(),
+    }
+}
+
+/// The game of a `position` command, or an error naming the bad token.
+fn build_game(fen: Option<&str>, moves: &[String]) -> Result<Game, String> {
+    let start = match fen {
+        None => Position::startpos(),
+        Some(text) => Position::from_fen(text)
+            .map_err(|e| format!("invalid position '{}': {e}", shorten(text)))?,
+    };
+    let mut game = Game::new(start);
+    for (i, m) in moves.iter().enumerate() {
+        game.play_text(m)
+            .map_err(|e| format!("position: move {} '{}' rejected: {e}", i + 1, shorten(m)))?;
+    }
+    Ok(game)
+}

@@ -1,0 +1,60 @@
+//! What a `go` asks for, and the engine options that shape a search.
+
+use crate::board::Move;
+
+/// Limits of one search, as given by `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    /// Remaining clock time in ms for Red and Blue.
+    pub time: [Option<u64>; 2],
+    /// Increment per move in ms for Red and Blue.
+    pub inc: [u64; 2],
+    pub movestogo: Option<u32>,
+    /// Search for a win in this many moves.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    pub fn depth(d: i32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// True when the search runs on a clock (and so may stop early).
+    pub fn uses_clock(&self) -> bool {
+        self.time.iter().any(Option::is_some) || self.movetime.is_some()
+    }
+}
+
+/// Engine options that affect searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    /// 0 (weakest) to 20 (full strength).
+    pub skill_level: u32,
+    /// Print `info` lines while searching.
+    pub report: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            skill_level: 20,
+            report: true,
+        }
+    }
+}

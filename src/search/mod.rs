@@ -1,0 +1,15 @@
+//! The search: iterative deepening, principal variation search with aspiration
+//! windows, quiescence, a shared lock-free transposition table, Lazy SMP threads.
+
+pub mod limits;
+pub mod ordering;
+pub mod score;
+#[allow(clippy::module_inception)]
+pub mod search;
+pub mod threads;
+pub mod time;
+pub mod tt;
+
+pub use limits::{Limits, SearchOptions};
+pub use score::{Score, MATE, MATE_BOUND};
+pub use threads::{Engine, Report, SearchOutcome};

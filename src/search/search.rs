@@ -1,0 +1,608 @@
+//! One search thread: iterative deepening over principal variation search.
+
+use super::limits::Limits;
+use super::ordering::{self, is_tactical, Heuristics};
+use super::score::{
+    from_table, is_mate, mate_in, mated_in, to_table, INFINITE, MATE_BOUND, MAX_PLY,
+};
+use super::time::TimeManager;
+use super::tt::{Bound, TranspositionTable};
+use crate::board::geometry::TRAPS;
+use crate::board::movegen::{self, generate, generate_to};
+use crate::board::{Move, MoveList, Position};
+use crate::eval::evaluate;
+use crate::game::DrawRules;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// State all threads of one search share.
+pub struct SharedState {
+    pub stop: AtomicBool,
+    /// Set while pondering: the clock does not run until `ponderhit`.
+    pub pondering: AtomicBool,
+    /// Nodes of each thread, for totals in reports.
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl SharedState {
+    pub fn new(threads: usize) -> SharedState {
+        SharedState {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A root move with what the last iterations learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    /// Score shown to the user (the last fully known one).
+    pub display_score: i32,
+    pub bound: Option<Bound>,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITE,
+            previous_score: -INFINITE,
+            display_score: -INFINITE,
+            bound: None,
+            seldepth: 0,
+            pv: vec![mv],
+        }
+    }
+}
+
+/// Late-move reductions, indexed by depth and move number.
+struct Reductions([[i32; 64]; 64]);
+
+impl Reductions {
+    fn new() -> Reductions {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+            }
+        }
+        Reductions(t)
+    }
+
+    #[inline]
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.0[(depth as usize).min(63)][moves.min(63)]
+    }
+}
+
+pub struct Worker<'a> {
+    pub id: usize,
+    tt: &'a TranspositionTable,
+    shared: &'a SharedState,
+    pub heur: &'a mut Heuristics,
+    limits: &'a Limits,
+    time: TimeManager,
+    draw_rules: DrawRules,
+    /// Keys of the game so far and of the search path, the current position last.
+    keys: Vec<u64>,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    pub root_moves: Vec<RootMove>,
+    pub pv_index: usize,
+    pub completed_depth: i32,
+    reductions: Reductions,
+}
+
+impl<'a> Worker<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: usize,
+        tt: &'a TranspositionTable,
+        shared: &'a SharedState,
+        heur: &'a mut Heuristics,
+        limits: &'a Limits,
+        time: TimeManager,
+        draw_rules: DrawRules,
+        game_keys: &[u64],
+        root_moves: Vec<Move>,
+    ) -> Worker<'a> {
+        let mut keys = Vec::with_capacity(game_keys.len() + MAX_PLY + 4);
+        keys.extend_from_slice(game_keys);
+        Worker {
+            id,
+            tt,
+            shared,
+            heur,
+            limits,
+            time,
+            draw_rules,
+            keys,
+            nodes: 0,
+            seldepth: 0,
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: root_moves.into_iter().map(RootMove::new).collect(),
+            pv_index: 0,
+            completed_depth: 0,
+            reductions: Reductions::new(),
+        }
+    }
+
+    pub fn time(&self) -> &TimeManager {
+        &self.time
+    }
+
+    pub fn shared_state(&self) -> &SharedState {
+        self.shared
+    }
+
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Publishes the node count and decides whether to stop (main thread: clock and
+    /// node limit).
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.time.out_of_time()
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.id == 0 {
+            if let Some(limit) = self.limits.nodes {
+                if self.nodes >= limit {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.shared.stopped()
+    }
+
+    pub fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// The position repeats an earlier one with the same side to move since the last
+    /// capture (a repetition inside the search is scored as a draw at once).
+    #[inline]
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let n = self.keys.len();
+        let window = (pos.halfmove_clock() as usize).min(n - 1);
+        let key = pos.key();
+        let mut i = 2;
+        while i <= window {
+            if self.keys[n - 1 - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Draw by the rules in force (repetition, no-capture count), for a node with moves.
+    #[inline]
+    fn is_draw(&self, pos: &Position) -> bool {
+        (self.draw_rules.repetitions > 0 && self.is_repetition(pos))
+            || (self.draw_rules.no_capture_plies > 0
+                && pos.halfmove_clock() >= self.draw_rules.no_capture_plies
+                && movegen::count(pos) > 0)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - ply - 1);
+        self.pv[ply][0] = Some(m);
+        for i in 0..child_len {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The principal variation at `ply` is the den entry from `from`.
+    fn update_pv_with_den_entry(
+        &mut self,
+        ply: usize,
+        from: crate::board::Square,
+        enemy: crate::board::Color,
+    ) {
+        self.pv_len[ply + 1] = 0;
+        let den = crate::board::geometry::DEN[enemy.index()];
+        self.update_pv(ply, Move::new(from, den));
+    }
+
+    /// Searches the root moves `root_moves[pv_index..]` to `depth` in the window.
+    pub fn search_root(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[0] = 0;
+        let mut best = -INFINITE;
+        let in_check =
+            (pos.occupied(pos.side_to_move().other()) & TRAPS[pos.side_to_move().index()]).any();
+        for i in self.pv_index..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.nodes += 1;
+            self.seldepth = self.seldepth.max(1);
+            let mut child = *pos;
+            child.play(m);
+            self.keys.push(child.key());
+            let new_depth = depth - 1 + in_check as i32;
+            let score = if i == self.pv_index {
+                -self.negamax(&child, new_depth, -beta, -alpha, 1, true, true)
+            } else {
+                let s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, 1, false, true);
+                if s > alpha && s < beta {
+                    -self.negamax(&child, new_depth, -beta, -alpha, 1, true, true)
+                } else {
+                    s
+                }
+            };
+            self.keys.pop();
+            if self.shared.stopped() {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_index || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.bound = if score >= beta {
+                    Some(Bound::Lower)
+                } else if score <= alpha {
+                    Some(Bound::Upper)
+                } else {
+                    None
+                };
+                rm.display_score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                let len = self.pv_len[1];
+                rm.pv.extend(self.pv[1][..len].iter().flatten());
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        null_allowed: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        let us = pos.side_to_move();
+        let them = us.other();
+
+        // The previous move ended the game: den entered or our last animal taken.
+        if pos.is_over_on_board() {
+            return mated_in(ply);
+        }
+        // An animal on an enemy trap stands next to the enemy den and enters it now.
+        if let Some(from) = (pos.occupied(us) & TRAPS[them.index()]).first() {
+            if pv_node {
+                self.update_pv_with_den_entry(ply, from, them);
+            }
+            return mate_in(ply + 1);
+        }
+        if self.is_draw(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // An enemy animal on one of our traps enters our den next move unless taken:
+        // like check in chess, the only defences are capturing it.
+        let checkers = pos.occupied(them) & TRAPS[us.index()];
+        let in_check = checkers.any();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check_stop() {
+            return 0;
+        }
+
+        let key = pos.key();
+        let hit = self.tt.probe(key);
+        let hash_move = hit
+            .and_then(|h| h.mv)
+            .filter(|&m| movegen::is_legal(pos, m));
+        if let Some(h) = hit {
+            let score = from_table(h.score, ply);
+            if !pv_node
+                && h.depth >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return score;
+            }
+        }
+        let static_eval = match hit {
+            Some(h) => h.eval,
+            None => evaluate(pos),
+        };
+
+        if !pv_node && !in_check && !is_mate(beta) {
+            // Reverse futility: far above beta at low depth.
+            if depth <= 6 && static_eval - 90 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; if we still stand above beta,
+            // this node is good enough. Off with few animals (moving can be a burden).
+            if null_allowed && depth >= 3 && static_eval >= beta && pos.animal_count(us) >= 3 {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let mut child = *pos;
+                child.play_null();
+                self.keys.push(child.key());
+                let score =
+                    -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, false, false);
+                self.keys.pop();
+                if self.shared.stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if is_mate(score) { beta } else { score };
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        generate(pos, &mut list);
+        if list.is_empty() {
+            // "The side to move has no legal move: it loses."
+            return mated_in(ply);
+        }
+        if in_check {
+            // Only captures of the animals on our traps can stop the den entry.
+            let mut evasions = MoveList::new();
+            for &m in list.iter() {
+                if checkers.contains(m.to()) {
+                    evasions.push(m);
+                }
+            }
+            if evasions.is_empty() {
+                return mated_in(ply + 2);
+            }
+            list = evasions;
+        }
+
+        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        ordering::score_moves(pos, &list, hash_move, self.heur, ply, &mut scores);
+        let moves = list.as_mut_slice();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried = MoveList::new();
+
+        for i in 0..moves.len() {
+            let m = ordering::pick(moves, &mut scores[..moves.len()], i);
+            let tactical = is_tactical(pos, m);
+
+            // Late move pruning: at low depth, the quiet moves ordered last rarely help.
+            if !pv_node
+                && !in_check
+                && !tactical
+                && best_score > -MATE_BOUND
+                && depth <= 4
+                && i >= 4 + (depth * depth) as usize * 2
+            {
+                continue;
+            }
+
+            let mut child = *pos;
+            child.play(m);
+            self.tt.prefetch(child.key());
+            self.keys.push(child.key());
+
+            let new_depth = depth - 1;
+            let score = if i == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node, true)
+            } else {
+                // Late move reductions for quiet moves.
+                let mut r = 0;
+                if depth >= 3 && !tactical && !in_check {
+                    r = self.reductions.get(depth, i + 1);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if Some(m) == self.heur.killers[ply][0] || Some(m) == self.heur.killers[ply][1]
+                    {
+                        r -= 1;
+                    }
+                    r -= self.heur.history(pos, m) / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.shared.stopped() {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if alpha >= beta {
+                        if !tactical {
+                            self.heur.reward_quiet(pos, m, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                quiets_tried.push(m);
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            to_table(best_score, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Quiescence: captures, and at the first level moves that threaten the den, until
+    /// the position is quiet; an animal on our trap must be taken.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check_stop() {
+            return 0;
+        }
+        let us = pos.side_to_move();
+        let them = us.other();
+        if pos.is_over_on_board() {
+            return mated_in(ply);
+        }
+        if (pos.occupied(us) & TRAPS[them.index()]).any() {
+            return mate_in(ply + 1);
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let checkers = pos.occupied(them) & TRAPS[us.index()];
+        let in_check = checkers.any();
+
+        let mut best = -INFINITE;
+        if !in_check {
+            let stand_pat = evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+
+        // Forcing moves only: captures of the animals on our traps when they threaten
+        // the den; otherwise captures, and at the first level steps onto enemy traps.
+        let targets = if in_check {
+            checkers
+        } else if qdepth == 0 {
+            pos.occupied(them) | TRAPS[them.index()]
+        } else {
+            pos.occupied(them)
+        };
+        let mut forcing = MoveList::new();
+        generate_to(pos, targets, &mut forcing);
+        if in_check && forcing.is_empty() {
+            // The den falls next move, unless we have no move at all (lost now).
+            return if movegen::count(pos) == 0 {
+                mated_in(ply)
+            } else {
+                mated_in(ply + 2)
+            };
+        }
+
+        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+        ordering::score_moves(pos, &forcing, None, self.heur, ply, &mut scores);
+        let moves = forcing.as_mut_slice();
+        for i in 0..moves.len() {
+            let m = ordering::pick(moves, &mut scores[..moves.len()], i);
+            let mut child = *pos;
+            child.play(m);
+            self.keys.push(child.key());
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1);
+            self.keys.pop();
+            if self.shared.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,409 @@
+//! The search controller: runs iterative deepening on the main thread and Lazy SMP
+//! helpers on the others (all sharing the transposition table), reports progress, and
+//! picks the move to play.
+
+use super::limits::{Limits, SearchOptions};
+use super::ordering::Heuristics;
+use super::score::{mate_in, Score, INFINITE, MAX_PLY};
+use super::search::{SharedState, Worker};
+use super::time::TimeManager;
+use super::tt::{AllocError, Bound, TranspositionTable};
+use crate::board::movegen::legal_moves;
+use crate::board::Move;
+use crate::game::{Game, GameResult};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// What a finished search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// `None` when the side to move has no legal move or the game is over.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Receives each `info` line (without the trailing newline).
+pub type Report<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// The engine's search state that lives between searches.
+pub struct Engine {
+    tt: TranspositionTable,
+    heuristics: Vec<Box<Heuristics>>,
+    pub options: SearchOptions,
+}
+
+impl Engine {
+    pub fn new(hash_mb: usize) -> Result<Engine, AllocError> {
+        Ok(Engine {
+            tt: TranspositionTable::new(hash_mb)?,
+            heuristics: vec![Box::default()],
+            options: SearchOptions::default(),
+        })
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), AllocError> {
+        self.tt.resize(mb)
+    }
+
+    /// Forgets the hash table.
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Forgets everything learned: hash, killers, history (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for h in &mut self.heuristics {
+            h.clear();
+        }
+    }
+
+    /// Searches `game` within `limits`; returns when the search is over (limits reached
+    /// or `shared.stop` set). `report` receives the `info` lines.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        shared: &SharedState,
+        report: Report,
+    ) -> SearchOutcome {
+        let start = Instant::now();
+        let pos = *game.position();
+        let threads = self.options.threads.clamp(1, shared.nodes.len());
+        while self.heuristics.len() < threads {
+            self.heuristics.push(Box::default());
+        }
+        self.tt.new_search();
+        for n in &shared.nodes {
+            n.store(0, Ordering::Relaxed);
+        }
+
+        let mut root: Vec<Move> = legal_moves(&pos).iter().copied().collect();
+        if !limits.searchmoves.is_empty() {
+            root.retain(|m| limits.searchmoves.contains(m));
+        }
+        if game.result() != GameResult::Ongoing || root.is_empty() {
+            return SearchOutcome {
+                best: None,
+                ponder: None,
+                score: Score::Cp(0),
+                depth: 0,
+                nodes: 0,
+                elapsed: start.elapsed(),
+            };
+        }
+
+        let time = if limits.uses_clock() {
+            TimeManager::new(
+                limits,
+                pos.side_to_move(),
+                self.options.move_overhead_ms,
+                start,
+            )
+        } else {
+            TimeManager::unlimited(start)
+        };
+        let skill = Skill::new(self.options.skill_level);
+        let mut options = self.options;
+        if skill.enabled() {
+            options.multipv = options.multipv.max(4);
+        }
+        let tt = &self.tt;
+        let (main_heur, helper_heur) = self.heuristics[..threads].split_at_mut(1);
+
+        let main = std::thread::scope(|scope| {
+            for (i, heur) in helper_heur.iter_mut().enumerate() {
+                let root = root.clone();
+                let keys = game.keys();
+                let rules = game.draw_rules;
+                scope.spawn(move || {
+                    let mut w = Worker::new(
+                        i + 1,
+                        tt,
+                        shared,
+                        heur,
+                        limits,
+                        TimeManager::unlimited(start),
+                        rules,
+                        keys,
+                        root,
+                    );
+                    iterate(&mut w, &pos, limits, &options, skill, None);
+                    w.publish_nodes();
+                });
+            }
+            let mut w = Worker::new(
+                0,
+                tt,
+                shared,
+                &mut main_heur[0],
+                limits,
+                time,
+                game.draw_rules,
+                game.keys(),
+                root.clone(),
+            );
+            let reporter = if options.report { Some(report) } else { None };
+            iterate(&mut w, &pos, limits, &options, skill, reporter);
+            w.publish_nodes();
+            // The main thread is done: stop the helpers.
+            shared.stop.store(true, Ordering::Relaxed);
+            (w.root_moves.clone(), w.completed_depth)
+        });
+
+        let (root_moves, depth) = main;
+        let chosen = if skill.enabled() {
+            skill.pick(&root_moves, options.multipv)
+        } else {
+            0
+        };
+        let best = &root_moves[chosen];
+        let ponder = best.pv.get(1).copied().or_else(|| {
+            let mut child = pos;
+            child.play(best.mv);
+            tt.probe(child.key())
+                .and_then(|h| h.mv)
+                .filter(|&m| crate::board::movegen::is_legal(&child, m))
+        });
+        SearchOutcome {
+            best: Some(best.mv),
+            ponder,
+            score: Score::from_internal(if best.display_score == -INFINITE {
+                best.previous_score
+            } else {
+                best.display_score
+            }),
+            depth,
+            nodes: shared.total_nodes(),
+            elapsed: start.elapsed(),
+        }
+    }
+}
+
+/// Iterative deepening for one thread. Only the main thread (`report` given or id 0)
+/// decides when to stop.
+fn iterate(
+    w: &mut Worker,
+    pos: &crate::board::Position,
+    limits: &Limits,
+    options: &SearchOptions,
+    skill: Skill,
+    report: Option<Report>,
+) {
+    let is_main = w.id == 0;
+    let mut max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as i32 - 4)
+        .clamp(1, MAX_PLY as i32 - 4);
+    if skill.enabled() {
+        max_depth = max_depth.min(skill.depth());
+    }
+    let multipv = options.multipv.clamp(1, w.root_moves.len());
+    let mut best_changes = 0.0f64;
+    let mut last_best = None;
+    let single_reply = w.root_moves.len() == 1;
+
+    let mut depth = 1 + (w.id % 2) as i32;
+    while depth <= max_depth {
+        for rm in &mut w.root_moves {
+            rm.previous_score = rm.score;
+        }
+        for pv_index in 0..multipv {
+            w.pv_index = pv_index;
+            w.seldepth = 0;
+            aspiration(w, pos, depth, pv_index, report);
+            if w.shared_stopped() {
+                break;
+            }
+            w.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        }
+        if w.shared_stopped() {
+            break;
+        }
+        w.completed_depth = depth;
+
+        if !is_main {
+            depth += 1;
+            continue;
+        }
+        if let Some(report) = report {
+            report_pv(w, depth, multipv, report);
+        }
+
+        // Stop conditions of the main thread.
+        let best = w.root_moves[0].score;
+        if let Some(n) = limits.mate {
+            if n > 0 && best >= mate_in(2 * n as usize - 1) {
+                break;
+            }
+        }
+        if best >= super::score::MATE_BOUND && !limits.infinite && limits.mate.is_none() {
+            // A win proven well within the searched depth cannot change.
+            let plies = super::score::MATE - best;
+            if plies + 2 <= depth {
+                break;
+            }
+        }
+        let pondering = w.shared_pondering();
+        if limits.uses_clock() && !pondering {
+            if single_reply {
+                break;
+            }
+            if last_best != Some(w.root_moves[0].mv) {
+                best_changes += 1.0;
+            }
+            best_changes *= 0.5;
+            last_best = Some(w.root_moves[0].mv);
+            let scale = (0.8 + best_changes).min(2.0);
+            if !w.time().may_start_iteration(scale) {
+                break;
+            }
+        }
+        depth += 1;
+    }
+}
+
+/// One iteration at the root with an aspiration window around the last score.
+fn aspiration(
+    w: &mut Worker,
+    pos: &crate::board::Position,
+    depth: i32,
+    pv_index: usize,
+    report: Option<Report>,
+) {
+    let previous = w.root_moves[pv_index].previous_score;
+    let mut delta = 20;
+    let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < 20_000 {
+        (
+            (previous - delta).max(-INFINITE),
+            (previous + delta).min(INFINITE),
+        )
+    } else {
+        (-INFINITE, INFINITE)
+    };
+    loop {
+        let score = w.search_root(pos, depth, alpha, beta);
+        w.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        if w.shared_stopped() {
+            return;
+        }
+        if score <= alpha {
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-INFINITE);
+        } else if score >= beta {
+            beta = (score + delta).min(INFINITE);
+        } else {
+            return;
+        }
+        if let Some(report) = report {
+            if w.time().elapsed() > Duration::from_secs(1) {
+                report_line(w, depth, pv_index, report);
+            }
+        }
+        delta += delta / 2;
+    }
+}
+
+fn report_pv(w: &Worker, depth: i32, multipv: usize, report: Report) {
+    for k in 0..multipv {
+        report_line(w, depth, k, report);
+    }
+}
+
+fn report_line(w: &Worker, depth: i32, k: usize, report: Report) {
+    let rm = &w.root_moves[k];
+    let elapsed = w.time().elapsed();
+    let nodes = w.total_nodes();
+    let ms = elapsed.as_millis() as u64;
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
+    let score = Score::from_internal(if rm.display_score == -INFINITE {
+        rm.previous_score
+    } else {
+        rm.display_score
+    });
+    let bound = match rm.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let pv: Vec<String> = rm.pv.iter().map(Move::to_string).collect();
+    report(&format!(
+        "info depth {depth} seldepth {} multipv {} score {score}{bound} nodes {nodes} nps {nps} hashfull {} time {ms} pv {}",
+        rm.seldepth.max(1),
+        k + 1,
+        w.hashfull(),
+        pv.join(" ")
+    ));
+}
+
+/// Weaker play for `Skill Level` below 20: a shallower search and a random choice among
+/// the best few moves, wider the lower the level.
+#[derive(Clone, Copy, Debug)]
+struct Skill {
+    level: u32,
+    seed: u64,
+}
+
+impl Skill {
+    fn new(level: u32) -> Skill {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0x1234_5678, |d| d.as_nanos() as u64)
+            | 1;
+        Skill {
+            level: level.min(20),
+            seed,
+        }
+    }
+
+    fn enabled(self) -> bool {
+        self.level < 20
+    }
+
+    fn depth(self) -> i32 {
+        1 + self.level as i32 / 2
+    }
+
+    /// Index of the root move to play.
+    fn pick(self, root_moves: &[super::search::RootMove], multipv: usize) -> usize {
+        let n = multipv.min(root_moves.len()).max(1);
+        let top = root_moves[0].score;
+        let weakness = (20 - self.level as i32) * 25;
+        let mut rng = self.seed;
+        let mut best = 0;
+        let mut best_value = i32::MIN;
+        for (i, rm) in root_moves[..n].iter().enumerate() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let noise = (rng % (weakness as u64 + 1)) as i32;
+            // Never throw away a forced win, and avoid moves far below the best.
+            let value = rm.score + noise - (top - rm.score).max(0) / 2;
+            if value > best_value && rm.score > -INFINITE {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
+}
+
+impl Worker<'_> {
+    fn shared_stopped(&self) -> bool {
+        self.shared_state().stopped()
+    }
+    fn shared_pondering(&self) -> bool {
+        self.shared_state().pondering.load(Ordering::Relaxed)
+    }
+    fn total_nodes(&self) -> u64 {
+        self.shared_state().total_nodes().max(self.nodes)
+    }
+}
