@@ -3,9 +3,10 @@
 
 use super::score::MAX_PLY;
 use crate::board::geometry::TRAPS;
-use crate::board::{Move, MoveList, Position};
+use crate::board::movegen::generate_to;
+use crate::board::moves::MAX_MOVES;
+use crate::board::{Bitboard, Move, MoveList, Position};
 
-const HASH_MOVE: i32 = 1 << 24;
 const CAPTURE: i32 = 1 << 20;
 const KILLER_1: i32 = 1 << 19;
 const KILLER_2: i32 = KILLER_1 - 1;
@@ -91,50 +92,139 @@ fn victim_value(pos: &Position, m: Move) -> i32 {
     }
 }
 
-/// Scores for the moves of `list`, in the same order.
-pub fn score_moves(
-    pos: &Position,
-    list: &MoveList,
-    hash_move: Option<Move>,
-    heur: &Heuristics,
-    ply: usize,
-    scores: &mut [i32],
-) {
-    let enemy_traps = TRAPS[pos.side_to_move().other().index()];
-    let killers = heur.killers[ply];
-    for (i, &m) in list.iter().enumerate() {
-        scores[i] = if Some(m) == hash_move {
-            HASH_MOVE
-        } else if pos.is_capture(m) {
-            CAPTURE + victim_value(pos, m) * 16 - pos.mover(m).rank() as i32
-        } else if Some(m) == killers[0] {
-            KILLER_1
-        } else if Some(m) == killers[1] {
-            KILLER_2
+/// The ordering score of one move.
+#[inline]
+fn score(pos: &Position, m: Move, killers: [Option<Move>; 2], heur: &Heuristics) -> i32 {
+    if pos.is_capture(m) {
+        CAPTURE + victim_value(pos, m) * 16 - pos.mover(m).rank() as i32
+    } else if Some(m) == killers[0] {
+        KILLER_1
+    } else if Some(m) == killers[1] {
+        KILLER_2
+    } else {
+        let enemy_traps = TRAPS[pos.side_to_move().other().index()];
+        let threat = if enemy_traps.contains(m.to()) {
+            DEN_THREAT
         } else {
-            let threat = if enemy_traps.contains(m.to()) {
-                DEN_THREAT
-            } else {
-                0
-            };
-            heur.history(pos, m) + threat
+            0
         };
+        heur.history(pos, m) + threat
     }
 }
 
-/// Moves the best-scored remaining move to `index` and returns it (selection sort,
-/// cheap because a cut-off usually comes early).
+/// Packs a move's score, its generation index (so that equal scores keep generation
+/// order) and the move into one integer: picking the largest picks the best move.
 #[inline]
-pub fn pick(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
-    let mut best = index;
-    for j in index + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
+fn pack(score: i32, index: usize, m: Move) -> i64 {
+    (score as i64) << 24 | ((255 - index) as i64) << 16 | m.raw() as i64
+}
+
+#[inline]
+fn unpack(key: i64) -> Option<Move> {
+    Move::from_raw(key as u16)
+}
+
+/// Picks made by selection before the rest is sorted at once.
+const SELECTION_PICKS: usize = 3;
+
+/// Hands out the moves of a node best first, in stages: the hash move before any
+/// generation (a cut-off by it saves generating and scoring the rest), then the other
+/// moves landing on `targets`, each time the best of those left (selection: cheap
+/// when a cut-off comes early).
+pub struct MovePicker {
+    hash_move: Option<Move>,
+    targets: Bitboard,
+    keys: [i64; MAX_MOVES],
+    len: usize,
+    index: usize,
+    stage: Stage,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    HashMove,
+    Generate,
+    Rest,
+}
+
+impl MovePicker {
+    pub fn new(hash_move: Option<Move>, targets: Bitboard) -> MovePicker {
+        let hash_move = hash_move.filter(|m| targets.contains(m.to()));
+        MovePicker {
+            hash_move,
+            targets,
+            keys: [0; MAX_MOVES],
+            len: 0,
+            index: 0,
+            stage: if hash_move.is_some() {
+                Stage::HashMove
+            } else {
+                Stage::Generate
+            },
         }
     }
-    moves.swap(index, best);
-    scores.swap(index, best);
-    moves[index]
+
+    /// The next move, or `None` when all have been handed out.
+    #[inline]
+    pub fn next(&mut self, pos: &Position, heur: &Heuristics, ply: usize) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::Generate;
+                    return self.hash_move;
+                }
+                Stage::Generate => {
+                    let mut list = MoveList::new();
+                    generate_to(pos, self.targets, &mut list);
+                    let killers = heur.killers[ply];
+                    for (i, &m) in list.iter().enumerate() {
+                        if Some(m) != self.hash_move {
+                            self.keys[self.len] = pack(score(pos, m, killers, heur), i, m);
+                            self.len += 1;
+                        }
+                    }
+                    self.stage = Stage::Rest;
+                }
+                Stage::Rest => {
+                    if self.index >= self.len {
+                        return None;
+                    }
+                    let rest = &mut self.keys[self.index..self.len];
+                    if self.index < SELECTION_PICKS {
+                        let mut best = 0;
+                        for j in 1..rest.len() {
+                            if rest[j] > rest[best] {
+                                best = j;
+                            }
+                        }
+                        rest.swap(0, best);
+                    } else if self.index == SELECTION_PICKS {
+                        // No cut-off so far: this is likely an all-node, sort the rest.
+                        rest.sort_unstable_by(|a, b| b.cmp(a));
+                    }
+                    self.index += 1;
+                    return unpack(rest[0]);
+                }
+            }
+        }
+    }
+}
+
+/// Sorts `list` best first (equal scores in generation order).
+pub fn order(pos: &Position, list: &mut MoveList, heur: &Heuristics, ply: usize) {
+    let killers = heur.killers[ply];
+    let moves = list.as_mut_slice();
+    let mut keys = [0i64; MAX_MOVES];
+    for (i, (k, &m)) in keys.iter_mut().zip(moves.iter()).enumerate() {
+        *k = pack(score(pos, m, killers, heur), i, m);
+    }
+    let keys = &mut keys[..moves.len()];
+    keys.sort_unstable_by(|a, b| b.cmp(a));
+    for (m, &k) in moves.iter_mut().zip(keys.iter()) {
+        if let Some(mv) = unpack(k) {
+            *m = mv;
+        }
+    }
 }
 
 /// True for moves the search treats as tactical (not reduced, not pruned).

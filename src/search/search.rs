@@ -1,15 +1,15 @@
 //! One search thread: iterative deepening over principal variation search.
 
 use super::limits::Limits;
-use super::ordering::{self, is_tactical, Heuristics};
+use super::ordering::{self, is_tactical, Heuristics, MovePicker};
 use super::score::{
     from_table, is_mate, mate_in, mated_in, to_table, INFINITE, MATE_BOUND, MAX_PLY,
 };
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use crate::board::geometry::TRAPS;
-use crate::board::movegen::{self, generate, generate_to};
-use crate::board::{Move, MoveList, Position};
+use crate::board::movegen::{self, generate_to};
+use crate::board::{Bitboard, Move, MoveList, Position};
 use crate::eval::evaluate;
 use crate::game::DrawRules;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -394,36 +394,18 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut list = MoveList::new();
-        generate(pos, &mut list);
-        if list.is_empty() {
-            // "The side to move has no legal move: it loses."
-            return mated_in(ply);
-        }
-        if in_check {
-            // Only captures of the animals on our traps can stop the den entry.
-            let mut evasions = MoveList::new();
-            for &m in list.iter() {
-                if checkers.contains(m.to()) {
-                    evasions.push(m);
-                }
-            }
-            if evasions.is_empty() {
-                return mated_in(ply + 2);
-            }
-            list = evasions;
-        }
-
-        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
-        ordering::score_moves(pos, &list, hash_move, self.heur, ply, &mut scores);
-        let moves = list.as_mut_slice();
+        // In check, only captures of the animals on our traps can stop the den entry.
+        let targets = if in_check { checkers } else { Bitboard::ALL };
+        let mut picker = MovePicker::new(hash_move, targets);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried = MoveList::new();
+        let mut moves_seen = 0;
 
-        for i in 0..moves.len() {
-            let m = ordering::pick(moves, &mut scores[..moves.len()], i);
+        while let Some(m) = picker.next(pos, self.heur, ply) {
+            let i = moves_seen;
+            moves_seen += 1;
             let tactical = is_tactical(pos, m);
 
             // Late move pruning: at low depth, the quiet moves ordered last rarely help.
@@ -503,6 +485,16 @@ impl<'a> Worker<'a> {
             }
         }
 
+        if moves_seen == 0 {
+            // No move at all: "the side to move has no legal move: it loses". In check
+            // with no capture of the intruder: the den falls next move.
+            return if in_check && movegen::count(pos) > 0 {
+                mated_in(ply + 2)
+            } else {
+                mated_in(ply)
+            };
+        }
+
         let bound = if best_score >= beta {
             Bound::Lower
         } else if alpha > original_alpha {
@@ -580,11 +572,8 @@ impl<'a> Worker<'a> {
             };
         }
 
-        let mut scores = [0i32; crate::board::moves::MAX_MOVES];
-        ordering::score_moves(pos, &forcing, None, self.heur, ply, &mut scores);
-        let moves = forcing.as_mut_slice();
-        for i in 0..moves.len() {
-            let m = ordering::pick(moves, &mut scores[..moves.len()], i);
+        ordering::order(pos, &mut forcing, self.heur, ply);
+        for &m in forcing.iter() {
             let mut child = *pos;
             child.play(m);
             self.keys.push(child.key());
