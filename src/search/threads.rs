@@ -114,8 +114,11 @@ impl Engine {
         let skill = Skill::new(self.options.skill_level);
         let mut options = self.options;
         if skill.enabled() {
+            // Weaker levels choose among the best few moves; only the asked number of
+            // lines is reported.
             options.multipv = options.multipv.max(4);
         }
+        let shown_lines = self.options.multipv;
         let tt = &self.tt;
         let (main_heur, helper_heur) = self.heuristics[..threads].split_at_mut(1);
 
@@ -136,7 +139,7 @@ impl Engine {
                         keys,
                         root,
                     );
-                    iterate(&mut w, &pos, limits, &options, skill, None);
+                    iterate(&mut w, &pos, limits, &options, skill, None, 0);
                     w.publish_nodes();
                 });
             }
@@ -152,7 +155,7 @@ impl Engine {
                 root.clone(),
             );
             let reporter = if options.report { Some(report) } else { None };
-            iterate(&mut w, &pos, limits, &options, skill, reporter);
+            iterate(&mut w, &pos, limits, &options, skill, reporter, shown_lines);
             w.publish_nodes();
             // The main thread is done: stop the helpers.
             shared.stop.store(true, Ordering::Relaxed);
@@ -197,6 +200,7 @@ fn iterate(
     options: &SearchOptions,
     skill: Skill,
     report: Option<Report>,
+    shown_lines: usize,
 ) {
     let is_main = w.id == 0;
     let mut max_depth = limits
@@ -235,7 +239,7 @@ fn iterate(
             continue;
         }
         if let Some(report) = report {
-            report_pv(w, depth, multipv, report);
+            report_pv(w, depth, multipv.min(shown_lines), report);
         }
 
         // Stop conditions of the main thread.
