@@ -156,19 +156,11 @@ impl<'a> Worker<'a> {
         self.tt.hashfull()
     }
 
-    /// Publishes the node count and decides whether to stop (main thread: clock and
-    /// node limit).
+    /// Counts a node at `ply`, unless the search must stop: returns true to stop.
+    /// The node limit is checked before counting, so a one-thread search visits exactly
+    /// `nodes` nodes; the clock is read every 1024 nodes (main thread only).
     #[inline]
-    fn check_stop(&mut self) -> bool {
-        if self.nodes & 1023 == 0 {
-            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
-            if self.id == 0
-                && !self.shared.pondering.load(Ordering::Relaxed)
-                && self.time.out_of_time()
-            {
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
-        }
+    fn visit(&mut self, ply: usize) -> bool {
         if self.id == 0 {
             if let Some(limit) = self.limits.nodes {
                 if self.nodes >= limit {
@@ -176,7 +168,22 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        self.shared.stopped()
+        if self.shared.stopped() {
+            return true;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.time.out_of_time()
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
     }
 
     pub fn publish_nodes(&self) {
@@ -238,8 +245,9 @@ impl<'a> Worker<'a> {
             (pos.occupied(pos.side_to_move().other()) & TRAPS[pos.side_to_move().index()]).any();
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            self.nodes += 1;
-            self.seldepth = self.seldepth.max(1);
+            if self.visit(1) {
+                return best;
+            }
             let mut child = *pos;
             child.play(m);
             self.keys.push(child.key());
@@ -340,9 +348,7 @@ impl<'a> Worker<'a> {
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
 
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.check_stop() {
+        if self.visit(ply) {
             return 0;
         }
 
@@ -523,9 +529,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         qdepth: u32,
     ) -> i32 {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.check_stop() {
+        if self.visit(ply) {
             return 0;
         }
         let us = pos.side_to_move();

@@ -411,3 +411,98 @@ impl Worker<'_> {
         self.shared_state().total_nodes().max(self.nodes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+
+    fn search(fen: &str, limits: Limits) -> SearchOutcome {
+        let mut engine = Engine::new(2).expect("small table");
+        engine.options.report = false;
+        let game = Game::new(Position::from_fen(fen).expect("valid"));
+        let shared = SharedState::new(1);
+        engine.search(&game, &limits, &shared, &|_| {})
+    }
+
+    #[test]
+    fn enters_the_den_at_once() {
+        let out = search("l5t/3R3/7/7/7/7/7/7/6L r", Limits::depth(4));
+        assert_eq!(out.best.map(|m| m.to_string()), Some("d8d9".into()));
+        assert_eq!(out.score, Score::Mate(1));
+    }
+
+    #[test]
+    fn walks_to_the_den_in_two() {
+        // Red rat d7 -> d8 (Blue's trap) -> d9; Blue's lion a9 cannot reach d8 in time.
+        let out = search("l5t/7/3R3/7/7/7/7/7/6L r", Limits::depth(5));
+        assert_eq!(out.best.map(|m| m.to_string()), Some("d7d8".into()));
+        assert_eq!(out.score, Score::Mate(2));
+    }
+
+    #[test]
+    fn defends_by_taking_the_intruder() {
+        // Blue rat on d2 (Red's trap) threatens d1; the red elephant takes it (any
+        // animal may take an enemy on its own trap).
+        let out = search("l5t/7/7/7/7/7/7/2Er3/6L r", Limits::depth(4));
+        assert_eq!(out.best.map(|m| m.to_string()), Some("c2d2".into()));
+    }
+
+    #[test]
+    fn no_move_when_the_game_is_over() {
+        let out = search("3R3/7/7/7/7/7/7/7/6l b", Limits::depth(3));
+        assert_eq!(out.best, None);
+    }
+
+    #[test]
+    fn node_limit_is_exact_on_one_thread_and_repeatable() {
+        let limits = Limits {
+            nodes: Some(5000),
+            ..Limits::default()
+        };
+        let a = search(crate::board::START_FEN, limits.clone());
+        let b = search(crate::board::START_FEN, limits);
+        assert_eq!(
+            a,
+            SearchOutcome {
+                elapsed: a.elapsed,
+                ..b.clone()
+            }
+        );
+        assert_eq!(a.nodes, 5000);
+    }
+
+    #[test]
+    fn searchmoves_restricts_the_root() {
+        let pos = Position::startpos();
+        let only = pos.parse_move("a1b1").expect("legal");
+        let out = search(
+            crate::board::START_FEN,
+            Limits {
+                depth: Some(4),
+                searchmoves: vec![only],
+                ..Limits::default()
+            },
+        );
+        assert_eq!(out.best, Some(only));
+    }
+
+    #[test]
+    fn repetition_is_a_draw_in_search() {
+        // Red is a lion up but the position has occurred twice already: a third time
+        // ends the game in a draw, which the search must see through the game history.
+        let mut game = Game::new(Position::from_fen("l6/7/7/7/7/7/7/7/T5L r").expect("valid"));
+        for m in ["a1a2", "a9a8", "a2a1", "a8a9", "a1a2", "a9a8", "a2a1"] {
+            game.play_text(m).expect("legal");
+        }
+        assert_eq!(game.repetition_count(), 2);
+        let mut engine = Engine::new(2).expect("small table");
+        engine.options.report = false;
+        let shared = SharedState::new(1);
+        let out = engine.search(&game, &Limits::depth(3), &shared, &|_| {});
+        // Blue to move: returning a8a9 repeats the start a third time, a draw, which is
+        // better than anything else for the weaker side.
+        assert_eq!(out.best.map(|m| m.to_string()), Some("a8a9".into()));
+        assert_eq!(out.score, Score::Cp(0));
+    }
+}
