@@ -8,7 +8,7 @@ use crate::search::{Engine, Limits};
 use std::io::{self, Write};
 use std::time::Instant;
 
-pub const DEFAULT_DEPTH: i32 = 12;
+pub const DEFAULT_DEPTH: i32 = 13;
 const POSITIONS: &str = include_str!("bench_positions.txt");
 
 #[derive(Clone, Debug)]
