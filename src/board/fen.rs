@@ -8,6 +8,7 @@
 use super::geometry::{DEN_BB, WATER};
 use super::piece::{Animal, Color, Piece};
 use super::position::Position;
+use super::rules::MoveRuleFlags;
 use super::square::Square;
 use std::fmt;
 use std::str::FromStr;
@@ -48,7 +49,10 @@ impl fmt::Display for FenError {
                 "unknown character {letter:?} in rank {rank} (animals are E L T P W D C R, empty runs 1-7)"
             ),
             FenError::DuplicateAnimal(p) => write!(f, "two of the same animal: {p} appears twice"),
-            FenError::NonRatOnWater(p, s) => write!(f, "{p} stands in water on {s}; only rats swim"),
+            FenError::NonRatOnWater(p, s) => write!(
+                f,
+                "{p} stands in water on {s}; only rats swim (and dogs, when dogs swim)"
+            ),
             FenError::AnimalInOwnDen(p) => write!(f, "{p} stands in its own den"),
             FenError::BothDensEntered => write!(f, "animals of both sides stand in the enemy den"),
             FenError::NoAnimals => write!(f, "the board has no animals"),
@@ -71,6 +75,12 @@ impl std::error::Error for FenError {}
 impl Position {
     /// Parses a position string. Never panics; every malformed string gets a `FenError`.
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(text, MoveRuleFlags::default())
+    }
+
+    /// Parses a position string for the given move rules (a dog may stand in water
+    /// when dogs swim).
+    pub fn from_fen_with(text: &str, rules: MoveRuleFlags) -> Result<Position, FenError> {
         let mut fields = text.split_whitespace();
         let placement = fields.next().ok_or(FenError::Empty)?;
         let mut pos = parse_placement(placement)?;
@@ -98,7 +108,7 @@ impl Position {
         if let Some(extra) = fields.next() {
             return Err(FenError::TrailingFields(truncate(extra)));
         }
-        check_placement(&pos)?;
+        check_placement(&pos, rules)?;
         Ok(pos)
     }
 
@@ -201,14 +211,15 @@ fn rank_width(text: &str) -> usize {
         .sum()
 }
 
-fn check_placement(pos: &Position) -> Result<(), FenError> {
+fn check_placement(pos: &Position, rules: MoveRuleFlags) -> Result<(), FenError> {
     for c in Color::BOTH {
         for a in Animal::ALL {
             let Some(sq) = pos.square_of(c, a) else {
                 continue;
             };
             let piece = Piece::new(c, a);
-            if a != Animal::Rat && WATER.contains(sq) {
+            let swims = a == Animal::Rat || (a == Animal::Dog && rules.dog_swims);
+            if !swims && WATER.contains(sq) {
                 return Err(FenError::NonRatOnWater(piece, sq));
             }
             if DEN_BB[c.index()].contains(sq) {

@@ -23,20 +23,32 @@ struct Destinations {
     rat_in_water: Bitboard,
     /// For a rat standing on land.
     rat_on_land: Bitboard,
-    /// Squares whose occupant blocks a river jump: both rats.
+    /// For a dog standing in water (dog-swims rules only).
+    dog_in_water: Bitboard,
+    /// Squares whose occupant blocks a river jump: both rats (and both dogs when dogs
+    /// swim: a dog on land is never on the water a jump crosses).
     jump_blockers: Bitboard,
+    /// Enemy animals (an animal on an enemy trap may not take them when trapped
+    /// animals lose their attack).
+    enemies: Bitboard,
+    /// The enemy's traps.
+    enemy_traps: Bitboard,
 }
 
 impl Destinations {
     #[inline]
-    fn new(pos: &Position) -> Destinations {
-        Destinations::of(pos.side, &pos.occupied, &pos.squares)
+    fn new<R: MoveRules>(pos: &Position) -> Destinations {
+        Destinations::of::<R>(pos.side, &pos.occupied, &pos.squares)
     }
 
     /// Built from the parts of a position that move generation reads, so that perft
     /// can count the replies to a move without making the whole move.
     #[inline]
-    fn of(us: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> Destinations {
+    fn of<R: MoveRules>(
+        us: Color,
+        occupied: &[Bitboard; 2],
+        squares: &[[u8; 8]; 2],
+    ) -> Destinations {
         let them = us.other();
         let bb_of = |c: Color, a: Animal| SQUARE_BB[squares[c.index()][a.index()] as usize];
         let own = occupied[us.index()];
@@ -62,8 +74,22 @@ impl Destinations {
             // Non-rats never enter water, so a rat in water is out of reach by `LAND`.
             land[animal.index()] = empty_or_enemy & LAND & (!enemies | prey | trapped);
         }
+        let enemy_dog = bb_of(them, Animal::Dog);
+        let mut jump_blockers = bb_of(Color::Red, Animal::Rat) | bb_of(Color::Blue, Animal::Rat);
+        let mut dog_in_water = Bitboard::EMPTY;
+        if R::DOG_SWIMS {
+            jump_blockers |= bb_of(Color::Red, Animal::Dog) | bb_of(Color::Blue, Animal::Dog);
+            // A dog on land may also step into empty water; "no animal on land captures
+            // anything in water".
+            land[Animal::Dog.index()] |= empty_or_enemy & WATER & !enemies;
+            // In water it takes the enemy rat or dog in water, nothing on land.
+            dog_in_water = empty_or_enemy & (!enemies | ((enemy_rat | enemy_dog) & WATER));
+        }
         Destinations {
             land,
+            dog_in_water,
+            enemies,
+            enemy_traps: TRAPS[them.index()],
             // "A rat in water captures nothing on land; a rat in water may capture the
             // enemy rat in water."
             rat_in_water: empty_or_enemy & (!enemies | (enemy_rat & WATER)),
@@ -71,14 +97,28 @@ impl Destinations {
             // traps; "no animal on land captures a rat in water (a rat on land included)".
             rat_on_land: empty_or_enemy
                 & (!enemies | ((enemy_rat | enemy_elephant) & LAND) | trapped),
-            jump_blockers: bb_of(Color::Red, Animal::Rat) | bb_of(Color::Blue, Animal::Rat),
+            jump_blockers,
         }
     }
 
     /// Every square the animal standing on `from` (index, 63 when captured) may move to.
     #[inline(always)]
-    fn targets(&self, animal: Animal, from: usize) -> Bitboard {
+    fn targets<R: MoveRules>(&self, animal: Animal, from: usize) -> Bitboard {
+        let targets = self.targets_by_rank::<R>(animal, from);
+        // "An animal on an enemy trap cannot capture anything while it stands there."
+        if R::TRAPPED_LOSE_ATTACK && (self.enemy_traps.0 >> from) & 1 != 0 {
+            targets.minus(self.enemies)
+        } else {
+            targets
+        }
+    }
+
+    #[inline(always)]
+    fn targets_by_rank<R: MoveRules>(&self, animal: Animal, from: usize) -> Bitboard {
         let steps = NEIGHBOURS[from];
+        if R::DOG_SWIMS && animal == Animal::Dog && (WATER.0 >> from) & 1 != 0 {
+            return steps & self.dog_in_water;
+        }
         match animal {
             Animal::Rat => {
                 let allowed = if (WATER.0 >> from) & 1 != 0 {
@@ -123,11 +163,11 @@ pub fn generate_to_with<R: MoveRules>(pos: &Position, targets: Bitboard, list: &
     if pos.is_over_on_board() {
         return;
     }
-    let dest = Destinations::new(pos);
+    let dest = Destinations::new::<R>(pos);
     let us = pos.side.index();
     for animal in Animal::ALL {
         let from = pos.squares[us][animal.index()];
-        for to in dest.targets(animal, from as usize) & targets {
+        for to in dest.targets::<R>(animal, from as usize) & targets {
             // Only a living animal has targets, so `from` is a real square here.
             list.push(Move::new(Square::from_index_unchecked(from), to));
         }
@@ -137,18 +177,7 @@ pub fn generate_to_with<R: MoveRules>(pos: &Position, targets: Bitboard, list: &
 /// The number of legal moves, counted without building them (perft's last ply).
 #[inline]
 pub fn count_with<R: MoveRules>(pos: &Position) -> u32 {
-    if pos.is_over_on_board() {
-        return 0;
-    }
-    let dest = Destinations::new(pos);
-    let us = pos.side.index();
-    let mut n = 0;
-    for animal in Animal::ALL {
-        n += dest
-            .targets(animal, pos.squares[us][animal.index()] as usize)
-            .count();
-    }
-    n
+    count_parts::<R>(pos.side, &pos.occupied, &pos.squares)
 }
 
 /// The number of legal replies after `m`, without making the whole move (no key,
@@ -167,18 +196,18 @@ pub fn count_after_with<R: MoveRules>(pos: &Position, m: Move) -> u32 {
     }
     occupied[us.index()] ^= Bitboard(1 << from | 1 << to);
     squares[us.index()][pos.mailbox[from] as usize & 7] = to as u8;
-    count_parts(them, &occupied, &squares)
+    count_parts::<R>(them, &occupied, &squares)
 }
 
 #[inline(always)]
-fn count_parts(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> u32 {
+fn count_parts<R: MoveRules>(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> u32 {
     let in_den = (occupied[0] & DEN_BB[1]) | (occupied[1] & DEN_BB[0]);
     if in_den.any() || occupied[0].is_empty() || occupied[1].is_empty() {
         return 0;
     }
-    let dest = Destinations::of(side, occupied, squares);
+    let dest = Destinations::of::<R>(side, occupied, squares);
     let own = &squares[side.index()];
-    let count = |a: Animal| dest.targets(a, own[a.index()] as usize).count();
+    let count = |a: Animal| dest.targets::<R>(a, own[a.index()] as usize).count();
     // Written out so that each animal's rules are resolved at compile time.
     count(Animal::Rat)
         + count(Animal::Cat)
@@ -194,7 +223,7 @@ fn count_parts(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) ->
 /// 0 when the game is over on the board.
 #[inline]
 pub fn mobility(pos: &Position, side: Color) -> u32 {
-    count_parts(side, &pos.occupied, &pos.squares)
+    count_parts::<Standard>(side, &pos.occupied, &pos.squares)
 }
 
 /// True when `m` is legal here (for moves that come from a table or from outside).
@@ -209,8 +238,8 @@ pub fn is_legal_with<R: MoveRules>(pos: &Position, m: Move) -> bool {
     if piece.color != pos.side {
         return false;
     }
-    Destinations::new(pos)
-        .targets(piece.animal, m.from().index())
+    Destinations::new::<R>(pos)
+        .targets::<R>(piece.animal, m.from().index())
         .contains(m.to())
 }
 
@@ -268,6 +297,8 @@ pub enum MoveError {
     Malformed(String),
     /// Well formed, but not a legal move here.
     Illegal(String),
+    /// Legal by the board, but forbidden now by the anti-chase rules.
+    Forbidden(String),
 }
 
 impl std::fmt::Display for MoveError {
@@ -280,6 +311,12 @@ impl std::fmt::Display for MoveError {
                 )
             }
             MoveError::Illegal(s) => write!(f, "'{s}' is not a legal move in this position"),
+            MoveError::Forbidden(s) => {
+                write!(
+                    f,
+                    "'{s}' is forbidden now by the anti-chase rules (7-3 or 17-5)"
+                )
+            }
         }
     }
 }

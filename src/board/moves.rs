@@ -113,6 +113,19 @@ impl MoveList {
         &mut self.moves[..self.len]
     }
 
+    /// Keeps only the moves for which `keep` is true, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(&m) {
+                self.moves[n] = m;
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }

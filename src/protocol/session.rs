@@ -402,7 +402,7 @@ impl Session {
             pos.pretty(),
             pos.to_fen(),
             pos.key(),
-            <crate::board::Standard as crate::board::MoveRules>::NAME,
+            "jungle",
             moves.join(" "),
             state
         );

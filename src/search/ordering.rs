@@ -3,9 +3,11 @@
 
 use super::score::MAX_PLY;
 use crate::board::geometry::TRAPS;
-use crate::board::movegen::generate_to;
+use crate::board::movegen::generate_to_with;
 use crate::board::moves::MAX_MOVES;
+use crate::board::MoveRules;
 use crate::board::{Bitboard, Move, MoveList, Position};
+use crate::game::anti_chase::Forbidden;
 
 const CAPTURE: i32 = 1 << 20;
 const KILLER_1: i32 = 1 << 19;
@@ -134,6 +136,8 @@ const SELECTION_PICKS: usize = 3;
 pub struct MovePicker {
     hash_move: Option<Move>,
     targets: Bitboard,
+    /// Moves the anti-chase rules forbid now (`None`: nothing is forbidden).
+    forbidden: Option<Forbidden>,
     keys: [i64; MAX_MOVES],
     len: usize,
     index: usize,
@@ -148,11 +152,16 @@ enum Stage {
 }
 
 impl MovePicker {
-    pub fn new(hash_move: Option<Move>, targets: Bitboard) -> MovePicker {
+    pub fn new(hash_move: Option<Move>, targets: Bitboard, forbidden: Forbidden) -> MovePicker {
         let hash_move = hash_move.filter(|m| targets.contains(m.to()));
         MovePicker {
             hash_move,
             targets,
+            forbidden: if forbidden.is_empty() {
+                None
+            } else {
+                Some(forbidden)
+            },
             keys: [0; MAX_MOVES],
             len: 0,
             index: 0,
@@ -166,7 +175,12 @@ impl MovePicker {
 
     /// The next move, or `None` when all have been handed out.
     #[inline]
-    pub fn next(&mut self, pos: &Position, heur: &Heuristics, ply: usize) -> Option<Move> {
+    pub fn next<R: MoveRules>(
+        &mut self,
+        pos: &Position,
+        heur: &Heuristics,
+        ply: usize,
+    ) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::HashMove => {
@@ -175,7 +189,10 @@ impl MovePicker {
                 }
                 Stage::Generate => {
                     let mut list = MoveList::new();
-                    generate_to(pos, self.targets, &mut list);
+                    generate_to_with::<R>(pos, self.targets, &mut list);
+                    if let Some(forbidden) = &self.forbidden {
+                        list.retain(|&m| !forbidden.forbids(pos.mover(m), m.to()));
+                    }
                     let killers = heur.killers[ply];
                     for (i, &m) in list.iter().enumerate() {
                         if Some(m) != self.hash_move {

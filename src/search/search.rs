@@ -8,10 +8,13 @@ use super::score::{
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use crate::board::geometry::TRAPS;
-use crate::board::movegen::{self, generate_to};
+use crate::board::movegen::{count_with, generate_to_with, is_legal_with};
+use crate::board::MoveRules;
 use crate::board::{Bitboard, Move, MoveList, Position};
 use crate::eval::evaluate;
-use crate::game::DrawRules;
+use crate::game::anti_chase::{self, Forbidden, MoveRecord};
+use crate::game::Rules;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// State all threads of one search share.
@@ -89,14 +92,17 @@ impl Reductions {
     }
 }
 
-pub struct Worker<'a> {
+pub struct Worker<'a, R: MoveRules> {
     pub id: usize,
     tt: &'a TranspositionTable,
     shared: &'a SharedState,
     pub heur: &'a mut Heuristics,
     limits: &'a Limits,
     time: TimeManager,
-    draw_rules: DrawRules,
+    rules: Rules,
+    /// Moves of the game and of the search path (kept only for the anti-chase rules).
+    records: Vec<MoveRecord>,
+    move_rules: PhantomData<R>,
     /// Keys of the game so far and of the search path, the current position last.
     keys: Vec<u64>,
     pub nodes: u64,
@@ -109,7 +115,7 @@ pub struct Worker<'a> {
     reductions: Reductions,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, R: MoveRules> Worker<'a, R> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         id: usize,
@@ -118,10 +124,11 @@ impl<'a> Worker<'a> {
         heur: &'a mut Heuristics,
         limits: &'a Limits,
         time: TimeManager,
-        draw_rules: DrawRules,
+        rules: Rules,
         game_keys: &[u64],
+        game_records: &[MoveRecord],
         root_moves: Vec<Move>,
-    ) -> Worker<'a> {
+    ) -> Worker<'a, R> {
         let mut keys = Vec::with_capacity(game_keys.len() + MAX_PLY + 4);
         keys.extend_from_slice(game_keys);
         Worker {
@@ -131,7 +138,13 @@ impl<'a> Worker<'a> {
             heur,
             limits,
             time,
-            draw_rules,
+            rules,
+            records: if rules.anti_chase {
+                game_records.to_vec()
+            } else {
+                Vec::new()
+            },
+            move_rules: PhantomData,
             keys,
             nodes: 0,
             seldepth: 0,
@@ -186,6 +199,33 @@ impl<'a> Worker<'a> {
         false
     }
 
+    /// Records a move made on the search path.
+    #[inline]
+    fn push_move(&mut self, pos: &Position, m: Move, child_key: u64) {
+        self.keys.push(child_key);
+        if self.rules.anti_chase {
+            self.records.push(MoveRecord::of(pos, m));
+        }
+    }
+
+    #[inline]
+    fn pop_move(&mut self) {
+        self.keys.pop();
+        if self.rules.anti_chase {
+            self.records.pop();
+        }
+    }
+
+    /// Moves the anti-chase rules forbid here (none unless they are on).
+    #[inline]
+    fn forbidden(&self, pos: &Position) -> Forbidden {
+        if self.rules.anti_chase {
+            anti_chase::forbidden::<R>(pos, &self.records)
+        } else {
+            Forbidden::default()
+        }
+    }
+
     pub fn publish_nodes(&self) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
     }
@@ -210,10 +250,11 @@ impl<'a> Worker<'a> {
     /// Draw by the rules in force (repetition, no-capture count), for a node with moves.
     #[inline]
     fn is_draw(&self, pos: &Position) -> bool {
-        (self.draw_rules.repetitions > 0 && self.is_repetition(pos))
-            || (self.draw_rules.no_capture_plies > 0
-                && pos.halfmove_clock() >= self.draw_rules.no_capture_plies
-                && movegen::count(pos) > 0)
+        let draw = self.rules.draw;
+        (draw.repetitions > 0 && self.is_repetition(pos))
+            || (draw.no_capture_plies > 0
+                && pos.halfmove_clock() >= draw.no_capture_plies
+                && count_with::<R>(pos) > 0)
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -250,7 +291,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = *pos;
             child.play(m);
-            self.keys.push(child.key());
+            self.push_move(pos, m, child.key());
             let new_depth = depth - 1 + in_check as i32;
             let score = if i == self.pv_index {
                 -self.negamax(&child, new_depth, -beta, -alpha, 1, true, true)
@@ -262,7 +303,7 @@ impl<'a> Worker<'a> {
                     s
                 }
             };
-            self.keys.pop();
+            self.pop_move();
             if self.shared.stopped() {
                 return best;
             }
@@ -352,11 +393,12 @@ impl<'a> Worker<'a> {
             return 0;
         }
 
+        let forbidden = self.forbidden(pos);
         let key = pos.key();
         let hit = self.tt.probe(key);
         let hash_move = hit
             .and_then(|h| h.mv)
-            .filter(|&m| movegen::is_legal(pos, m));
+            .filter(|&m| is_legal_with::<R>(pos, m) && !forbidden.forbids(pos.mover(m), m.to()));
         if let Some(h) = hit {
             let score = from_table(h.score, ply);
             if !pv_node
@@ -383,7 +425,12 @@ impl<'a> Worker<'a> {
             }
             // Null move: give the opponent a free move; if we still stand above beta,
             // this node is good enough. Off with few animals (moving can be a burden).
-            if null_allowed && depth >= 3 && static_eval >= beta && pos.animal_count(us) >= 3 {
+            if null_allowed
+                && !self.rules.anti_chase
+                && depth >= 3
+                && static_eval >= beta
+                && pos.animal_count(us) >= 3
+            {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let mut child = *pos;
                 child.play_null();
@@ -402,14 +449,14 @@ impl<'a> Worker<'a> {
 
         // In check, only captures of the animals on our traps can stop the den entry.
         let targets = if in_check { checkers } else { Bitboard::ALL };
-        let mut picker = MovePicker::new(hash_move, targets);
+        let mut picker = MovePicker::new(hash_move, targets, forbidden);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried = MoveList::new();
         let mut moves_seen = 0;
 
-        while let Some(m) = picker.next(pos, self.heur, ply) {
+        while let Some(m) = picker.next::<R>(pos, self.heur, ply) {
             let i = moves_seen;
             moves_seen += 1;
             let tactical = is_tactical(pos, m);
@@ -428,7 +475,7 @@ impl<'a> Worker<'a> {
             let mut child = *pos;
             child.play(m);
             self.tt.prefetch(child.key());
-            self.keys.push(child.key());
+            self.push_move(pos, m, child.key());
 
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -465,7 +512,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.keys.pop();
+            self.pop_move();
             if self.shared.stopped() {
                 return 0;
             }
@@ -494,7 +541,7 @@ impl<'a> Worker<'a> {
         if moves_seen == 0 {
             // No move at all: "the side to move has no legal move: it loses". In check
             // with no capture of the intruder: the den falls next move.
-            return if in_check && movegen::count(pos) > 0 {
+            return if in_check && count_with::<R>(pos) > 0 {
                 mated_in(ply + 2)
             } else {
                 mated_in(ply)
@@ -566,10 +613,14 @@ impl<'a> Worker<'a> {
             pos.occupied(them)
         };
         let mut forcing = MoveList::new();
-        generate_to(pos, targets, &mut forcing);
+        generate_to_with::<R>(pos, targets, &mut forcing);
+        if self.rules.anti_chase {
+            let forbidden = self.forbidden(pos);
+            forcing.retain(|&m| !forbidden.forbids(pos.mover(m), m.to()));
+        }
         if in_check && forcing.is_empty() {
             // The den falls next move, unless we have no move at all (lost now).
-            return if movegen::count(pos) == 0 {
+            return if count_with::<R>(pos) == 0 {
                 mated_in(ply)
             } else {
                 mated_in(ply + 2)
@@ -580,9 +631,9 @@ impl<'a> Worker<'a> {
         for &m in forcing.iter() {
             let mut child = *pos;
             child.play(m);
-            self.keys.push(child.key());
+            self.push_move(pos, m, child.key());
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1);
-            self.keys.pop();
+            self.pop_move();
             if self.shared.stopped() {
                 return 0;
             }

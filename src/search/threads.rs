@@ -8,9 +8,9 @@ use super::score::{mate_in, Score, INFINITE, MAX_PLY};
 use super::search::{SharedState, Worker};
 use super::time::TimeManager;
 use super::tt::{AllocError, Bound, TranspositionTable};
-use crate::board::movegen::legal_moves;
-use crate::board::Move;
+use crate::board::{Move, MoveRules};
 use crate::game::{Game, GameResult};
+use crate::with_move_rules;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -75,6 +75,17 @@ impl Engine {
         shared: &SharedState,
         report: Report,
     ) -> SearchOutcome {
+        with_move_rules!(game.rules().moves, R => self.search_with::<R>(game, limits, shared, report))
+    }
+
+    /// `search`, compiled for the move rules `R` of the game.
+    fn search_with<R: MoveRules>(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        shared: &SharedState,
+        report: Report,
+    ) -> SearchOutcome {
         let start = Instant::now();
         let pos = *game.position();
         let threads = self.options.threads.clamp(1, shared.nodes.len());
@@ -86,7 +97,7 @@ impl Engine {
             n.store(0, Ordering::Relaxed);
         }
 
-        let mut root: Vec<Move> = legal_moves(&pos).iter().copied().collect();
+        let mut root: Vec<Move> = game.legal_moves().iter().copied().collect();
         if !limits.searchmoves.is_empty() {
             root.retain(|m| limits.searchmoves.contains(m));
         }
@@ -126,9 +137,10 @@ impl Engine {
             for (i, heur) in helper_heur.iter_mut().enumerate() {
                 let root = root.clone();
                 let keys = game.keys();
-                let rules = game.draw_rules;
+                let rules = *game.rules();
+                let records = game.records();
                 scope.spawn(move || {
-                    let mut w = Worker::new(
+                    let mut w = Worker::<R>::new(
                         i + 1,
                         tt,
                         shared,
@@ -137,21 +149,23 @@ impl Engine {
                         TimeManager::unlimited(start),
                         rules,
                         keys,
+                        records,
                         root,
                     );
                     iterate(&mut w, &pos, limits, &options, skill, None, 0);
                     w.publish_nodes();
                 });
             }
-            let mut w = Worker::new(
+            let mut w = Worker::<R>::new(
                 0,
                 tt,
                 shared,
                 &mut main_heur[0],
                 limits,
                 time,
-                game.draw_rules,
+                *game.rules(),
                 game.keys(),
+                game.records(),
                 root.clone(),
             );
             let reporter = if options.report { Some(report) } else { None };
@@ -174,7 +188,7 @@ impl Engine {
             child.play(best.mv);
             tt.probe(child.key())
                 .and_then(|h| h.mv)
-                .filter(|&m| crate::board::movegen::is_legal(&child, m))
+                .filter(|&m| crate::board::movegen::is_legal_with::<R>(&child, m))
         });
         SearchOutcome {
             best: Some(best.mv),
@@ -193,8 +207,8 @@ impl Engine {
 
 /// Iterative deepening for one thread. Only the main thread (`report` given or id 0)
 /// decides when to stop.
-fn iterate(
-    w: &mut Worker,
+fn iterate<R: MoveRules>(
+    w: &mut Worker<R>,
     pos: &crate::board::Position,
     limits: &Limits,
     options: &SearchOptions,
@@ -276,8 +290,8 @@ fn iterate(
 }
 
 /// One iteration at the root with an aspiration window around the last score.
-fn aspiration(
-    w: &mut Worker,
+fn aspiration<R: MoveRules>(
+    w: &mut Worker<R>,
     pos: &crate::board::Position,
     depth: i32,
     pv_index: usize,
@@ -316,13 +330,13 @@ fn aspiration(
     }
 }
 
-fn report_pv(w: &Worker, depth: i32, multipv: usize, report: Report) {
+fn report_pv<R: MoveRules>(w: &Worker<R>, depth: i32, multipv: usize, report: Report) {
     for k in 0..multipv {
         report_line(w, depth, k, report);
     }
 }
 
-fn report_line(w: &Worker, depth: i32, k: usize, report: Report) {
+fn report_line<R: MoveRules>(w: &Worker<R>, depth: i32, k: usize, report: Report) {
     let rm = &w.root_moves[k];
     let elapsed = w.time().elapsed();
     let nodes = w.total_nodes();
@@ -400,7 +414,7 @@ impl Skill {
     }
 }
 
-impl Worker<'_> {
+impl<R: MoveRules> Worker<'_, R> {
     fn shared_stopped(&self) -> bool {
         self.shared_state().stopped()
     }

@@ -1,9 +1,104 @@
 //! A game: the position plus its history, so that draws by repetition and by the
-//! no-capture rule are decided exactly, and the result of the game can be reported.
+//! no-capture rule (and the history-dependent anti-chase rules) are decided exactly,
+//! and the result of the game can be reported.
+
+pub mod anti_chase;
 
 use crate::board::movegen::{self, MoveError};
-use crate::board::{Color, Move, Position, WinReason};
+use crate::board::rules::MoveRuleFlags;
+use crate::board::{Color, Move, MoveList, Position, WinReason};
+use crate::with_move_rules;
+use anti_chase::{Forbidden, MoveRecord};
 use std::fmt;
+
+/// The named rule sets (`UCI_Variant`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// The rules in `protocol.md`.
+    Jungle,
+    /// Chinese online rules: 200 plies without capture draw, no repetition draw, the
+    /// 7-3 and 17-5 anti-chase rules.
+    JungleCn,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Jungle => "jungle",
+            Variant::JungleCn => "jungle-cn",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Variant> {
+        match name.to_ascii_lowercase().as_str() {
+            "jungle" => Some(Variant::Jungle),
+            "jungle-cn" => Some(Variant::JungleCn),
+            _ => None,
+        }
+    }
+
+    /// The full rule set this variant stands for.
+    pub fn rules(self) -> Rules {
+        match self {
+            Variant::Jungle => Rules::default(),
+            Variant::JungleCn => Rules {
+                variant: Variant::JungleCn,
+                moves: MoveRuleFlags::default(),
+                draw: DrawRules {
+                    no_capture_plies: 200,
+                    repetitions: 0,
+                },
+                anti_chase: true,
+            },
+        }
+    }
+}
+
+/// Every rule choice of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub variant: Variant,
+    pub moves: MoveRuleFlags,
+    pub draw: DrawRules,
+    /// The 7-3 and 17-5 anti-chase rules.
+    pub anti_chase: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            variant: Variant::Jungle,
+            moves: MoveRuleFlags::default(),
+            draw: DrawRules::default(),
+            anti_chase: false,
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    /// `jungle-cn (no-capture draw 200 plies, repetition draw off, anti-chase 7-3/17-5)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if self.moves.dog_swims {
+            parts.push("dog swims".to_string());
+        }
+        if self.moves.trapped_lose_attack {
+            parts.push("trapped animals lose their attack".to_string());
+        }
+        parts.push(match self.draw.no_capture_plies {
+            0 => "no-capture draw off".to_string(),
+            n => format!("no-capture draw {n} plies"),
+        });
+        parts.push(match self.draw.repetitions {
+            0 => "repetition draw off".to_string(),
+            n => format!("repetition draw at {n} occurrences"),
+        });
+        if self.anti_chase {
+            parts.push("anti-chase 7-3/17-5".to_string());
+        }
+        write!(f, "{} ({})", self.variant.name(), parts.join(", "))
+    }
+}
 
 /// The rules that end a game in a draw. The defaults are the project's rules: the
 /// third occurrence of a position, or 100 plies in a row without a capture.
@@ -86,18 +181,64 @@ pub struct Game {
     moves: Vec<Move>,
     /// Keys of every position of the game, the start first and the current one last.
     keys: Vec<u64>,
-    pub draw_rules: DrawRules,
+    /// Every move with its animal and side (for the anti-chase rules).
+    records: Vec<MoveRecord>,
+    rules: Rules,
 }
 
 impl Game {
     pub fn new(start: Position) -> Game {
+        Game::with_rules(start, Rules::default())
+    }
+
+    pub fn with_rules(start: Position, rules: Rules) -> Game {
         Game {
             start,
             position: start,
             moves: Vec::new(),
             keys: vec![start.key()],
-            draw_rules: DrawRules::default(),
+            records: Vec::new(),
+            rules,
         }
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Changes the draw rules (the moves played stay valid).
+    pub fn set_draw_rules(&mut self, draw: DrawRules) {
+        self.rules.draw = draw;
+    }
+
+    /// The moves of the game with their animals and sides, oldest first.
+    pub fn records(&self) -> &[MoveRecord] {
+        &self.records
+    }
+
+    /// What the anti-chase rules forbid to the side to move (nothing when off).
+    pub fn forbidden(&self) -> Forbidden {
+        if !self.rules.anti_chase {
+            return Forbidden::default();
+        }
+        with_move_rules!(self.rules.moves, R => anti_chase::forbidden::<R>(&self.position, &self.records))
+    }
+
+    /// The legal moves of the side to move under all the rules of the game.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        with_move_rules!(self.rules.moves, R => movegen::generate_with::<R>(&self.position, &mut list));
+        let forbidden = self.forbidden();
+        if forbidden.is_empty() {
+            return list;
+        }
+        let mut allowed = MoveList::new();
+        for &m in list.iter() {
+            if !forbidden.forbids(self.position.mover(m), m.to()) {
+                allowed.push(m);
+            }
+        }
+        allowed
     }
 
     pub fn startpos() -> Game {
@@ -125,9 +266,10 @@ impl Game {
     /// Plays a legal move; refuses it if it is illegal or the game is over.
     pub fn play(&mut self, m: Move) -> Result<(), PlayError> {
         self.ensure_ongoing()?;
-        if !movegen::is_legal(&self.position, m) {
+        if !self.legal_moves().contains(m) {
             return Err(PlayError::Move(MoveError::Illegal(m.to_string())));
         }
+        self.records.push(MoveRecord::of(&self.position, m));
         self.position.play(m);
         self.moves.push(m);
         self.keys.push(self.position.key());
@@ -144,7 +286,14 @@ impl Game {
     /// Reads a move in coordinate notation and plays it.
     pub fn play_text(&mut self, text: &str) -> Result<Move, PlayError> {
         self.ensure_ongoing()?;
-        let m = self.position.parse_move(text).map_err(PlayError::Move)?;
+        let parsed =
+            with_move_rules!(self.rules.moves, R => self.position.parse_move_with::<R>(text));
+        let m = parsed.map_err(PlayError::Move)?;
+        if self.forbidden().forbids(self.position.mover(m), m.to()) {
+            return Err(PlayError::Move(MoveError::Forbidden(
+                text.chars().take(16).collect(),
+            )));
+        }
         self.play(m)?;
         Ok(m)
     }
@@ -165,10 +314,16 @@ impl Game {
     /// The result, checked in the order of the rules: den entered, no animals left,
     /// no legal move; then the draws by repetition and by the no-capture rule.
     pub fn result(&self) -> GameResult {
-        if let Some((winner, reason)) = movegen::outcome(&self.position) {
+        if let Some((winner, reason)) = self.position.decided_on_board() {
             return GameResult::Win { winner, reason };
         }
-        let rules = self.draw_rules;
+        if self.legal_moves().is_empty() {
+            return GameResult::Win {
+                winner: self.position.side_to_move().other(),
+                reason: WinReason::NoMoves,
+            };
+        }
+        let rules = self.rules.draw;
         if rules.repetitions > 0 && self.repetition_count() >= rules.repetitions as usize {
             return GameResult::Draw(DrawReason::Repetition);
         }
@@ -264,7 +419,10 @@ mod tests {
         assert_eq!(g.repetition_count(), 1);
         play_all(&mut g, "a9b9 a2a1 b9a9");
         assert_eq!(g.repetition_count(), 2);
-        g.draw_rules.repetitions = 0;
+        g.set_draw_rules(DrawRules {
+            repetitions: 0,
+            ..DrawRules::default()
+        });
         play_all(&mut g, "a1a2 a9b9 a2a1 b9a9 a1a2 a9b9 a2a1 b9a9");
         assert_eq!(
             g.result(),
@@ -276,7 +434,10 @@ mod tests {
     #[test]
     fn hundred_plies_without_capture_draw() {
         let mut g = game("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 98 60");
-        g.draw_rules.repetitions = 0;
+        g.set_draw_rules(DrawRules {
+            repetitions: 0,
+            ..DrawRules::default()
+        });
         play_all(&mut g, "a1b1");
         assert_eq!(g.result(), GameResult::Ongoing);
         play_all(&mut g, "a9b9");
