@@ -1,9 +1,12 @@
 //! Command line: `jungle` with no subcommand runs the engine protocol (see
 //! `protocol.md`); the subcommands are tools.
 
-use crate::board::{Position, Standard};
+use crate::board::rules::MoveRuleFlags;
+use crate::board::Position;
+use crate::game::{Rules, Variant};
 use crate::protocol;
 use crate::tools::{bench, perft};
+use crate::with_move_rules;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 
@@ -12,6 +15,43 @@ use std::io::{self, Write};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// Rule options shared by the subcommands.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct RulesArgs {
+    /// Rule set: jungle (protocol.md) or jungle-cn (Chinese online rules).
+    #[arg(long, value_enum, default_value_t = VariantArg::Jungle)]
+    rules: VariantArg,
+    /// The dog may swim (seed 004's variant).
+    #[arg(long)]
+    dog_swims: bool,
+    /// An animal on an enemy trap cannot capture (seed 003's reading).
+    #[arg(long)]
+    trapped_lose_attack: bool,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum VariantArg {
+    Jungle,
+    #[value(name = "jungle-cn")]
+    JungleCn,
+}
+
+impl RulesArgs {
+    fn rules(self) -> Rules {
+        let variant = match self.rules {
+            VariantArg::Jungle => Variant::Jungle,
+            VariantArg::JungleCn => Variant::JungleCn,
+        };
+        Rules {
+            moves: MoveRuleFlags {
+                dog_swims: self.dog_swims,
+                trapped_lose_attack: self.trapped_lose_attack,
+            },
+            ..variant.rules()
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -30,6 +70,8 @@ enum Command {
         /// Worker threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
+        #[command(flatten)]
+        rules: RulesArgs,
     },
     /// Search the fixed bench positions; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -45,6 +87,8 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        rules: RulesArgs,
     },
 }
 
@@ -59,12 +103,14 @@ pub fn run() -> i32 {
             threads,
             hash,
             json,
+            rules,
         }) => {
             let settings = bench::Settings {
                 depth,
                 threads: threads as usize,
                 hash_mb: hash as usize,
                 json,
+                rules: rules.rules(),
             };
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
@@ -81,7 +127,14 @@ pub fn run() -> i32 {
             fen,
             divide,
             threads,
-        }) => run_perft(depth, fen.as_deref(), divide, threads as usize),
+            rules,
+        }) => run_perft(
+            depth,
+            fen.as_deref(),
+            divide,
+            threads as usize,
+            rules.rules(),
+        ),
     }
 }
 
@@ -92,10 +145,10 @@ fn init_logging() {
         .try_init();
 }
 
-fn run_perft(depth: u32, fen: Option<&str>, divide: bool, threads: usize) -> i32 {
+fn run_perft(depth: u32, fen: Option<&str>, divide: bool, threads: usize, rules: Rules) -> i32 {
     let pos = match fen {
         None => Position::startpos(),
-        Some(text) => match Position::from_fen(text) {
+        Some(text) => match Position::from_fen_with(text, rules.moves) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("error: invalid --fen: {e}");
@@ -105,7 +158,8 @@ fn run_perft(depth: u32, fen: Option<&str>, divide: bool, threads: usize) -> i32
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    match perft::report_with::<Standard>(&pos, depth, divide, threads, &mut out) {
+    let result = with_move_rules!(rules.moves, R => perft::report_with::<R>(&pos, depth, divide, threads, &mut out));
+    match result {
         Ok(_) => {
             let _ = out.flush();
             0

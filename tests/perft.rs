@@ -2,8 +2,9 @@
 //! labelled suite in `tests/perft_suite.txt` (one position per rule clause, with
 //! counts derived by hand at depth 1 and by an independent reference deeper).
 
-use jungle::board::{Position, Standard};
-use jungle::tools::perft::{perft, perft_threads_with};
+use jungle::board::rules::{DogSwims, DogSwimsTrappedLoseAttack, MoveRuleFlags, TrappedLoseAttack};
+use jungle::board::{MoveRules, Position, Standard};
+use jungle::tools::perft::{perft, perft_threads_with, perft_with};
 
 const START_COUNTS: [u64; 9] = [
     1,
@@ -83,28 +84,31 @@ fn parse_suite(text: &str) -> Vec<Entry> {
     entries
 }
 
-#[test]
-fn rule_clause_suite() {
-    let text = include_str!("perft_suite.txt");
+/// Checks every entry of a suite under the move rules `R`.
+fn check_suite<R: MoveRules>(name: &str, text: &str, flags: MoveRuleFlags) {
     let entries = parse_suite(text);
-    assert!(entries.len() >= 40, "suite too small: {}", entries.len());
+    assert!(
+        entries.len() >= 5,
+        "{name}: suite too small: {}",
+        entries.len()
+    );
     let mut failures = Vec::new();
     for e in &entries {
-        let pos = match Position::from_fen(&e.fen) {
+        let pos = match Position::from_fen_with(&e.fen, flags) {
             Ok(p) => p,
             Err(err) => {
                 failures.push(format!(
-                    "line {} ({}): bad position: {err}",
+                    "{name} line {} ({}): bad position: {err}",
                     e.line, e.label
                 ));
                 continue;
             }
         };
         for &(depth, expected) in &e.counts {
-            let got = perft(&pos, depth);
+            let got = perft_with::<R>(&pos, depth);
             if got != expected {
                 failures.push(format!(
-                    "line {} ({}): D{depth} expected {expected}, got {got}",
+                    "{name} line {} ({}): D{depth} expected {expected}, got {got}",
                     e.line, e.label
                 ));
             }
@@ -114,5 +118,51 @@ fn rule_clause_suite() {
         failures.is_empty(),
         "perft suite failures:\n{}",
         failures.join("\n")
+    );
+}
+
+#[test]
+fn rule_clause_suite() {
+    let text = include_str!("perft_suite.txt");
+    assert!(parse_suite(text).len() >= 40);
+    check_suite::<Standard>("perft_suite.txt", text, MoveRuleFlags::default());
+}
+
+#[test]
+fn dog_swims_suite() {
+    let flags = MoveRuleFlags {
+        dog_swims: true,
+        trapped_lose_attack: false,
+    };
+    check_suite::<DogSwims>(
+        "perft_suite_dogswims.txt",
+        include_str!("perft_suite_dogswims.txt"),
+        flags,
+    );
+}
+
+#[test]
+fn trapped_lose_attack_suite() {
+    let flags = MoveRuleFlags {
+        dog_swims: false,
+        trapped_lose_attack: true,
+    };
+    check_suite::<TrappedLoseAttack>(
+        "perft_suite_trappedloseattack.txt",
+        include_str!("perft_suite_trappedloseattack.txt"),
+        flags,
+    );
+}
+
+#[test]
+fn both_variants_suite() {
+    let flags = MoveRuleFlags {
+        dog_swims: true,
+        trapped_lose_attack: true,
+    };
+    check_suite::<DogSwimsTrappedLoseAttack>(
+        "perft_suite_both.txt",
+        include_str!("perft_suite_both.txt"),
+        flags,
     );
 }

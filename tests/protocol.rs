@@ -8,7 +8,7 @@ use jungle::game::{DrawReason, Game, GameResult};
 use protocol_common::*;
 use std::time::{Duration, Instant};
 
-const OPTION_LINES: [&str; 7] = [
+const OPTION_LINES: [&str; 12] = [
     "option name Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name MultiPV type spin default 1 min 1 max 32",
@@ -16,6 +16,11 @@ const OPTION_LINES: [&str; 7] = [
     "option name Clear Hash type button",
     "option name Skill Level type spin default 20 min 0 max 20",
     "option name Ponder type check default false",
+    "option name UCI_Variant type combo default jungle var jungle var jungle-cn",
+    "option name DogSwims type check default false",
+    "option name TrappedLoseAttack type check default false",
+    "option name NoCaptureDrawPlies type spin default 100 min 0 max 1000",
+    "option name RepetitionDraw type spin default 3 min 0 max 10",
 ];
 
 /// Red Lion on c9 next to Blue's den, Blue Lion on g1: Red wins at once with c9d9.
@@ -55,7 +60,7 @@ fn check_handshake(e: &mut Engine, cmd: &str, last: &str) -> Vec<String> {
     let options: Vec<&str> = lines[2..n - 1].iter().map(String::as_str).collect();
     if options != OPTION_LINES {
         e.fail(&format!(
-            "{cmd}: the lines between 'id author' and {last:?} should be exactly the 7 \
+            "{cmd}: the lines between 'id author' and {last:?} should be exactly the 12 \
              option lines of protocol.md, in its order.\nexpected: {OPTION_LINES:#?}\ngot: {options:#?}"
         ));
     }

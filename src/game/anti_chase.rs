@@ -122,3 +122,137 @@ fn rule_17_5(last17: &[&MoveRecord], out: &mut Forbidden) {
         out.0[first.animal.index()] |= visited;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Position;
+    use crate::game::{Game, Variant};
+
+    fn cn_game(fen: &str) -> Game {
+        Game::with_rules(
+            Position::from_fen(fen).expect("valid"),
+            Variant::JungleCn.rules(),
+        )
+    }
+
+    fn play(g: &mut Game, moves: &str) {
+        for m in moves.split_whitespace() {
+            g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+    }
+
+    fn legal(g: &Game) -> Vec<String> {
+        g.legal_moves().iter().map(|m| m.to_string()).collect()
+    }
+
+    // Red: wolf a3, rat g3 (idle); Blue: lion g9, tiger b7.
+    const SHUFFLE: &str = "6l/7/1t5/7/7/7/W5R/7/7 r";
+    // Red's wolf goes to a2 three times; Blue's lion walks a square (no square twice).
+    const WOLF_THREE_TIMES: &str = "a3a2 g9f9 a2a3 f9f8 a3a2 f8g8 a2a3 g8g9 a3a2 g9f9 a2a3";
+
+    #[test]
+    fn seven_three_forbids_a_fourth_visit() {
+        let mut g = cn_game(SHUFFLE);
+        play(&mut g, WOLF_THREE_TIMES);
+        play(&mut g, "f9f8");
+        let moves = legal(&g);
+        assert!(!moves.contains(&"a3a2".to_string()), "{moves:?}");
+        assert!(moves.contains(&"a3b3".to_string()));
+        assert!(matches!(
+            g.play_text("a3a2"),
+            Err(crate::game::PlayError::Move(
+                crate::board::movegen::MoveError::Forbidden(_)
+            ))
+        ));
+        // Under the default rules the same move is legal (and no draw has happened:
+        // the positions differ because the blue lion walks on).
+        let mut plain = Game::new(Position::from_fen(SHUFFLE).expect("valid"));
+        play(&mut plain, WOLF_THREE_TIMES);
+        play(&mut plain, "f9f8");
+        assert!(legal(&plain).contains(&"a3a2".to_string()));
+    }
+
+    #[test]
+    fn seven_three_exempts_a_chased_animal() {
+        let mut g = cn_game(SHUFFLE);
+        play(&mut g, WOLF_THREE_TIMES);
+        // The blue tiger jumps the river to b3, next to the wolf on a3: it attacks it.
+        play(&mut g, "b7b3");
+        assert!(legal(&g).contains(&"a3a2".to_string()));
+    }
+
+    #[test]
+    fn seven_three_exempts_moves_into_a_trap() {
+        // Red wolf shuffles between d3 and its own trap d2.
+        let mut g = cn_game("6l/7/7/7/7/7/3W2R/7/7 r");
+        play(
+            &mut g,
+            "d3d2 g9f9 d2d3 f9f8 d3d2 f8g8 d2d3 g8g9 d3d2 g9f9 d2d3 f9f8",
+        );
+        assert!(legal(&g).contains(&"d3d2".to_string()));
+    }
+
+    #[test]
+    fn seventeen_five_forbids_the_squares_of_a_lone_walker() {
+        // Red's lion walks the 4-square cycle a1 a2 b2 b1 for 17 moves (never 3 times
+        // onto one square within 7 moves, so 7-3 stays silent); Blue's lion walks its
+        // own cycle in the other corner, with its rat idle.
+        let mut g = cn_game("6l/7/7/7/r6/7/7/7/L6 r");
+        let red = ["a1a2", "a2b2", "b2b1", "b1a1"];
+        let blue = ["g9f9", "f9f8", "f8g8", "g8g9"];
+        for i in 0..17 {
+            play(&mut g, red[i % 4]);
+            play(&mut g, blue[i % 4]);
+        }
+        // The lion is on a2; a1, b2 (and b1) are forbidden, a3 is not.
+        let moves = legal(&g);
+        assert!(!moves.contains(&"a2a1".to_string()), "{moves:?}");
+        assert!(!moves.contains(&"a2b2".to_string()), "{moves:?}");
+        assert!(moves.contains(&"a2a3".to_string()), "{moves:?}");
+        assert_eq!(
+            g.forbidden().0[crate::board::Animal::Lion.index()].count(),
+            4
+        );
+    }
+
+    #[test]
+    fn seventeen_five_needs_one_animal_for_all_seventeen_moves() {
+        // Red has a second animal and moves it once among the 17: no restriction.
+        let mut g = cn_game("6l/7/7/7/r6/7/6R/7/L6 r");
+        let red = ["a1a2", "a2b2", "b2b1", "b1a1"];
+        let blue = ["g9f9", "f9f8", "f8g8", "g8g9"];
+        let mut lion_moves = 0;
+        for i in 0..17 {
+            if i == 8 {
+                play(&mut g, "g3g2");
+            } else {
+                play(&mut g, red[lion_moves % 4]);
+                lion_moves += 1;
+            }
+            play(&mut g, blue[i % 4]);
+        }
+        assert!(g.forbidden().0[crate::board::Animal::Lion.index()].is_empty());
+    }
+
+    #[test]
+    fn a_side_whose_every_move_is_forbidden_loses() {
+        // A lone lion walks b1 a1 a2 b2 for 17 moves and ends in the corner a1, whose
+        // neighbours a2 and b1 it has visited: both are forbidden, and Red has no other
+        // animal, so Red has no legal move.
+        let mut g = cn_game("6l/7/7/7/r6/7/7/7/1L5 r");
+        let red = ["b1a1", "a1a2", "a2b2", "b2b1"];
+        let blue = ["g9f9", "f9f8", "f8g8", "g8g9"];
+        for i in 0..17 {
+            play(&mut g, red[i % 4]);
+            play(&mut g, blue[i % 4]);
+        }
+        assert!(g.legal_moves().is_empty());
+        assert!(matches!(
+            g.result(),
+            crate::game::GameResult::Win {
+                winner: crate::board::Color::Blue,
+                reason: crate::board::WinReason::NoMoves
+            }
+        ));
+    }
+}

@@ -76,8 +76,12 @@ impl Default for Rules {
 }
 
 impl fmt::Display for Rules {
-    /// `jungle-cn (no-capture draw 200 plies, repetition draw off, anti-chase 7-3/17-5)`.
+    /// The variant's name alone when the rules are exactly that variant's, else the
+    /// name and every setting: `jungle (dog swims, no-capture draw 100 plies, …)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == self.variant.rules() {
+            return f.write_str(self.variant.name());
+        }
         let mut parts = Vec::new();
         if self.moves.dog_swims {
             parts.push("dog swims".to_string());
@@ -286,15 +290,18 @@ impl Game {
     /// Reads a move in coordinate notation and plays it.
     pub fn play_text(&mut self, text: &str) -> Result<Move, PlayError> {
         self.ensure_ongoing()?;
-        let parsed =
-            with_move_rules!(self.rules.moves, R => self.position.parse_move_with::<R>(text));
-        let m = parsed.map_err(PlayError::Move)?;
-        if self.forbidden().forbids(self.position.mover(m), m.to()) {
-            return Err(PlayError::Move(MoveError::Forbidden(
-                text.chars().take(16).collect(),
-            )));
-        }
+        let m = self.parse_move(text).map_err(PlayError::Move)?;
         self.play(m)?;
+        Ok(m)
+    }
+
+    /// Reads a move in coordinate notation and checks it against all the rules of the
+    /// game, the anti-chase rules included.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let m = with_move_rules!(self.rules.moves, R => self.position.parse_move_with::<R>(text))?;
+        if self.forbidden().forbids(self.position.mover(m), m.to()) {
+            return Err(MoveError::Forbidden(text.chars().take(16).collect()));
+        }
         Ok(m)
     }
 

@@ -4,13 +4,14 @@
 use super::command::{self, shorten, Command, GoCommand};
 use super::input::{read_line, Line, MAX_LINE};
 use super::output::Output;
-use crate::board::movegen::legal_moves;
+use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
 use crate::eval;
-use crate::game::{Game, GameResult};
+use crate::game::{DrawRules, Game, GameResult, Rules, Variant};
 use crate::search::search::SharedState;
 use crate::search::{Engine, SearchOutcome};
 use crate::tools::{bench, perft};
+use crate::with_move_rules;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -52,6 +53,18 @@ const MOVE_OVERHEAD: Spin = Spin {
     min: 0,
     max: 5000,
 };
+const NO_CAPTURE_DRAW: Spin = Spin {
+    name: "NoCaptureDrawPlies",
+    default: 100,
+    min: 0,
+    max: 1000,
+};
+const REPETITION_DRAW: Spin = Spin {
+    name: "RepetitionDraw",
+    default: 3,
+    min: 0,
+    max: 10,
+};
 const SKILL_LEVEL: Spin = Spin {
     name: "Skill Level",
     default: 20,
@@ -74,6 +87,8 @@ struct RunningSearch {
 pub struct Session {
     out: Output,
     game: Game,
+    /// The rules new games are played by (rule options).
+    rules: Rules,
     engine: Arc<Mutex<Engine>>,
     ponder: bool,
     search: Option<RunningSearch>,
@@ -98,6 +113,7 @@ impl Session {
         Ok(Session {
             out,
             game: Game::startpos(),
+            rules: Rules::default(),
             engine: Arc::new(Mutex::new(engine)),
             ponder: false,
             search: None,
@@ -153,7 +169,7 @@ impl Session {
                     return;
                 }
                 self.engine().clear();
-                self.game = Game::startpos();
+                self.game = Game::with_rules(Position::startpos(), self.rules);
             }
             Command::SetOption { name, value } => {
                 if self.refuse_while_searching("setoption") {
@@ -163,10 +179,12 @@ impl Session {
                     self.out.error(&e);
                 }
             }
-            Command::Position { fen, moves } => match build_game(fen.as_deref(), &moves) {
-                Ok(game) => self.game = game,
-                Err(e) => self.out.error(&e),
-            },
+            Command::Position { fen, moves } => {
+                match build_game(fen.as_deref(), &moves, self.rules) {
+                    Ok(game) => self.game = game,
+                    Err(e) => self.out.error(&e),
+                }
+            }
             Command::Go(go) => self.go(go),
             Command::Stop => {
                 if let Some(s) = &self.search {
@@ -191,13 +209,9 @@ impl Session {
                 }
                 let threads = self.engine().options.threads;
                 let mut buf = Vec::new();
-                match perft::report_with::<crate::board::Standard>(
-                    self.game.position(),
-                    depth,
-                    true,
-                    threads,
-                    &mut buf,
-                ) {
+                let pos = self.game.position();
+                let result = with_move_rules!(self.rules.moves, R => perft::report_with::<R>(pos, depth, true, threads, &mut buf));
+                match result {
                     Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
                     Err(e) => self.out.error(&format!("perft failed: {e}")),
                 }
@@ -209,6 +223,7 @@ impl Session {
                 let mut buf = Vec::new();
                 let settings = bench::Settings {
                     depth: depth.unwrap_or(bench::DEFAULT_DEPTH),
+                    rules: self.rules,
                     ..bench::Settings::default()
                 };
                 match bench::run(&settings, &mut buf) {
@@ -245,6 +260,13 @@ impl Session {
         text.push_str("option name Clear Hash type button\n");
         text.push_str(&spin_line(&SKILL_LEVEL));
         text.push_str("option name Ponder type check default false\n");
+        text.push_str(
+            "option name UCI_Variant type combo default jungle var jungle var jungle-cn\n",
+        );
+        text.push_str("option name DogSwims type check default false\n");
+        text.push_str("option name TrappedLoseAttack type check default false\n");
+        text.push_str(&spin_line(&NO_CAPTURE_DRAW));
+        text.push_str(&spin_line(&REPETITION_DRAW));
         text.push_str(ok);
         self.out.lines(&text);
     }
@@ -295,21 +317,79 @@ impl Session {
                     shorten(v)
                 )),
             },
-            "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "true" => {
-                    self.ponder = true;
-                    Ok(())
-                }
-                Some(v) if v == "false" => {
-                    self.ponder = false;
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "option Ponder takes true or false, got '{}'",
-                    shorten(value.unwrap_or(""))
-                )),
-            },
+            "ponder" => {
+                self.ponder = check(value, "Ponder")?;
+                Ok(())
+            }
+            "uci_variant" => {
+                let v = value.unwrap_or("");
+                let variant = Variant::from_name(v.trim()).ok_or_else(|| {
+                    format!(
+                        "option UCI_Variant takes jungle or jungle-cn, got '{}'",
+                        shorten(v)
+                    )
+                })?;
+                let moves = self.rules.moves;
+                self.set_rules(Rules {
+                    moves,
+                    ..variant.rules()
+                });
+                Ok(())
+            }
+            "dogswims" => {
+                let on = check(value, "DogSwims")?;
+                self.set_rules(Rules {
+                    moves: MoveRuleFlags {
+                        dog_swims: on,
+                        ..self.rules.moves
+                    },
+                    ..self.rules
+                });
+                Ok(())
+            }
+            "trappedloseattack" => {
+                let on = check(value, "TrappedLoseAttack")?;
+                self.set_rules(Rules {
+                    moves: MoveRuleFlags {
+                        trapped_lose_attack: on,
+                        ..self.rules.moves
+                    },
+                    ..self.rules
+                });
+                Ok(())
+            }
+            "nocapturedrawplies" => {
+                let plies = spin(&NO_CAPTURE_DRAW)? as u16;
+                self.set_rules(Rules {
+                    draw: DrawRules {
+                        no_capture_plies: plies,
+                        ..self.rules.draw
+                    },
+                    ..self.rules
+                });
+                Ok(())
+            }
+            "repetitiondraw" => {
+                let times = spin(&REPETITION_DRAW)? as u8;
+                self.set_rules(Rules {
+                    draw: DrawRules {
+                        repetitions: times,
+                        ..self.rules.draw
+                    },
+                    ..self.rules
+                });
+                Ok(())
+            }
             _ => Err(format!("unknown option '{}'", shorten(name))),
+        }
+    }
+
+    /// New rules start a new game from the start position (a position or move of the
+    /// old game may not exist under the new rules).
+    fn set_rules(&mut self, rules: Rules) {
+        if rules != self.rules {
+            self.rules = rules;
+            self.game = Game::with_rules(Position::startpos(), rules);
         }
     }
 
@@ -320,9 +400,8 @@ impl Session {
             return;
         }
         let mut limits = go.limits;
-        let pos = *self.game.position();
         for text in &go.searchmoves {
-            match pos.parse_move(text) {
+            match self.game.parse_move(text) {
                 Ok(m) => limits.searchmoves.push(m),
                 Err(e) => {
                     self.out.error(&format!("go searchmoves: {e}"));
@@ -392,7 +471,12 @@ impl Session {
 
     fn display(&self) {
         let pos = self.game.position();
-        let moves: Vec<String> = legal_moves(pos).iter().map(Move::to_string).collect();
+        let moves: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .collect();
         let state = match self.game.result() {
             GameResult::Ongoing => format!("ongoing, {} to move", pos.side_to_move()),
             other => other.to_string(),
@@ -402,7 +486,7 @@ impl Session {
             pos.pretty(),
             pos.to_fen(),
             pos.key(),
-            "jungle",
+            self.game.rules(),
             moves.join(" "),
             state
         );
@@ -431,6 +515,18 @@ impl Session {
     }
 }
 
+/// The value of a check option: `true` or `false`.
+fn check(value: Option<&str>, name: &str) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!(
+            "option {name} takes true or false, got '{}'",
+            shorten(value.unwrap_or(""))
+        )),
+    }
+}
+
 fn spin_line(s: &Spin) -> String {
     format!(
         "option name {} type spin default {} min {} max {}\n",
@@ -448,13 +544,13 @@ pub fn bestmove_line(outcome: &SearchOutcome) -> String {
 }
 
 /// The game of a `position` command, or an error naming the bad token.
-fn build_game(fen: Option<&str>, moves: &[String]) -> Result<Game, String> {
+fn build_game(fen: Option<&str>, moves: &[String], rules: Rules) -> Result<Game, String> {
     let start = match fen {
         None => Position::startpos(),
-        Some(text) => Position::from_fen(text)
+        Some(text) => Position::from_fen_with(text, rules.moves)
             .map_err(|e| format!("invalid position '{}': {e}", shorten(text)))?,
     };
-    let mut game = Game::new(start);
+    let mut game = Game::with_rules(start, rules);
     for (i, m) in moves.iter().enumerate() {
         game.play_text(m)
             .map_err(|e| format!("position: move {} '{}' rejected: {e}", i + 1, shorten(m)))?;

@@ -2,7 +2,7 @@
 //! With one thread the total node count is the engine's signature.
 
 use crate::board::Position;
-use crate::game::Game;
+use crate::game::{Game, Rules};
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits};
 use std::io::{self, Write};
@@ -17,6 +17,7 @@ pub struct Settings {
     pub threads: usize,
     pub hash_mb: usize,
     pub json: bool,
+    pub rules: Rules,
 }
 
 impl Default for Settings {
@@ -26,17 +27,23 @@ impl Default for Settings {
             threads: 1,
             hash_mb: 16,
             json: false,
+            rules: Rules::default(),
         }
     }
 }
 
 /// The bench positions (comments and labels stripped).
 pub fn positions() -> Vec<Position> {
+    positions_with(Rules::default())
+}
+
+/// The bench positions, read under `rules`.
+pub fn positions_with(rules: Rules) -> Vec<Position> {
     POSITIONS
         .lines()
         .map(|l| l.split(';').next().unwrap_or("").trim())
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter_map(|l| match Position::from_fen(l) {
+        .filter_map(|l| match Position::from_fen_with(l, rules.moves) {
             Ok(p) => Some(p),
             Err(e) => {
                 log::error!("bad bench position {l:?}: {e}");
@@ -53,14 +60,15 @@ pub fn run(settings: &Settings, out: &mut impl Write) -> io::Result<u64> {
     engine.options.threads = settings.threads.max(1);
     engine.options.report = false;
     let limits = Limits::depth(settings.depth);
-    let positions = positions();
+    let positions = positions_with(settings.rules);
     let start = Instant::now();
     let mut total = 0u64;
     let mut json_rows = Vec::new();
     for (i, pos) in positions.iter().enumerate() {
         engine.clear();
         let shared = SharedState::new(settings.threads.max(1));
-        let outcome = engine.search(&Game::new(*pos), &limits, &shared, &|_| {});
+        let game = Game::with_rules(*pos, settings.rules);
+        let outcome = engine.search(&game, &limits, &shared, &|_| {});
         total += outcome.nodes;
         let best = outcome.best.map_or("0000".to_string(), |m| m.to_string());
         if settings.json {
