@@ -74,10 +74,10 @@ impl Destinations {
             // Non-rats never enter water, so a rat in water is out of reach by `LAND`.
             land[animal.index()] = empty_or_enemy & LAND & (!enemies | prey | trapped);
         }
-        let enemy_dog = bb_of(them, Animal::Dog);
         let mut jump_blockers = bb_of(Color::Red, Animal::Rat) | bb_of(Color::Blue, Animal::Rat);
         let mut dog_in_water = Bitboard::EMPTY;
         if R::DOG_SWIMS {
+            let enemy_dog = bb_of(them, Animal::Dog);
             jump_blockers |= bb_of(Color::Red, Animal::Dog) | bb_of(Color::Blue, Animal::Dog);
             // A dog on land may also step into empty water; "no animal on land captures
             // anything in water".
@@ -88,8 +88,17 @@ impl Destinations {
         Destinations {
             land,
             dog_in_water,
-            enemies,
-            enemy_traps: TRAPS[them.index()],
+            // Only read when trapped animals lose their attack.
+            enemies: if R::TRAPPED_LOSE_ATTACK {
+                enemies
+            } else {
+                Bitboard::EMPTY
+            },
+            enemy_traps: if R::TRAPPED_LOSE_ATTACK {
+                TRAPS[them.index()]
+            } else {
+                Bitboard::EMPTY
+            },
             // "A rat in water captures nothing on land; a rat in water may capture the
             // enemy rat in water."
             rat_in_water: empty_or_enemy & (!enemies | (enemy_rat & WATER)),

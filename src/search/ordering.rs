@@ -152,16 +152,16 @@ enum Stage {
 }
 
 impl MovePicker {
-    pub fn new(hash_move: Option<Move>, targets: Bitboard, forbidden: Forbidden) -> MovePicker {
+    pub fn new(
+        hash_move: Option<Move>,
+        targets: Bitboard,
+        forbidden: Option<Forbidden>,
+    ) -> MovePicker {
         let hash_move = hash_move.filter(|m| targets.contains(m.to()));
         MovePicker {
             hash_move,
             targets,
-            forbidden: if forbidden.is_empty() {
-                None
-            } else {
-                Some(forbidden)
-            },
+            forbidden,
             keys: [0; MAX_MOVES],
             len: 0,
             index: 0,

@@ -218,11 +218,11 @@ impl<'a, R: MoveRules> Worker<'a, R> {
 
     /// Moves the anti-chase rules forbid here (none unless they are on).
     #[inline]
-    fn forbidden(&self, pos: &Position) -> Forbidden {
+    fn forbidden(&self, pos: &Position) -> Option<Forbidden> {
         if self.rules.anti_chase {
-            anti_chase::forbidden::<R>(pos, &self.records)
+            Some(anti_chase::forbidden::<R>(pos, &self.records)).filter(|f| !f.is_empty())
         } else {
-            Forbidden::default()
+            None
         }
     }
 
@@ -396,9 +396,10 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         let forbidden = self.forbidden(pos);
         let key = pos.key();
         let hit = self.tt.probe(key);
-        let hash_move = hit
-            .and_then(|h| h.mv)
-            .filter(|&m| is_legal_with::<R>(pos, m) && !forbidden.forbids(pos.mover(m), m.to()));
+        let hash_move = hit.and_then(|h| h.mv).filter(|&m| {
+            is_legal_with::<R>(pos, m)
+                && !forbidden.is_some_and(|f| f.forbids(pos.mover(m), m.to()))
+        });
         if let Some(h) = hit {
             let score = from_table(h.score, ply);
             if !pv_node
@@ -615,8 +616,9 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         let mut forcing = MoveList::new();
         generate_to_with::<R>(pos, targets, &mut forcing);
         if self.rules.anti_chase {
-            let forbidden = self.forbidden(pos);
-            forcing.retain(|&m| !forbidden.forbids(pos.mover(m), m.to()));
+            if let Some(forbidden) = self.forbidden(pos) {
+                forcing.retain(|&m| !forbidden.forbids(pos.mover(m), m.to()));
+            }
         }
         if in_check && forcing.is_empty() {
             // The den falls next move, unless we have no move at all (lost now).
