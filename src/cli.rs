@@ -5,7 +5,10 @@ use crate::board::rules::MoveRuleFlags;
 use crate::board::Position;
 use crate::game::{Rules, Variant};
 use crate::protocol;
-use crate::tools::{bench, perft};
+use crate::tools::engine_process::EngineSpec;
+use crate::tools::match_runner::{self, Adjudication, TimeControl};
+use crate::tools::stats::Sprt;
+use crate::tools::{bench, openings, perft};
 use crate::with_move_rules;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
@@ -90,6 +93,77 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Play a match between two engines (the referee keeps rules and clocks).
+    Match(MatchArgs),
+    /// Replay the games of a record file written by `match --pgn`, checking every move.
+    Replay {
+        /// The record file.
+        file: String,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Generate a balanced opening suite (the shipped openings.txt).
+    Openings {
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
+        plies: u32,
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
+        depth: i32,
+        /// Keep positions scored within this many centipawns of 0.
+        #[arg(long, default_value_t = 60)]
+        margin: i32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    /// An engine: "cmd=PATH name=NAME [arg=A]… [proto=uci|jcei] [option.NAME=VALUE]…"
+    /// (underscores in option names stand for spaces). Give exactly two.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Number of games (pairs of games per opening, colours swapped).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    games: u32,
+    /// Clock per game: seconds[+increment], e.g. 10+0.1.
+    #[arg(long, group = "limit")]
+    tc: Option<String>,
+    /// Fixed time per move in ms.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=124))]
+    depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: u32,
+    /// Openings file (one position string per line); default: the start position.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Write the games to this record file.
+    #[arg(long)]
+    pgn: Option<String>,
+    /// Sequential test: elo0=E0 elo1=E1 alpha=A beta=B; stops when decided.
+    #[arg(long, num_args = 1..=4)]
+    sprt: Vec<String>,
+    /// Draw adjudication: movenumber=M movecount=N score=S.
+    #[arg(long, num_args = 1..=3)]
+    draw: Vec<String>,
+    /// Resign adjudication: movecount=N score=S.
+    #[arg(long, num_args = 1..=2)]
+    resign: Vec<String>,
+    /// Adjudicate a draw after this many moves.
+    #[arg(long)]
+    maxmoves: Option<u32>,
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 /// Runs the program; returns the process exit code.
@@ -98,6 +172,50 @@ pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
         None => protocol::run(),
+        Some(Command::Match(args)) => match build_match(&args) {
+            Ok(settings) => {
+                let stdout = io::stdout();
+                let mut out = LineWriter(stdout);
+                match match_runner::run(&settings, &mut out) {
+                    Ok(_) => 0,
+                    Err(e) => {
+                        eprintln!("error: match failed: {e}");
+                        1
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
+        Some(Command::Replay { file, rules }) => run_replay(&file, rules.rules()),
+        Some(Command::Openings {
+            count,
+            plies,
+            depth,
+            margin,
+            seed,
+            rules,
+        }) => {
+            let settings = openings::Settings {
+                count,
+                plies,
+                depth,
+                margin,
+                seed,
+                rules: rules.rules(),
+            };
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::new(stdout.lock());
+            match openings::generate(&settings, &mut out) {
+                Ok(_) => 0,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    1
+                }
+            }
+        }
         Some(Command::Bench {
             depth,
             threads,
@@ -136,6 +254,178 @@ pub fn run() -> i32 {
             rules.rules(),
         ),
     }
+}
+
+/// Writes and flushes stdout at once (progress lines of a match are read live).
+struct LineWriter(io::Stdout);
+
+impl Write for LineWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.0.write(buf)?;
+        self.0.flush()?;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// `key=value` pairs of an option list, checked against the allowed keys.
+fn key_values(
+    items: &[String],
+    what: &str,
+    allowed: &[&str],
+) -> Result<Vec<(String, f64)>, String> {
+    items
+        .iter()
+        .flat_map(|s| s.split_whitespace())
+        .map(|kv| {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("--{what}: '{kv}' is not key=value"))?;
+            if !allowed.contains(&k) {
+                return Err(format!(
+                    "--{what}: unknown key '{k}' (allowed: {})",
+                    allowed.join(", ")
+                ));
+            }
+            let v: f64 = v
+                .parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| format!("--{what}: '{v}' is not a number"))?;
+            Ok((k.to_string(), v))
+        })
+        .collect()
+}
+
+fn get(kvs: &[(String, f64)], key: &str, what: &str) -> Result<f64, String> {
+    kvs.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| format!("--{what}: {key}= is missing"))
+}
+
+/// Checks every match argument before any game starts.
+fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
+    let rules = a.rules.rules();
+    if a.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine, got {}",
+            a.engines.len()
+        ));
+    }
+    let e0 = EngineSpec::parse(&a.engines[0])?;
+    let mut e1 = EngineSpec::parse(&a.engines[1])?;
+    if e0.name == e1.name {
+        e1.name.push_str("-2");
+    }
+    let tc = match (&a.tc, a.movetime, a.depth, a.nodes) {
+        (Some(tc), ..) => TimeControl::parse_tc(tc)?,
+        (_, Some(ms), ..) => TimeControl::MoveTime(ms),
+        (_, _, Some(d), _) => TimeControl::Depth(d),
+        (_, _, _, Some(n)) => TimeControl::Nodes(n),
+        _ => return Err("give one of --tc, --movetime, --depth, --nodes".into()),
+    };
+    let openings = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read openings file {path}: {e}"))?;
+            match_runner::read_openings(&text, rules)?
+        }
+        None => vec![Position::startpos()],
+    };
+    let sprt = if a.sprt.is_empty() {
+        None
+    } else {
+        let kv = key_values(&a.sprt, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+        Some(Sprt::new(
+            get(&kv, "elo0", "sprt")?,
+            get(&kv, "elo1", "sprt")?,
+            get(&kv, "alpha", "sprt").unwrap_or(0.05),
+            get(&kv, "beta", "sprt").unwrap_or(0.05),
+        )?)
+    };
+    let mut adjudication = Adjudication {
+        max_moves: a.maxmoves,
+        ..Adjudication::default()
+    };
+    if !a.draw.is_empty() {
+        let kv = key_values(&a.draw, "draw", &["movenumber", "movecount", "score"])?;
+        adjudication.draw = Some((
+            get(&kv, "movenumber", "draw")? as u32,
+            get(&kv, "movecount", "draw")? as u32,
+            get(&kv, "score", "draw")? as i32,
+        ));
+    }
+    if !a.resign.is_empty() {
+        let kv = key_values(&a.resign, "resign", &["movecount", "score"])?;
+        adjudication.resign = Some((
+            get(&kv, "movecount", "resign")? as u32,
+            get(&kv, "score", "resign")? as i32,
+        ));
+    }
+    if let Some(path) = &a.pgn {
+        std::fs::File::create(path).map_err(|e| format!("cannot write record file {path}: {e}"))?;
+    }
+    // Start each engine once now: a missing or broken binary is an error before any game.
+    e0.check()?;
+    e1.check()?;
+    Ok(match_runner::MatchSettings {
+        engines: [e0, e1],
+        games: a.games,
+        tc,
+        concurrency: a.concurrency as usize,
+        openings,
+        pgn: a.pgn.clone(),
+        sprt,
+        adjudication,
+        rules,
+    })
+}
+
+fn run_replay(path: &str, rules: Rules) -> i32 {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {path}: {e}");
+            return 2;
+        }
+    };
+    let games = match match_runner::read_records(&text) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {path}: {e}");
+            return 2;
+        }
+    };
+    let mut bad = 0;
+    for (i, g) in games.iter().enumerate() {
+        let tag = |k: &str| {
+            g.tags
+                .iter()
+                .find(|(t, _)| t == k)
+                .map_or("?", |(_, v)| v.as_str())
+        };
+        match match_runner::replay(g, rules) {
+            Ok(game) => println!(
+                "Game {} ({} vs {}): {} moves, recorded {} {{{}}}, final position {} [{}]",
+                i + 1,
+                tag("Red"),
+                tag("Blue"),
+                g.moves.len(),
+                g.result,
+                tag("Termination"),
+                game.position().to_fen(),
+                game.result()
+            ),
+            Err(e) => {
+                bad += 1;
+                println!("Game {}: cannot be replayed: {e}", i + 1);
+            }
+        }
+    }
+    i32::from(bad > 0)
 }
 
 fn init_logging() {

@@ -1,0 +1,271 @@
+//! An engine as a child process speaking the protocol of `protocol.md` (or the `jcei`
+//! handshake). The referee never trusts it: every wait has a deadline, and a process
+//! that dies or hangs is reported, not waited on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How to start and set up one engine: `cmd=PATH name=NAME [arg=A]… [proto=uci|jcei]
+/// [option.NAME=VALUE]…`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub cmd: String,
+    pub name: String,
+    pub args: Vec<String>,
+    pub jcei: bool,
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let mut spec = EngineSpec {
+            cmd: String::new(),
+            name: String::new(),
+            args: Vec::new(),
+            jcei: false,
+            options: Vec::new(),
+        };
+        for token in text.split_whitespace() {
+            let (key, value) = token
+                .split_once('=')
+                .ok_or_else(|| format!("engine setting '{token}' is not key=value"))?;
+            match key {
+                "cmd" => spec.cmd = value.to_string(),
+                "name" => spec.name = value.to_string(),
+                "arg" => spec.args.push(value.to_string()),
+                "proto" => {
+                    spec.jcei = match value {
+                        "uci" => false,
+                        "jcei" => true,
+                        other => return Err(format!("unknown protocol '{other}' (uci or jcei)")),
+                    }
+                }
+                k if k.starts_with("option.") => spec
+                    .options
+                    .push((k["option.".len()..].replace('_', " "), value.to_string())),
+                other => return Err(format!("unknown engine setting '{other}'")),
+            }
+        }
+        if spec.cmd.is_empty() {
+            return Err(format!("engine '{text}' has no cmd="));
+        }
+        if spec.name.is_empty() {
+            spec.name = std::path::Path::new(&spec.cmd)
+                .file_name()
+                .map_or(spec.cmd.clone(), |n| n.to_string_lossy().into_owned());
+        }
+        Ok(spec)
+    }
+
+    /// Checks that the program exists and can be started, before any game.
+    pub fn check(&self) -> Result<(), String> {
+        EngineProcess::start(self, Duration::from_secs(10)).map(|mut e| e.quit())
+    }
+}
+
+/// What went wrong with an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineFailure {
+    /// The process ended or closed its output.
+    Crashed,
+    /// No answer before the deadline.
+    Timeout,
+    /// It could not be started.
+    Start(String),
+}
+
+pub struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    pub name: String,
+    /// The last `info` line with a score: (centipawns or mate-adjusted score).
+    pub last_score: Option<i32>,
+}
+
+impl EngineProcess {
+    /// Starts the engine, does the handshake and sets its options.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<EngineProcess, String> {
+        let mut child = Command::new(&spec.cmd)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start engine '{}' ({}): {e}", spec.name, spec.cmd))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut e = EngineProcess {
+            child,
+            stdin,
+            lines: rx,
+            name: spec.name.clone(),
+            last_score: None,
+        };
+        let (hello, ok) = if spec.jcei {
+            ("jcei", "jceiok")
+        } else {
+            ("uci", "uciok")
+        };
+        e.send(hello);
+        e.wait_for(|l| l == ok, Instant::now() + timeout)
+            .map_err(|f| format!("engine '{}' failed the {hello} handshake: {f:?}", spec.name))?;
+        for (name, value) in &spec.options {
+            e.send(&format!("setoption name {name} value {value}"));
+        }
+        e.sync(timeout)
+            .map_err(|f| format!("engine '{}' is not ready: {f:?}", spec.name))?;
+        Ok(e)
+    }
+
+    pub fn send(&mut self, line: &str) {
+        // A dead engine is noticed when its answer does not come.
+        let _ = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
+    }
+
+    /// `isready` → `readyok`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineFailure> {
+        self.send("isready");
+        self.wait_for(|l| l == "readyok", Instant::now() + timeout)
+            .map(|_| ())
+    }
+
+    /// Reads lines until one satisfies `done`; returns it.
+    pub fn wait_for(
+        &mut self,
+        done: impl Fn(&str) -> bool,
+        deadline: Instant,
+    ) -> Result<String, EngineFailure> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(score) = parse_score(&line) {
+                        self.last_score = Some(score);
+                    }
+                    if done(&line) {
+                        return Ok(line);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(EngineFailure::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineFailure::Crashed),
+            }
+        }
+    }
+
+    /// Ends the process: `quit`, then kill if it does not exit promptly.
+    pub fn quit(&mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The score of an `info … score cp X | mate M` line, mates as ±(30000 − plies).
+pub fn parse_score(line: &str) -> Option<i32> {
+    if !line.starts_with("info ") || line.starts_with("info string") {
+        return None;
+    }
+    let mut tokens = line.split_whitespace();
+    while let Some(t) = tokens.next() {
+        if t == "score" {
+            let kind = tokens.next()?;
+            let value: i32 = tokens.next()?.parse().ok()?;
+            return match kind {
+                "cp" => Some(value),
+                "mate" if value > 0 => Some(30_000 - (2 * value - 1)),
+                "mate" => Some(-30_000 + 2 * value.abs()),
+                _ => None,
+            };
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_engine_specs() {
+        let s = EngineSpec::parse(
+            "cmd=./a name=A option.Hash=64 option.Move_Overhead=10 arg=-x proto=jcei",
+        )
+        .unwrap();
+        assert_eq!(s.cmd, "./a");
+        assert_eq!(s.name, "A");
+        assert!(s.jcei);
+        assert_eq!(s.args, vec!["-x".to_string()]);
+        assert_eq!(
+            s.options,
+            vec![
+                ("Hash".into(), "64".into()),
+                ("Move Overhead".into(), "10".into())
+            ]
+        );
+        assert_eq!(EngineSpec::parse("cmd=/usr/bin/eng").unwrap().name, "eng");
+        assert!(EngineSpec::parse("name=A").is_err());
+        assert!(EngineSpec::parse("cmd=a foo").is_err());
+        assert!(EngineSpec::parse("cmd=a proto=xboard").is_err());
+        assert!(EngineSpec::parse("cmd=a colour=red").is_err());
+    }
+
+    #[test]
+    fn reads_scores() {
+        assert_eq!(
+            parse_score("info depth 3 score cp -25 nodes 10 pv a1a2"),
+            Some(-25)
+        );
+        assert_eq!(
+            parse_score("info depth 3 score mate 2 pv a1a2"),
+            Some(29_997)
+        );
+        assert_eq!(
+            parse_score("info depth 3 score mate -1 pv a1a2"),
+            Some(-29_998)
+        );
+        assert_eq!(parse_score("info string score cp 5"), None);
+        assert_eq!(parse_score("bestmove a1a2"), None);
+    }
+
+    #[test]
+    fn a_missing_program_is_reported() {
+        let spec = EngineSpec::parse("cmd=/nonexistent/engine name=X").unwrap();
+        assert!(spec.check().is_err());
+    }
+}

@@ -1,0 +1,658 @@
+//! `jungle match`: the referee and scheduler of engine-vs-engine matches.
+//!
+//! The referee keeps the position and the clocks with the rules core and never trusts
+//! an engine: an illegal or unparsable move, a crash, a hang or a flag fall loses the
+//! game, with the reason recorded; a crashed engine is restarted for the next game.
+//! Each opening is played twice with colours swapped (a game pair), so results can be
+//! counted by pairs (pentanomial) for the Elo and SPRT statistics.
+
+use super::engine_process::{EngineFailure, EngineProcess, EngineSpec};
+use super::stats::{pentanomial_elo, GameScore, Pentanomial, Sprt, SprtDecision, Wdl};
+use crate::board::{Color, Position};
+use crate::game::{Game, GameResult, Rules};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long each side may think.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// Clock per game in ms, increment per move in ms.
+    Clock {
+        base_ms: u64,
+        inc_ms: u64,
+    },
+    MoveTime(u64),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl TimeControl {
+    /// `10+0.1` (seconds + increment seconds) or `40` (seconds, no increment).
+    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
+        let bad =
+            || format!("bad time control '{text}' (expected seconds[+increment], like 10+0.1)");
+        let (base, inc) = match text.split_once('+') {
+            Some((b, i)) => (b, i),
+            None => (text, "0"),
+        };
+        let secs = |s: &str| -> Result<u64, String> {
+            let v: f64 = s.parse().map_err(|_| bad())?;
+            if !v.is_finite() || !(0.0..=1e7).contains(&v) {
+                return Err(bad());
+            }
+            Ok((v * 1000.0).round() as u64)
+        };
+        let base_ms = secs(base)?;
+        if base_ms == 0 {
+            return Err(bad());
+        }
+        Ok(TimeControl::Clock {
+            base_ms,
+            inc_ms: secs(inc)?,
+        })
+    }
+}
+
+/// Adjudication rules (all optional).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Adjudication {
+    /// Draw when, from move `draw_from_move` on, both engines' scores stay within
+    /// `draw_score` for `draw_moves` moves each.
+    pub draw: Option<(u32, u32, i32)>,
+    /// Resign when both engines agree for `moves` moves each that one side is behind
+    /// by more than `score`.
+    pub resign: Option<(u32, i32)>,
+    /// Draw after this many moves (plies / 2) in all.
+    pub max_moves: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    pub engines: [EngineSpec; 2],
+    pub games: u32,
+    pub tc: TimeControl,
+    pub concurrency: usize,
+    pub openings: Vec<Position>,
+    pub pgn: Option<String>,
+    pub sprt: Option<Sprt>,
+    pub adjudication: Adjudication,
+    pub rules: Rules,
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    Rules(GameResult),
+    IllegalMove(String),
+    TimeForfeit,
+    Crash,
+    Hang,
+    AdjudicatedDraw,
+    AdjudicatedResign,
+    MaxMoves,
+}
+
+impl std::fmt::Display for Termination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Termination::Rules(r) => write!(f, "{r}"),
+            Termination::IllegalMove(m) => write!(f, "illegal move {m}"),
+            Termination::TimeForfeit => write!(f, "loss on time"),
+            Termination::Crash => write!(f, "engine crashed"),
+            Termination::Hang => write!(f, "engine did not answer"),
+            Termination::AdjudicatedDraw => write!(f, "adjudicated draw"),
+            Termination::AdjudicatedResign => write!(f, "adjudicated resignation"),
+            Termination::MaxMoves => write!(f, "maximum length reached"),
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub number: u32,
+    /// Index into `settings.engines` of the engine playing Red.
+    pub red: usize,
+    pub start: Position,
+    pub moves: Vec<String>,
+    /// `Some(color)` for a win, `None` for a draw.
+    pub winner: Option<Color>,
+    pub termination: Termination,
+    /// The engine that lost by a fault (illegal move, time, crash, hang), if any.
+    pub faulty: Option<usize>,
+}
+
+impl GameRecord {
+    /// The result string: `1-0` (Red won), `0-1`, `1/2-1/2`.
+    pub fn result_text(&self) -> &'static str {
+        match self.winner {
+            Some(Color::Red) => "1-0",
+            Some(Color::Blue) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The score of engine `e`.
+    pub fn score_of(&self, e: usize) -> GameScore {
+        match self.winner {
+            None => GameScore::Draw,
+            Some(c) => {
+                let e_color = if e == self.red {
+                    Color::Red
+                } else {
+                    Color::Blue
+                };
+                if c == e_color {
+                    GameScore::Win
+                } else {
+                    GameScore::Loss
+                }
+            }
+        }
+    }
+}
+
+/// The engines of one worker, started lazily and restarted after a crash.
+struct Seat {
+    spec: EngineSpec,
+    process: Option<EngineProcess>,
+}
+
+impl Seat {
+    fn engine(&mut self) -> Result<&mut EngineProcess, String> {
+        if self.process.is_none() {
+            self.process = Some(EngineProcess::start(&self.spec, Duration::from_secs(10))?);
+        }
+        self.process.as_mut().ok_or_else(|| "no engine".to_string())
+    }
+
+    fn discard(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.quit();
+        }
+    }
+}
+
+/// Plays one game; `seats` are indexed like `settings.engines`, and engine `red`
+/// plays Red.
+fn play_game(
+    seats: &mut [Seat; 2],
+    red: usize,
+    number: u32,
+    start: Position,
+    settings: &MatchSettings,
+) -> GameRecord {
+    let mut game = Game::with_rules(start, settings.rules);
+    let mut moves = Vec::new();
+    let mut clocks = match settings.tc {
+        TimeControl::Clock { base_ms, .. } => [base_ms as i64; 2],
+        _ => [0; 2],
+    };
+    // Per colour: consecutive moves within the draw score, and behind the resign score.
+    let mut quiet_moves = [0u32; 2];
+    let mut losing_moves = [0u32; 2];
+    let mut winning_moves = [0u32; 2];
+    let engine_of = |c: Color| if c == Color::Red { red } else { 1 - red };
+    let finish = |winner: Option<Color>,
+                  termination: Termination,
+                  faulty: Option<usize>,
+                  moves: Vec<String>| GameRecord {
+        number,
+        red,
+        start,
+        moves,
+        winner,
+        termination,
+        faulty,
+    };
+
+    for seat in seats.iter_mut() {
+        if let Ok(e) = seat.engine() {
+            e.send("ucinewgame");
+            if e.sync(Duration::from_secs(10)).is_err() {
+                seat.discard();
+            }
+        }
+    }
+
+    loop {
+        let result = game.result();
+        if result != GameResult::Ongoing {
+            let winner = match result {
+                GameResult::Win { winner, .. } => Some(winner),
+                _ => None,
+            };
+            return finish(winner, Termination::Rules(result), None, moves);
+        }
+        if let Some(max) = settings.adjudication.max_moves {
+            if moves.len() as u32 >= 2 * max {
+                return finish(None, Termination::MaxMoves, None, moves);
+            }
+        }
+        let side = game.position().side_to_move();
+        let e_index = engine_of(side);
+        let seat = &mut seats[e_index];
+        let engine = match seat.engine() {
+            Ok(e) => e,
+            Err(_) => {
+                seat.discard();
+                return finish(Some(side.other()), Termination::Crash, Some(e_index), moves);
+            }
+        };
+        let position_cmd = if moves.is_empty() {
+            format!("position fen {}", start.to_fen())
+        } else {
+            format!("position fen {} moves {}", start.to_fen(), moves.join(" "))
+        };
+        engine.send(&position_cmd);
+        let (go, deadline) = go_command(settings.tc, &clocks, side);
+        engine.last_score = None;
+        let sent = Instant::now();
+        engine.send(&go);
+        let answer = engine.wait_for(|l| l.starts_with("bestmove"), sent + deadline);
+        let used = sent.elapsed().as_millis() as i64;
+        let line = match answer {
+            Ok(l) => l,
+            Err(EngineFailure::Crashed) | Err(EngineFailure::Start(_)) => {
+                seat.discard();
+                return finish(Some(side.other()), Termination::Crash, Some(e_index), moves);
+            }
+            Err(EngineFailure::Timeout) => {
+                seat.discard();
+                let t = if matches!(settings.tc, TimeControl::Clock { .. }) {
+                    Termination::TimeForfeit
+                } else {
+                    Termination::Hang
+                };
+                return finish(Some(side.other()), t, Some(e_index), moves);
+            }
+        };
+        if let TimeControl::Clock { inc_ms, .. } = settings.tc {
+            let c = &mut clocks[side.index()];
+            *c -= used;
+            if *c < 0 {
+                return finish(
+                    Some(side.other()),
+                    Termination::TimeForfeit,
+                    Some(e_index),
+                    moves,
+                );
+            }
+            *c += inc_ms as i64;
+        }
+        let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        let score = engine.last_score;
+        if game.play_text(&text).is_err() {
+            return finish(
+                Some(side.other()),
+                Termination::IllegalMove(text),
+                Some(e_index),
+                moves,
+            );
+        }
+        moves.push(text);
+
+        // Adjudication on the engines' own scores (from the mover's view).
+        if let Some(s) = score {
+            let adj = settings.adjudication;
+            let i = side.index();
+            if let Some((from_move, count, limit)) = adj.draw {
+                quiet_moves[i] = if s.abs() <= limit {
+                    quiet_moves[i] + 1
+                } else {
+                    0
+                };
+                let move_number = moves.len() as u32 / 2;
+                if move_number >= from_move && quiet_moves[0] >= count && quiet_moves[1] >= count {
+                    return finish(None, Termination::AdjudicatedDraw, None, moves);
+                }
+            }
+            if let Some((count, limit)) = adj.resign {
+                losing_moves[i] = if s < -limit { losing_moves[i] + 1 } else { 0 };
+                winning_moves[i] = if s > limit { winning_moves[i] + 1 } else { 0 };
+                let o = 1 - i;
+                if losing_moves[i] >= count && winning_moves[o] >= count {
+                    return finish(
+                        Some(side.other()),
+                        Termination::AdjudicatedResign,
+                        None,
+                        moves,
+                    );
+                }
+                if winning_moves[i] >= count && losing_moves[o] >= count {
+                    return finish(Some(side), Termination::AdjudicatedResign, None, moves);
+                }
+            }
+        } else {
+            quiet_moves[side.index()] = 0;
+        }
+    }
+}
+
+/// The `go` command for the side to move and how long to wait for its answer.
+fn go_command(tc: TimeControl, clocks: &[i64; 2], side: Color) -> (String, Duration) {
+    const GRACE: Duration = Duration::from_secs(60);
+    match tc {
+        TimeControl::Clock { inc_ms, .. } => {
+            let (r, b) = (clocks[0].max(0), clocks[1].max(0));
+            let own = clocks[side.index()].max(0) as u64;
+            (
+                format!("go wtime {r} btime {b} winc {inc_ms} binc {inc_ms}"),
+                // A flag falls when the clock runs out; a little slack for scheduling.
+                Duration::from_millis(own + 50),
+            )
+        }
+        TimeControl::MoveTime(ms) => (
+            format!("go movetime {ms}"),
+            Duration::from_millis(ms) + Duration::from_secs(5),
+        ),
+        TimeControl::Depth(d) => (format!("go depth {d}"), GRACE),
+        TimeControl::Nodes(n) => (format!("go nodes {n}"), GRACE),
+    }
+}
+
+/// Running totals from engine 0's view.
+#[derive(Default, Clone, Debug)]
+pub struct Tally {
+    pub wdl: Wdl,
+    pub pairs: Pentanomial,
+    /// Losses by fault, per engine: (illegal, time, crash/hang).
+    pub faults: [(u32, u32, u32); 2],
+    pub games: u32,
+}
+
+impl Tally {
+    fn add(&mut self, g: &GameRecord) {
+        self.wdl.add(g.score_of(0));
+        self.games += 1;
+        if let Some(e) = g.faulty {
+            let f = &mut self.faults[e];
+            match g.termination {
+                Termination::IllegalMove(_) => f.0 += 1,
+                Termination::TimeForfeit => f.1 += 1,
+                _ => f.2 += 1,
+            }
+        }
+    }
+}
+
+/// Plays the match, printing progress to `out`; returns the final tally.
+pub fn run(settings: &MatchSettings, out: &mut (impl Write + Send)) -> std::io::Result<Tally> {
+    let pairs = settings.games.div_ceil(2);
+    let jobs: Vec<(u32, Position)> = (0..pairs)
+        .map(|i| (i, settings.openings[i as usize % settings.openings.len()]))
+        .collect();
+    let jobs = Arc::new(Mutex::new(jobs.into_iter()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<GameRecord>();
+    let names = [
+        settings.engines[0].name.clone(),
+        settings.engines[1].name.clone(),
+    ];
+    let mut pgn = match &settings.pgn {
+        Some(path) => Some(std::fs::File::create(path)?),
+        None => None,
+    };
+
+    let mut tally = Tally::default();
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        for _ in 0..settings.concurrency.max(1) {
+            let jobs = Arc::clone(&jobs);
+            let stop = Arc::clone(&stop);
+            let tx = tx.clone();
+            scope.spawn(move || {
+                let mut seats_by_engine = [
+                    Seat {
+                        spec: settings.engines[0].clone(),
+                        process: None,
+                    },
+                    Seat {
+                        spec: settings.engines[1].clone(),
+                        process: None,
+                    },
+                ];
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let job = jobs.lock().map(|mut j| j.next()).unwrap_or(None);
+                    let Some((pair, opening)) = job else {
+                        break;
+                    };
+                    for k in 0..2u32 {
+                        let number = pair * 2 + k + 1;
+                        if number > settings.games {
+                            break;
+                        }
+                        // Engine 0 is Red in the first game of a pair, Blue in the second.
+                        let red = k as usize;
+                        let record =
+                            play_game(&mut seats_by_engine, red, number, opening, settings);
+                        if tx.send(record).is_err() {
+                            return;
+                        }
+                    }
+                }
+                for s in &mut seats_by_engine {
+                    s.discard();
+                }
+            });
+        }
+        drop(tx);
+
+        let mut pending: std::collections::HashMap<u32, GameRecord> =
+            std::collections::HashMap::new();
+        for record in rx {
+            tally.add(&record);
+            writeln!(
+                out,
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                record.number,
+                names[record.red],
+                names[1 - record.red],
+                record.result_text(),
+                record.termination
+            )?;
+            if let Some(f) = pgn.as_mut() {
+                write_record(f, &record, &names, settings.rules)?;
+            }
+            // Pair the two games of an opening.
+            let pair = (record.number - 1) / 2;
+            if let Some(other) = pending.remove(&pair) {
+                tally.pairs.add_pair(other.score_of(0), record.score_of(0));
+                summary(out, &tally, &names, settings.sprt.as_ref())?;
+                if let Some(sprt) = &settings.sprt {
+                    if sprt.decide(&tally.pairs) != SprtDecision::Continue {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            } else {
+                pending.insert(pair, record);
+            }
+        }
+        Ok(())
+    })?;
+    writeln!(out, "Match finished")?;
+    summary(out, &tally, &names, settings.sprt.as_ref())?;
+    Ok(tally)
+}
+
+fn summary(
+    out: &mut impl Write,
+    t: &Tally,
+    names: &[String; 2],
+    sprt: Option<&Sprt>,
+) -> std::io::Result<()> {
+    let w = &t.wdl;
+    writeln!(
+        out,
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        names[0],
+        names[1],
+        w.wins,
+        w.losses,
+        w.draws,
+        w.score(),
+        w.games()
+    )?;
+    let p = &t.pairs;
+    writeln!(
+        out,
+        "Ptnml(0-2): [{}, {}, {}, {}, {}]",
+        p.ll, p.ld, p.dd_or_wl, p.wd, p.ww
+    )?;
+    if let Some(e) = pentanomial_elo(p) {
+        writeln!(
+            out,
+            "Elo difference: {:.1} [{:.1}, {:.1}] (95%), LOS: {:.1} %",
+            e.elo,
+            e.lower,
+            e.upper,
+            e.los * 100.0
+        )?;
+    }
+    if let Some(s) = sprt {
+        let (lo, hi) = s.bounds();
+        let decision = match s.decide(p) {
+            SprtDecision::Continue => "",
+            SprtDecision::AcceptH0 => " - H0 was accepted",
+            SprtDecision::AcceptH1 => " - H1 was accepted",
+        };
+        writeln!(
+            out,
+            "SPRT: llr {:.2}, lbound {:.2}, ubound {:.2}{decision} (elo0 {}, elo1 {})",
+            s.llr(p),
+            lo,
+            hi,
+            s.elo0,
+            s.elo1
+        )?;
+    }
+    for (i, (illegal, time, crash)) in t.faults.iter().enumerate() {
+        writeln!(
+            out,
+            "Losses of {}: {illegal} by illegal move, {time} on time, {crash} by crash or hang",
+            names[i]
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes one game in the project's record format (PGN-like; see protocol.md).
+pub fn write_record(
+    out: &mut impl Write,
+    g: &GameRecord,
+    names: &[String; 2],
+    rules: Rules,
+) -> std::io::Result<()> {
+    writeln!(out, "[Game \"{}\"]", g.number)?;
+    writeln!(out, "[Red \"{}\"]", names[g.red])?;
+    writeln!(out, "[Blue \"{}\"]", names[1 - g.red])?;
+    writeln!(out, "[Result \"{}\"]", g.result_text())?;
+    writeln!(out, "[Termination \"{}\"]", g.termination)?;
+    writeln!(out, "[Rules \"{}\"]", rules)?;
+    writeln!(out, "[FEN \"{}\"]", g.start.to_fen())?;
+    writeln!(out)?;
+    let mut text = String::new();
+    for (i, m) in g.moves.iter().enumerate() {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        text.push_str(m);
+        text.push(' ');
+    }
+    text.push_str(g.result_text());
+    writeln!(out, "{text}")?;
+    writeln!(out)
+}
+
+/// A game read back from a record file.
+#[derive(Clone, Debug)]
+pub struct ReadGame {
+    pub tags: Vec<(String, String)>,
+    pub start: Position,
+    pub moves: Vec<String>,
+    pub result: String,
+}
+
+/// Reads a record file written by `jungle match --pgn` (games under the default rules
+/// unless the caller replays them with other rules).
+pub fn read_records(text: &str) -> Result<Vec<ReadGame>, String> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(tag) = line.strip_prefix('[') {
+            let tag = tag
+                .strip_suffix(']')
+                .ok_or(format!("line {}: unterminated tag", n + 1))?;
+            let (k, v) = tag
+                .split_once(' ')
+                .ok_or(format!("line {}: bad tag", n + 1))?;
+            tags.push((k.to_string(), v.trim_matches('"').to_string()));
+            continue;
+        }
+        let fen = tags
+            .iter()
+            .find(|(k, _)| k == "FEN")
+            .map(|(_, v)| v.clone())
+            .ok_or(format!("line {}: moves without a FEN tag", n + 1))?;
+        let start = Position::from_fen(&fen).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let mut moves = Vec::new();
+        let mut result = String::new();
+        for tok in line.split_whitespace() {
+            if tok.ends_with('.') {
+                continue;
+            }
+            if ["1-0", "0-1", "1/2-1/2"].contains(&tok) {
+                result = tok.to_string();
+            } else {
+                moves.push(tok.to_string());
+            }
+        }
+        games.push(ReadGame {
+            tags: std::mem::take(&mut tags),
+            start,
+            moves,
+            result,
+        });
+    }
+    Ok(games)
+}
+
+/// Replays a game with the referee; returns the final game or the first bad move.
+pub fn replay(g: &ReadGame, rules: Rules) -> Result<Game, String> {
+    let mut game = Game::with_rules(g.start, rules);
+    for (i, m) in g.moves.iter().enumerate() {
+        game.play_text(m)
+            .map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
+    }
+    Ok(game)
+}
+
+/// Reads an openings file: one position string per line; `#` comments, `;` labels.
+pub fn read_openings(text: &str, rules: Rules) -> Result<Vec<Position>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let fen = line.split(';').next().unwrap_or("").trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        let pos = Position::from_fen_with(fen, rules.moves)
+            .map_err(|e| format!("openings line {}: {e}", n + 1))?;
+        if Game::with_rules(pos, rules).result() != GameResult::Ongoing {
+            return Err(format!("openings line {}: the game is already over", n + 1));
+        }
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err("the openings file has no positions".into());
+    }
+    Ok(out)
+}

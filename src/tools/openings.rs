@@ -1,0 +1,83 @@
+//! The opening suite: short random lines from the start position, kept only when a
+//! fixed-depth search scores them near equal. `jungle openings` regenerates the
+//! suite shipped in `openings.txt` (same seed, same file).
+
+use crate::board::Position;
+use crate::game::{Game, GameResult, Rules};
+use crate::search::search::SharedState;
+use crate::search::{Engine, Limits, Score};
+use std::io::{self, Write};
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub count: usize,
+    pub plies: u32,
+    pub depth: i32,
+    pub margin: i32,
+    pub seed: u64,
+    pub rules: Rules,
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
+
+/// Writes `settings.count` balanced positions, one per line with a comment header.
+pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> {
+    let mut engine = Engine::new(16).map_err(|e| io::Error::other(e.to_string()))?;
+    engine.options.report = false;
+    let mut rng = Rng(settings.seed.max(1));
+    writeln!(
+        out,
+        "# Jungle opening suite: {} positions, {} random plies from the start, kept when a depth-{} search scores them within {} (one thread, fresh table).",
+        settings.count, settings.plies, settings.depth, settings.margin
+    )?;
+    writeln!(
+        out,
+        "# Regenerate: jungle openings --count {} --plies {} --depth {} --margin {} --seed {}",
+        settings.count, settings.plies, settings.depth, settings.margin, settings.seed
+    )?;
+    let mut seen = std::collections::HashSet::new();
+    let mut written = 0;
+    let mut attempts = 0;
+    while written < settings.count && attempts < settings.count * 200 {
+        attempts += 1;
+        let mut game = Game::with_rules(Position::startpos(), settings.rules);
+        let mut ok = true;
+        for _ in 0..settings.plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() || game.result() != GameResult::Ongoing {
+                ok = false;
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            if game.play(m).is_err() {
+                ok = false;
+                break;
+            }
+        }
+        if !ok || game.result() != GameResult::Ongoing || !seen.insert(game.position().key()) {
+            continue;
+        }
+        engine.clear();
+        let shared = SharedState::new(1);
+        let start = Game::with_rules(*game.position(), settings.rules);
+        let outcome = engine.search(&start, &Limits::depth(settings.depth), &shared, &|_| {});
+        if let Score::Cp(cp) = outcome.score {
+            if cp.abs() <= settings.margin {
+                writeln!(out, "{} ; eval {cp}", game.position().to_fen())?;
+                written += 1;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(written)
+}

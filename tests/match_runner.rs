@@ -1,0 +1,315 @@
+//! The referee and scheduler of `jungle match`, through the real binary, against the
+//! engine itself and against fake engines (tests/fake_engines/*.sh) that move
+//! illegally, crash, hang, or answer garbage.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn jungle() -> &'static str {
+    env!("CARGO_BIN_EXE_jungle")
+}
+
+fn fake(name: &str) -> String {
+    format!(
+        "cmd=bash arg={}/tests/fake_engines/{name}.sh name={name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn ours(name: &str) -> String {
+    format!("cmd={} name={name} option.Hash=8", jungle())
+}
+
+/// Runs `jungle match …`; returns (success, stdout, stderr).
+fn run_match(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(jungle())
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("jungle runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn finished_lines(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.starts_with("Finished game"))
+        .collect()
+}
+
+#[test]
+fn self_play_mini_match_with_records_that_replay() {
+    let dir = std::env::temp_dir().join(format!("jungle-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pgn = dir.join("games.txt");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/openings.txt");
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &ours("A"),
+        "--engine",
+        &ours("B"),
+        "--games",
+        "4",
+        "--nodes",
+        "3000",
+        "--concurrency",
+        "2",
+        "--openings",
+        openings,
+        "--pgn",
+        pgn.to_str().expect("utf-8 path"),
+        "--maxmoves",
+        "150",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(finished_lines(&out).len(), 4, "{out}");
+    assert!(out.contains("Score of A vs B:"), "{out}");
+    assert!(out.contains("Ptnml(0-2):"), "{out}");
+    assert!(
+        out.contains("Losses of A: 0 by illegal move, 0 on time, 0 by crash or hang"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Losses of B: 0 by illegal move, 0 on time, 0 by crash or hang"),
+        "{out}"
+    );
+    // The record file reads back and every game replays legally.
+    let replay = Command::new(jungle())
+        .args(["replay", pgn.to_str().expect("utf-8 path")])
+        .output()
+        .expect("replay runs");
+    let text = String::from_utf8_lossy(&replay.stdout);
+    assert!(replay.status.success(), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("Game ")).count(),
+        4,
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn illegal_moves_lose_and_are_counted() {
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &ours("Jungle"),
+        "--engine",
+        &fake("illegal"),
+        "--games",
+        "2",
+        "--depth",
+        "2",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    let games = finished_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(
+        games.iter().all(|l| l.contains("illegal move a1a3")),
+        "{out}"
+    );
+    assert!(
+        out.contains("Score of Jungle vs illegal: 2 - 0 - 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Losses of illegal: 2 by illegal move, 0 on time, 0 by crash or hang"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_crash_loses_and_the_engine_is_restarted() {
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &ours("Jungle"),
+        "--engine",
+        &fake("crash"),
+        "--games",
+        "4",
+        "--depth",
+        "2",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    let games = finished_lines(&out);
+    assert_eq!(games.len(), 4, "{out}");
+    assert!(games.iter().all(|l| l.contains("engine crashed")), "{out}");
+    assert!(
+        out.contains("Losses of crash: 0 by illegal move, 0 on time, 4 by crash or hang"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_hang_loses_on_time() {
+    let start = Instant::now();
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &ours("Jungle"),
+        "--engine",
+        &fake("hang"),
+        "--games",
+        "2",
+        "--tc",
+        "0.5+0",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(start.elapsed() < Duration::from_secs(30));
+    let games = finished_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games.iter().all(|l| l.contains("loss on time")), "{out}");
+    assert!(
+        out.contains("Losses of hang: 0 by illegal move, 2 on time, 0 by crash or hang"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_malformed_answer_is_an_illegal_move() {
+    let (ok, out, _) = run_match(&[
+        "--engine",
+        &ours("Jungle"),
+        "--engine",
+        &fake("garbage"),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    assert!(ok);
+    assert!(
+        out.contains("Losses of garbage: 2 by illegal move"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_settings_are_refused_before_any_game() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "--engine",
+                "cmd=/nonexistent/engine",
+                "--engine",
+                "cmd=/bin/true",
+                "--depth",
+                "1",
+            ],
+            "cannot start",
+        ),
+        (
+            &[
+                "--engine",
+                &ours("A"),
+                "--engine",
+                &ours("B"),
+                "--tc",
+                "fast",
+            ],
+            "bad time control",
+        ),
+        (
+            &[
+                "--engine",
+                &ours("A"),
+                "--engine",
+                &ours("B"),
+                "--tc",
+                "0+1",
+            ],
+            "bad time control",
+        ),
+        (
+            &[
+                "--engine",
+                &ours("A"),
+                "--engine",
+                &ours("B"),
+                "--depth",
+                "1",
+                "--openings",
+                "/nonexistent/file",
+            ],
+            "cannot read openings",
+        ),
+        (
+            &[
+                "--engine",
+                &ours("A"),
+                "--engine",
+                &ours("B"),
+                "--depth",
+                "1",
+                "--sprt",
+                "elo0=5",
+                "elo1=0",
+            ],
+            "elo0",
+        ),
+        (
+            &[
+                "--engine",
+                &ours("A"),
+                "--engine",
+                &ours("B"),
+                "--depth",
+                "1",
+                "--sprt",
+                "elo1=x",
+            ],
+            "not a number",
+        ),
+        (
+            &["--engine", &ours("A"), "--engine", &ours("B")],
+            "one of --tc",
+        ),
+        (&["--engine", &ours("A"), "--depth", "1"], "exactly two"),
+        (
+            &["--engine", "name=A", "--engine", &ours("B"), "--depth", "1"],
+            "no cmd",
+        ),
+        (
+            &[
+                "--engine",
+                &fake("noshake"),
+                "--engine",
+                &ours("B"),
+                "--depth",
+                "1",
+            ],
+            "handshake",
+        ),
+    ];
+    for (args, expected) in cases {
+        let (ok, out, err) = run_match(args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(
+            finished_lines(&out).is_empty(),
+            "{args:?}: games were played"
+        );
+        assert!(
+            err.to_lowercase().contains(&expected.to_lowercase()),
+            "{args:?}: {err}"
+        );
+    }
+    // A bad openings file (a malformed position) is refused too.
+    let dir = std::env::temp_dir().join(format!("jungle-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "l5t/1d3c1/7 r\n").expect("write");
+    let (ok, _, err) = run_match(&[
+        "--engine",
+        &ours("A"),
+        "--engine",
+        &ours("B"),
+        "--depth",
+        "1",
+        "--openings",
+        bad.to_str().expect("utf-8"),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("openings line 1"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
