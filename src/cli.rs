@@ -315,8 +315,15 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
             a.engines.len()
         ));
     }
-    let e0 = EngineSpec::parse(&a.engines[0])?;
+    let mut e0 = EngineSpec::parse(&a.engines[0])?;
     let mut e1 = EngineSpec::parse(&a.engines[1])?;
+    // Engines are told the rules the referee enforces (nothing is sent for the
+    // default rules, so engines without these options work).
+    if rules != Rules::default() {
+        for e in [&mut e0, &mut e1] {
+            e.options.splice(0..0, rule_options(rules));
+        }
+    }
     if e0.name == e1.name {
         e1.name.push_str("-2");
     }
@@ -382,6 +389,17 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         adjudication,
         rules,
     })
+}
+
+/// The `setoption`s that select `rules` in an engine speaking protocol.md.
+fn rule_options(rules: Rules) -> Vec<(String, String)> {
+    vec![
+        ("UCI_Variant".into(), rules.variant.name().into()),
+        ("DogSwims".into(), rules.moves.dog_swims.to_string()),
+        ("TrappedLoseAttack".into(), rules.moves.trapped_lose_attack.to_string()),
+        ("NoCaptureDrawPlies".into(), rules.draw.no_capture_plies.to_string()),
+        ("RepetitionDraw".into(), rules.draw.repetitions.to_string()),
+    ]
 }
 
 fn run_replay(path: &str, rules: Rules) -> i32 {

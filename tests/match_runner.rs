@@ -313,3 +313,27 @@ fn bad_settings_are_refused_before_any_game() {
     assert!(err.contains("openings line 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn engines_are_told_the_rules_the_referee_enforces() {
+    // Under jungle-cn with swimming dogs, an engine left on the default rules would
+    // sooner or later play a move the referee refuses; told the rules, none is illegal.
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &ours("A"),
+        "--engine",
+        &ours("B"),
+        "--games",
+        "2",
+        "--depth",
+        "3",
+        "--rules",
+        "jungle-cn",
+        "--dog-swims",
+        "--maxmoves",
+        "60",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(finished_lines(&out).len(), 2, "{out}");
+    assert!(!out.contains("illegal move"), "{out}");
+}
