@@ -8,7 +8,7 @@ use crate::protocol;
 use crate::tools::engine_process::EngineSpec;
 use crate::tools::match_runner::{self, Adjudication, TimeControl};
 use crate::tools::stats::Sprt;
-use crate::tools::{bench, openings, perft};
+use crate::tools::{bench, openings, perft, tune};
 use crate::with_move_rules;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
@@ -102,6 +102,20 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Tune the evaluation weights from recorded games (Texel method).
+    Tune {
+        /// Record files written by `match --pgn`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Plies skipped at the start of each game.
+        #[arg(long, default_value_t = 8)]
+        skip: usize,
+        /// Passes of local search.
+        #[arg(long, default_value_t = 20)]
+        passes: usize,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
     /// Generate a balanced opening suite (the shipped openings.txt).
     Openings {
         #[arg(long, default_value_t = 100)]
@@ -190,6 +204,26 @@ pub fn run() -> i32 {
             }
         },
         Some(Command::Replay { file, rules }) => run_replay(&file, rules.rules()),
+        Some(Command::Tune {
+            files,
+            skip,
+            passes,
+            rules,
+        }) => {
+            let settings = tune::Settings {
+                skip_plies: skip,
+                passes,
+                rules: rules.rules(),
+            };
+            let mut out = LineWriter(io::stdout());
+            match tune::run(&files, &settings, &mut out) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    2
+                }
+            }
+        }
         Some(Command::Openings {
             count,
             plies,
@@ -396,8 +430,14 @@ fn rule_options(rules: Rules) -> Vec<(String, String)> {
     vec![
         ("UCI_Variant".into(), rules.variant.name().into()),
         ("DogSwims".into(), rules.moves.dog_swims.to_string()),
-        ("TrappedLoseAttack".into(), rules.moves.trapped_lose_attack.to_string()),
-        ("NoCaptureDrawPlies".into(), rules.draw.no_capture_plies.to_string()),
+        (
+            "TrappedLoseAttack".into(),
+            rules.moves.trapped_lose_attack.to_string(),
+        ),
+        (
+            "NoCaptureDrawPlies".into(),
+            rules.draw.no_capture_plies.to_string(),
+        ),
         ("RepetitionDraw".into(), rules.draw.repetitions.to_string()),
     ]
 }

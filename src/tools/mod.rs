@@ -7,3 +7,4 @@ pub mod match_runner;
 pub mod openings;
 pub mod perft;
 pub mod stats;
+pub mod tune;

@@ -1,0 +1,205 @@
+//! Texel tuning of the evaluation weights from game outcomes.
+//!
+//! Positions are taken from recorded games (`jungle match --pgn`), each labelled with
+//! the game's result from Red's view (1, ½, 0). The tuner fits the win probability
+//! `sigmoid(K · eval / 400)` to the labels: it first finds the scale `K` that best fits
+//! the current weights, then improves the weights one at a time by local search
+//! (±step, halving the step when no weight moves) on the mean squared error.
+
+use super::match_runner::{read_records, replay, ReadGame};
+use crate::board::{Color, Position};
+use crate::eval::{evaluate_with, Weights};
+use crate::game::{GameResult, Rules};
+use std::io::{self, Write};
+
+/// A position with its game's result from Red's view.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub position: Position,
+    pub result: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Plies skipped at the start of each game (the opening suite's moves).
+    pub skip_plies: usize,
+    /// Passes of local search over all weights.
+    pub passes: usize,
+    pub rules: Rules,
+}
+
+/// Labelled positions of the recorded games. Positions with a forced result on the
+/// board (an animal on an enemy trap, the game over) are left out: the evaluation does
+/// not score them, the search does.
+pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        let result = match g.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            other => return Err(format!("game {}: unknown result '{other}'", i + 1)),
+        };
+        replay(g, settings.rules).map_err(|e| format!("game {}: {e}", i + 1))?;
+        let mut game = crate::game::Game::with_rules(g.start, settings.rules);
+        for (ply, m) in g.moves.iter().enumerate() {
+            let pos = *game.position();
+            if ply >= settings.skip_plies && game.result() == GameResult::Ongoing && is_quiet(&pos)
+            {
+                out.push(Sample {
+                    position: pos,
+                    result,
+                });
+            }
+            game.play_text(m)
+                .map_err(|e| format!("game {}: {e}", i + 1))?;
+        }
+    }
+    Ok(out)
+}
+
+/// No animal stands next to a den (on a trap), so the evaluation is meaningful.
+fn is_quiet(pos: &Position) -> bool {
+    use crate::board::geometry::TRAPS;
+    let traps = TRAPS[0] | TRAPS[1];
+    (pos.all_occupied() & traps).is_empty()
+}
+
+fn sigmoid(k: f64, eval: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+}
+
+/// Mean squared error of the predicted results.
+pub fn error(samples: &[Sample], w: &Weights, k: f64) -> f64 {
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let stm = evaluate_with(&s.position, w) as f64;
+            let red = if s.position.side_to_move() == Color::Red {
+                stm
+            } else {
+                -stm
+            };
+            let d = s.result - sigmoid(k, red);
+            d * d
+        })
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The scale K that best fits the weights (golden-section search on [0.1, 5]).
+pub fn best_k(samples: &[Sample], w: &Weights) -> f64 {
+    let (mut lo, mut hi) = (0.1f64, 5.0f64);
+    let phi = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if error(samples, w, a) < error(samples, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Tunes the weights; reports progress to `log`. Returns the tuned weights.
+pub fn tune(
+    samples: &[Sample],
+    start: &Weights,
+    settings: &Settings,
+    log: &mut impl Write,
+) -> io::Result<Weights> {
+    let k = best_k(samples, start);
+    let mut params = start.params();
+    let mut best = error(samples, start, k);
+    writeln!(log, "samples {} K {k:.4} error {best:.6}", samples.len())?;
+    let names = Weights::names();
+    let mut step = 8;
+    for pass in 0..settings.passes {
+        let mut improved = false;
+        for i in 0..params.len() {
+            for delta in [step, -step] {
+                let mut trial = params.clone();
+                trial[i] += delta;
+                let Some(w) = Weights::from_params(&trial) else {
+                    continue;
+                };
+                let e = error(samples, &w, k);
+                if e < best {
+                    best = e;
+                    params = trial;
+                    improved = true;
+                    break;
+                }
+            }
+        }
+        writeln!(log, "pass {} step {step} error {best:.6}", pass + 1)?;
+        if !improved {
+            if step == 1 {
+                break;
+            }
+            step /= 2;
+        }
+    }
+    let tuned = Weights::from_params(&params).unwrap_or(*start);
+    for (name, (old, new)) in names.iter().zip(start.params().iter().zip(params.iter())) {
+        if old != new {
+            writeln!(log, "{name}: {old} -> {new}")?;
+        }
+    }
+    Ok(tuned)
+}
+
+/// Reads record files and tunes; prints the tuned parameters as `name value` lines.
+pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Result<(), String> {
+    let mut games = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+        games.extend(read_records(&text).map_err(|e| format!("{f}: {e}"))?);
+    }
+    let samples = samples(&games, settings)?;
+    if samples.is_empty() {
+        return Err("no positions to tune on".into());
+    }
+    let tuned = tune(&samples, &Weights::DEFAULT, settings, out).map_err(|e| e.to_string())?;
+    writeln!(out, "# tuned weights (Weights::params order)").map_err(|e| e.to_string())?;
+    for (name, v) in Weights::names().iter().zip(tuned.params()) {
+        writeln!(out, "{name} {v}").map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_prefers_weights_that_predict_the_results() {
+        // Red wins every game in which Red has an extra lion: tuning must not lower the
+        // lion's value, and the error must not grow.
+        let up = Position::from_fen("l6/7/7/7/7/7/7/2L4/T5E r").expect("valid");
+        let even = Position::from_fen("l6/7/7/7/7/7/7/7/6L r").expect("valid");
+        let samples = vec![
+            Sample {
+                position: up,
+                result: 1.0,
+            },
+            Sample {
+                position: even,
+                result: 0.5,
+            },
+        ];
+        let settings = Settings {
+            skip_plies: 0,
+            passes: 3,
+            rules: Rules::default(),
+        };
+        let start = Weights::DEFAULT;
+        let k = best_k(&samples, &start);
+        assert!(k > 0.1 && k < 5.0);
+        let before = error(&samples, &start, k);
+        let tuned = tune(&samples, &start, &settings, &mut Vec::new()).expect("tunes");
+        assert!(error(&samples, &tuned, k) <= before);
+    }
+}
