@@ -71,6 +71,13 @@ fn unpack(data: u64) -> Hit {
     }
 }
 
+/// Writes packed data with its check word (key XOR data).
+#[inline]
+fn write(e: &Entry, key: u64, data: u64) {
+    e.data.store(data, Ordering::Relaxed);
+    e.key_xor_data.store(key ^ data, Ordering::Relaxed);
+}
+
 fn generation_of(data: u64) -> u8 {
     (data >> 58) as u8 & 63
 }
@@ -211,8 +218,8 @@ impl TranspositionTable {
                     {
                         return;
                     }
-                    let mv = mv.or(old.mv);
-                    self.write(e, key, mv, score, eval, depth, bound);
+                    let data = pack(mv.or(old.mv), score, eval, depth, bound, self.generation);
+                    write(e, key, data);
                     return;
                 }
                 target = e;
@@ -225,24 +232,11 @@ impl TranspositionTable {
                 target = e;
             }
         }
-        self.write(target, key, mv, score, eval, depth, bound);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn write(
-        &self,
-        e: &Entry,
-        key: u64,
-        mv: Option<Move>,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
-        let data = pack(mv, score, eval, depth, bound, self.generation);
-        e.data.store(data, Ordering::Relaxed);
-        e.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        write(
+            target,
+            key,
+            pack(mv, score, eval, depth, bound, self.generation),
+        );
     }
 
     /// Per mille of a sample of entries written in the current search.
