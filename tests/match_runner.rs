@@ -187,103 +187,57 @@ fn a_malformed_answer_is_an_illegal_move() {
 
 #[test]
 fn bad_settings_are_refused_before_any_game() {
-    let cases: &[(&[&str], &str)] = &[
+    let (a, b) = (ours("A"), ours("B"));
+    // Two good engines followed by the settings under test.
+    let with_engines = |rest: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = ["--engine", a.as_str(), "--engine", b.as_str()]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(rest.iter().map(|s| s.to_string()));
+        v
+    };
+    let own = |args: &[&str]| args.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let cases: Vec<(Vec<String>, &str)> = vec![
         (
-            &[
+            own(&[
                 "--engine",
                 "cmd=/nonexistent/engine",
                 "--engine",
                 "cmd=/bin/true",
                 "--depth",
                 "1",
-            ],
+            ]),
             "cannot start",
         ),
+        (with_engines(&["--tc", "fast"]), "bad time control"),
+        (with_engines(&["--tc", "0+1"]), "bad time control"),
         (
-            &[
-                "--engine",
-                &ours("A"),
-                "--engine",
-                &ours("B"),
-                "--tc",
-                "fast",
-            ],
-            "bad time control",
-        ),
-        (
-            &[
-                "--engine",
-                &ours("A"),
-                "--engine",
-                &ours("B"),
-                "--tc",
-                "0+1",
-            ],
-            "bad time control",
-        ),
-        (
-            &[
-                "--engine",
-                &ours("A"),
-                "--engine",
-                &ours("B"),
-                "--depth",
-                "1",
-                "--openings",
-                "/nonexistent/file",
-            ],
+            with_engines(&["--depth", "1", "--openings", "/nonexistent/file"]),
             "cannot read openings",
         ),
         (
-            &[
-                "--engine",
-                &ours("A"),
-                "--engine",
-                &ours("B"),
-                "--depth",
-                "1",
-                "--sprt",
-                "elo0=5",
-                "elo1=0",
-            ],
+            with_engines(&["--depth", "1", "--sprt", "elo0=5", "elo1=0"]),
             "elo0",
         ),
         (
-            &[
-                "--engine",
-                &ours("A"),
-                "--engine",
-                &ours("B"),
-                "--depth",
-                "1",
-                "--sprt",
-                "elo1=x",
-            ],
+            with_engines(&["--depth", "1", "--sprt", "elo1=x"]),
             "not a number",
         ),
+        (with_engines(&[]), "one of --tc"),
+        (own(&["--engine", &a, "--depth", "1"]), "exactly two"),
         (
-            &["--engine", &ours("A"), "--engine", &ours("B")],
-            "one of --tc",
-        ),
-        (&["--engine", &ours("A"), "--depth", "1"], "exactly two"),
-        (
-            &["--engine", "name=A", "--engine", &ours("B"), "--depth", "1"],
+            own(&["--engine", "name=A", "--engine", &b, "--depth", "1"]),
             "no cmd",
         ),
         (
-            &[
-                "--engine",
-                &fake("noshake"),
-                "--engine",
-                &ours("B"),
-                "--depth",
-                "1",
-            ],
+            own(&["--engine", &fake("noshake"), "--engine", &b, "--depth", "1"]),
             "handshake",
         ),
     ];
-    for (args, expected) in cases {
-        let (ok, out, err) = run_match(args);
+    for (args, expected) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (ok, out, err) = run_match(&args);
         assert!(!ok, "{args:?} should fail");
         assert!(
             finished_lines(&out).is_empty(),
