@@ -288,6 +288,9 @@ fn engines_are_told_the_rules_the_referee_enforces() {
         "60",
     ]);
     assert!(ok, "{out}\n{err}");
-    assert_eq!(finished_lines(&out).len(), 2, "{out}");
-    assert!(!out.contains("illegal move"), "{out}");
+    let games = finished_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games.iter().all(|l| !l.contains("illegal move")), "{out}");
+    assert!(out.contains("Losses of A: 0 by illegal move"), "{out}");
+    assert!(out.contains("Losses of B: 0 by illegal move"), "{out}");
 }
