@@ -32,12 +32,7 @@ impl Default for Settings {
     }
 }
 
-/// The bench positions (comments and labels stripped).
-pub fn positions() -> Vec<Position> {
-    positions_with(Rules::default())
-}
-
-/// The bench positions, read under `rules`.
+/// The bench positions (comments and labels stripped), read under `rules`.
 pub fn positions_with(rules: Rules) -> Vec<Position> {
     POSITIONS
         .lines()
