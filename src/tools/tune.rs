@@ -7,9 +7,12 @@
 //! (±step, halving the step when no weight moves) on the mean squared error.
 
 use super::match_runner::{read_records, replay, ReadGame};
-use crate::board::{Color, Position};
+use crate::board::movegen::generate_to_with;
+use crate::board::{Color, MoveList, Position};
 use crate::eval::{evaluate_with, Weights};
 use crate::game::{GameResult, Rules};
+use crate::with_move_rules;
+use rayon::prelude::*;
 use std::io::{self, Write};
 
 /// A position with its game's result from Red's view.
@@ -44,7 +47,9 @@ pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, S
         let mut game = crate::game::Game::with_rules(g.start, settings.rules);
         for (ply, m) in g.moves.iter().enumerate() {
             let pos = *game.position();
-            if ply >= settings.skip_plies && game.result() == GameResult::Ongoing && is_quiet(&pos)
+            if ply >= settings.skip_plies
+                && game.result() == GameResult::Ongoing
+                && is_quiet(&pos, settings.rules)
             {
                 out.push(Sample {
                     position: pos,
@@ -58,33 +63,44 @@ pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, S
     Ok(out)
 }
 
-/// No animal stands next to a den (on a trap), so the evaluation is meaningful.
-fn is_quiet(pos: &Position) -> bool {
+/// The evaluation is meaningful here: no animal stands next to a den (on a trap), and
+/// the side to move has no capture (the static score would miss the exchange).
+fn is_quiet(pos: &Position, rules: Rules) -> bool {
     use crate::board::geometry::TRAPS;
     let traps = TRAPS[0] | TRAPS[1];
-    (pos.all_occupied() & traps).is_empty()
+    if (pos.all_occupied() & traps).any() {
+        return false;
+    }
+    let enemies = pos.occupied(pos.side_to_move().other());
+    let mut captures = MoveList::new();
+    with_move_rules!(rules.moves, R => generate_to_with::<R>(pos, enemies, &mut captures));
+    captures.is_empty()
 }
 
 fn sigmoid(k: f64, eval: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
 }
 
-/// Mean squared error of the predicted results.
+/// Mean squared error of the predicted results. Computed in parallel over fixed
+/// chunks whose sums are added in order, so the result does not depend on the number
+/// of threads (tuning runs are reproducible).
 pub fn error(samples: &[Sample], w: &Weights, k: f64) -> f64 {
-    let sum: f64 = samples
-        .iter()
-        .map(|s| {
-            let stm = evaluate_with(&s.position, w) as f64;
-            let red = if s.position.side_to_move() == Color::Red {
-                stm
-            } else {
-                -stm
-            };
-            let d = s.result - sigmoid(k, red);
-            d * d
-        })
-        .sum();
-    sum / samples.len().max(1) as f64
+    let chunk_sums: Vec<f64> = samples
+        .par_chunks(4096)
+        .map(|chunk| chunk.iter().map(|s| squared_error(s, w, k)).sum())
+        .collect();
+    chunk_sums.iter().sum::<f64>() / samples.len().max(1) as f64
+}
+
+fn squared_error(s: &Sample, w: &Weights, k: f64) -> f64 {
+    let stm = evaluate_with(&s.position, w) as f64;
+    let red = if s.position.side_to_move() == Color::Red {
+        stm
+    } else {
+        -stm
+    };
+    let d = s.result - sigmoid(k, red);
+    d * d
 }
 
 /// The scale K that best fits the weights (golden-section search on [0.1, 5]).
