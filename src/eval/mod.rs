@@ -20,6 +20,8 @@
 //!   to the enemy elephant.
 //! - `rat_river`: our rat in the water; and in the path of an enemy lion's or tiger's
 //!   river jump, blocking it.
+//! - `placement`: a square table per animal, seen from the animal's own side and
+//!   symmetric left to right (the board is), tuned from games.
 //! - `mobility`: number of legal moves the side would have.
 //! - `tempo`: bonus for the side to move.
 
@@ -46,6 +48,9 @@ pub const ATTACK_RADIUS: u8 = 3;
 /// last entry. The longest finite path on the board is 11 moves.
 pub const PROGRESS_LEN: usize = 12;
 
+/// Entries of one placement table: 9 ranks × 4 files (a–d; e–g mirror c–a).
+pub const PLACEMENT_LEN: usize = 36;
+
 /// Every tunable number of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
@@ -55,6 +60,9 @@ pub struct Weights {
     pub progress: [i32; PROGRESS_LEN],
     /// Per-animal multiplier of `progress`, in sixteenths.
     pub progress_scale: [i32; 8],
+    /// Bonus by square for each animal (`Animal::index()`), indexed by
+    /// [`placement_index`]: rank from the animal's own side, file folded to a–d.
+    pub placement: [[i32; PLACEMENT_LEN]; 8],
     /// Per legal move.
     pub mobility: i32,
     /// For the side to move.
@@ -112,6 +120,7 @@ impl Weights {
         // Strong animals profit most from advancing (they cannot easily be taken);
         // the rat is hard to stop in the water; weak animals are better at home.
         progress_scale: [14, 8, 9, 10, 12, 16, 16, 16],
+        placement: [[0; PLACEMENT_LEN]; 8],
         mobility: 4,
         tempo: 10,
         den_attacker: 60,
@@ -132,6 +141,7 @@ impl Weights {
             material,
             progress,
             progress_scale,
+            placement,
             mobility,
             tempo,
             den_attacker,
@@ -148,6 +158,7 @@ impl Weights {
             .iter_mut()
             .chain(progress.iter_mut())
             .chain(progress_scale.iter_mut())
+            .chain(placement.iter_mut().flatten())
             .collect();
         v.extend([
             mobility,
@@ -195,6 +206,12 @@ impl Weights {
         }
         for a in Animal::ALL {
             n.push(format!("progress_scale_{}", a.name()));
+        }
+        for a in Animal::ALL {
+            for i in 0..PLACEMENT_LEN {
+                let (rank, file) = (i / 4 + 1, (b'a' + (i % 4) as u8) as char);
+                n.push(format!("placement_{}_{file}{rank}", a.name()));
+            }
         }
         n.extend(SCALAR_NAMES.iter().map(|s| s.to_string()));
         n
@@ -254,6 +271,7 @@ impl std::fmt::Display for Trace {
 pub const TERM_NAMES: [&str; NUM_TERMS] = [
     "material",
     "progress",
+    "placement",
     "den_defence",
     "trap_guard",
     "trap_intruder",
@@ -262,16 +280,17 @@ pub const TERM_NAMES: [&str; NUM_TERMS] = [
     "mobility",
     "tempo",
 ];
-const NUM_TERMS: usize = 9;
+const NUM_TERMS: usize = 10;
 const T_MATERIAL: usize = 0;
 const T_PROGRESS: usize = 1;
-const T_DEN: usize = 2;
-const T_TRAP_GUARD: usize = 3;
-const T_INTRUDER: usize = 4;
-const T_RAT_ELEPHANT: usize = 5;
-const T_RAT_RIVER: usize = 6;
-const T_MOBILITY: usize = 7;
-const T_TEMPO: usize = 8;
+const T_PLACEMENT: usize = 2;
+const T_DEN: usize = 3;
+const T_TRAP_GUARD: usize = 4;
+const T_INTRUDER: usize = 5;
+const T_RAT_ELEPHANT: usize = 6;
+const T_RAT_RIVER: usize = 7;
+const T_MOBILITY: usize = 8;
+const T_TEMPO: usize = 9;
 
 /// `Mover::of` by animal index, as an index into `DISTANCE[color]`.
 const MOVER: [usize; 8] = {
@@ -282,6 +301,33 @@ const MOVER: [usize; 8] = {
         i += 1;
     }
     m
+};
+
+/// Index into a placement table of `color`'s animal on square index `s` (63, the
+/// captured slot, maps to entry 0; the caller zeroes captured animals).
+pub const fn placement_index(color: Color, s: usize) -> usize {
+    if s >= 63 {
+        return 0;
+    }
+    let (file, rank) = (s % 7, s / 7);
+    let rank = match color {
+        Color::Red => rank,
+        Color::Blue => 8 - rank,
+    };
+    let file = if file > 3 { 6 - file } else { file };
+    rank * 4 + file
+}
+
+/// `placement_index` for every square index 0..64, per colour.
+const PLACEMENT_INDEX: [[u8; 64]; 2] = {
+    let mut t = [[0u8; 64]; 2];
+    let mut s = 0;
+    while s < 64 {
+        t[0][s] = placement_index(Color::Red, s) as u8;
+        t[1][s] = placement_index(Color::Blue, s) as u8;
+        s += 1;
+    }
+    t
 };
 
 /// `[term][color]`.
@@ -381,7 +427,8 @@ fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
         let tables = &DISTANCE[ci];
         // Square of each animal; 63 when captured (distance UNREACHABLE there).
         let squares = &pos.squares[ci];
-        let (mut mat, mut prog, mut near) = (0, 0, 0);
+        let place_index = &PLACEMENT_INDEX[ci];
+        let (mut mat, mut prog, mut place, mut near) = (0, 0, 0, 0);
         // Branch-free and unrolled: this loop is most of the evaluation's work.
         for a in 0..8 {
             let s = squares[a] as usize & 63;
@@ -390,10 +437,12 @@ fn breakdown(pos: &Position, w: &Weights) -> Breakdown {
             mat += alive * w.material[a];
             let curve = w.progress[(d as usize).min(PROGRESS_LEN - 1)];
             prog += alive * curve * w.progress_scale[a];
+            place += alive * w.placement[a][place_index[s] as usize];
             near += (d <= ATTACK_RADIUS) as i32;
         }
         b[T_MATERIAL][ci] = mat;
         b[T_PROGRESS][ci] = prog / 16;
+        b[T_PLACEMENT][ci] = place;
         attackers[ci] = near;
     }
 

@@ -335,3 +335,90 @@ fn trace_prints_every_term() {
     }
     assert!(text.ends_with(&format!("side to move: {}", Weights::DEFAULT.tempo)));
 }
+
+/// Files a<->g swapped, nothing else.
+fn mirror_files(p: &Position) -> Position {
+    let fen = p.to_fen();
+    let (placement, rest) = fen.split_once(' ').unwrap();
+    let ranks: Vec<String> = placement
+        .split('/')
+        .map(|r| {
+            let mut cells = String::new();
+            for c in r.chars() {
+                match c.to_digit(10) {
+                    Some(n) => cells.extend(std::iter::repeat_n('.', n as usize)),
+                    None => cells.push(c),
+                }
+            }
+            cells.chars().rev().collect::<String>()
+        })
+        .map(|cells| {
+            // Back to digits for runs of empty squares.
+            let mut out = String::new();
+            let mut run = 0;
+            for c in cells.chars() {
+                if c == '.' {
+                    run += 1;
+                } else {
+                    if run > 0 {
+                        out.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+            }
+            out
+        })
+        .collect();
+    pos(&format!("{} {rest}", ranks.join("/")))
+}
+
+#[test]
+fn placement_tables_are_seen_from_each_side_and_fold_the_files() {
+    for s in 0..NUM_SQUARES {
+        let (file, rank) = (s % 7, s / 7);
+        let red = placement_index(Color::Red, s);
+        assert!(red < PLACEMENT_LEN);
+        // Blue sees the board from rank 9.
+        assert_eq!(placement_index(Color::Blue, (8 - rank) * 7 + file), red);
+        // Files e-g use the tables of c-a.
+        assert_eq!(placement_index(Color::Red, rank * 7 + (6 - file)), red);
+    }
+    // Every entry is used by some square.
+    let mut used = [false; PLACEMENT_LEN];
+    for s in 0..NUM_SQUARES {
+        used[placement_index(Color::Red, s)] = true;
+    }
+    assert!(used.iter().all(|&u| u));
+
+    // With every entry distinct, the evaluation is still colour- and file-symmetric.
+    let mut w = Weights::DEFAULT;
+    for (a, table) in w.placement.iter_mut().enumerate() {
+        for (i, v) in table.iter_mut().enumerate() {
+            *v = (a * 100 + i) as i32;
+        }
+    }
+    for p in sample_positions(50, 150) {
+        assert_eq!(
+            evaluate_with(&p, &w),
+            evaluate_with(&mirror(&p), &w),
+            "{p:?}"
+        );
+        assert_eq!(
+            evaluate_with(&p, &w),
+            evaluate_with(&mirror_files(&p), &w),
+            "{p:?}"
+        );
+    }
+    // And the table moves the score: a lone red lion counts its square's entry.
+    let lion = pos("1l5/7/7/7/7/7/7/7/L6 r");
+    let mut w2 = Weights::DEFAULT;
+    w2.placement[Animal::Lion.index()][placement_index(Color::Red, s("a1").index())] = 77;
+    assert_eq!(
+        evaluate_with(&lion, &w2) - evaluate_with(&lion, &Weights::DEFAULT),
+        77
+    );
+}
