@@ -121,6 +121,44 @@ fn illegal_moves_lose_and_are_counted() {
 }
 
 #[test]
+fn sprt_stops_the_match_and_its_verdict_stands() {
+    // Every game against the illegal-move engine is won: H1 is accepted after about a
+    // hundred pairs (a one-cell tally grows the LLR slowly), the match stops before
+    // its 400 games, and the final summary keeps the verdict.
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &ours("Jungle"),
+        "--engine",
+        &fake("illegal"),
+        "--games",
+        "400",
+        "--depth",
+        "1",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "elo0=0",
+        "elo1=10",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    let games = finished_lines(&out).len();
+    assert!(games < 400, "the match did not stop: {games} games\n{out}");
+    let verdicts: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("SPRT:"))
+        .skip_while(|l| !l.contains("H1 was accepted after"))
+        .collect();
+    assert!(!verdicts.is_empty(), "{out}");
+    let first = verdicts[0];
+    assert!(
+        verdicts.iter().all(|l| l.ends_with(first.rsplit(" - ").next().unwrap_or(""))),
+        "the verdict changed: {out}"
+    );
+    let after_end = out.split("Match finished").nth(1).unwrap_or("");
+    assert!(after_end.contains("H1 was accepted after"), "{out}");
+}
+
+#[test]
 fn a_crash_loses_and_the_engine_is_restarted() {
     let (ok, out, err) = run_match(&[
         "--engine",

@@ -362,9 +362,26 @@ pub struct Tally {
     /// Losses by fault, per engine: (illegal, time, crash/hang).
     pub faults: [(u32, u32, u32); 2],
     pub games: u32,
+    /// The SPRT's verdict and the number of games it was reached after. It stands:
+    /// games still running when the match stops are counted, but cannot undo it.
+    pub sprt_verdict: Option<(SprtDecision, u32)>,
 }
 
 impl Tally {
+    /// Applies the SPRT (if any) to the pairs so far; true once it has decided. The
+    /// first decision is kept: later pairs cannot undo it.
+    fn judge(&mut self, sprt: Option<&Sprt>) -> bool {
+        if self.sprt_verdict.is_none() {
+            if let Some(sprt) = sprt {
+                let decision = sprt.decide(&self.pairs);
+                if decision != SprtDecision::Continue {
+                    self.sprt_verdict = Some((decision, self.games));
+                }
+            }
+        }
+        self.sprt_verdict.is_some()
+    }
+
     fn add(&mut self, g: &GameRecord) {
         self.wdl.add(g.score_of(0));
         self.games += 1;
@@ -463,12 +480,10 @@ pub fn run(settings: &MatchSettings, out: &mut (impl Write + Send)) -> std::io::
             let pair = (record.number - 1) / 2;
             if let Some(other) = pending.remove(&pair) {
                 tally.pairs.add_pair(other.score_of(0), record.score_of(0));
-                summary(out, &tally, &names, settings.sprt.as_ref())?;
-                if let Some(sprt) = &settings.sprt {
-                    if sprt.decide(&tally.pairs) != SprtDecision::Continue {
-                        stop.store(true, Ordering::Relaxed);
-                    }
+                if tally.judge(settings.sprt.as_ref()) {
+                    stop.store(true, Ordering::Relaxed);
                 }
+                summary(out, &tally, &names, settings.sprt.as_ref())?;
             } else {
                 pending.insert(pair, record);
             }
@@ -516,10 +531,10 @@ fn summary(
     }
     if let Some(s) = sprt {
         let (lo, hi) = s.bounds();
-        let decision = match s.decide(p) {
-            SprtDecision::Continue => "",
-            SprtDecision::AcceptH0 => " - H0 was accepted",
-            SprtDecision::AcceptH1 => " - H1 was accepted",
+        let decision = match t.sprt_verdict {
+            None | Some((SprtDecision::Continue, _)) => String::new(),
+            Some((SprtDecision::AcceptH0, n)) => format!(" - H0 was accepted after {n} games"),
+            Some((SprtDecision::AcceptH1, n)) => format!(" - H1 was accepted after {n} games"),
         };
         writeln!(
             out,
@@ -655,4 +670,54 @@ pub fn read_openings(text: &str, rules: Rules) -> Result<Vec<Position>, String> 
         return Err("the openings file has no positions".into());
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use GameScore::{Draw, Loss, Win};
+
+    fn add_pairs(t: &mut Tally, n: usize, a: GameScore, b: GameScore) {
+        for _ in 0..n {
+            t.pairs.add_pair(a, b);
+            t.wdl.add(a);
+            t.wdl.add(b);
+            t.games += 2;
+        }
+    }
+
+    #[test]
+    fn the_sprt_verdict_stands_once_reached() {
+        let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).expect("valid");
+        let mut t = Tally::default();
+        add_pairs(&mut t, 30, Win, Draw);
+        add_pairs(&mut t, 30, Draw, Draw);
+        assert!(!t.judge(Some(&sprt)), "llr {}", sprt.llr(&t.pairs));
+        // Win pairs until H1 is accepted.
+        let mut pairs = 0;
+        while !t.judge(Some(&sprt)) {
+            add_pairs(&mut t, 1, Win, Draw);
+            pairs += 1;
+            assert!(pairs < 1000, "never accepted");
+        }
+        let decided_after = t.games;
+        assert_eq!(t.sprt_verdict, Some((SprtDecision::AcceptH1, decided_after)));
+        // Games still running at the stop pull the LLR back inside the bounds…
+        while sprt.decide(&t.pairs) != SprtDecision::Continue {
+            add_pairs(&mut t, 1, Loss, Draw);
+            assert!(t.games < decided_after + 200, "llr {}", sprt.llr(&t.pairs));
+        }
+        // …but the verdict, and the summary's SPRT line, stay.
+        assert!(t.judge(Some(&sprt)));
+        assert_eq!(t.sprt_verdict, Some((SprtDecision::AcceptH1, decided_after)));
+        let mut out = Vec::new();
+        summary(&mut out, &t, &["A".into(), "B".into()], Some(&sprt)).expect("writes");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(
+            text.contains(&format!("- H1 was accepted after {decided_after} games")),
+            "{text}"
+        );
+        // Without an SPRT nothing is ever decided.
+        assert!(!Tally::default().judge(None));
+    }
 }
