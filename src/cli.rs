@@ -113,6 +113,12 @@ enum Command {
         /// Passes of local search.
         #[arg(long, default_value_t = 20)]
         passes: usize,
+        /// Start from the hand-set weights, not the engine's (tuned) ones.
+        #[arg(long)]
+        from_hand_set: bool,
+        /// Also write the tuned weights as Rust source (`src/eval/weights.rs`).
+        #[arg(long, value_name = "FILE")]
+        rust: Option<String>,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -208,12 +214,17 @@ pub fn run() -> i32 {
             files,
             skip,
             passes,
+            from_hand_set,
+            rust,
             rules,
         }) => {
             let settings = tune::Settings {
                 skip_plies: skip,
                 passes,
                 rules: rules.rules(),
+                from_hand_set,
+                rust_file: rust,
+                command_line: command_line(),
             };
             let mut out = LineWriter(io::stdout());
             match tune::run(&files, &settings, &mut out) {
@@ -440,6 +451,12 @@ fn rule_options(rules: Rules) -> Vec<(String, String)> {
         ),
         ("RepetitionDraw".into(), rules.draw.repetitions.to_string()),
     ]
+}
+
+/// This process's command line, program name shortened to `jungle`.
+fn command_line() -> String {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    format!("jungle {}", args.join(" "))
 }
 
 fn run_replay(path: &str, rules: Rules) -> i32 {

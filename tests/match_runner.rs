@@ -151,7 +151,9 @@ fn sprt_stops_the_match_and_its_verdict_stands() {
     assert!(!verdicts.is_empty(), "{out}");
     let first = verdicts[0];
     assert!(
-        verdicts.iter().all(|l| l.ends_with(first.rsplit(" - ").next().unwrap_or(""))),
+        verdicts
+            .iter()
+            .all(|l| l.ends_with(first.rsplit(" - ").next().unwrap_or(""))),
         "the verdict changed: {out}"
     );
     let after_end = out.split("Match finished").nth(1).unwrap_or("");

@@ -137,12 +137,15 @@ fn mates_are_found_with_the_exact_distance() {
         check_mate_search(
             &mut e,
             case,
-            &format!("go depth {}", 2 * case.n + 2),
+            // Two plies beyond the mate's length: pruning (null move, reductions) may
+            // delay a quiet mate by an iteration or two, and how far depends on the
+            // evaluation; the distance and the winning move must still be exact.
+            &format!("go depth {}", 2 * case.n + 4),
             &mut failures,
         );
     }
     println!(
-        "go depth 2N+2 over {} cases: {:?}",
+        "go depth 2N+4 over {} cases: {:?}",
         cases.len(),
         t0.elapsed()
     );

@@ -26,6 +26,7 @@
 //! - `tempo`: bonus for the side to move.
 
 pub mod distance;
+mod weights;
 
 #[cfg(test)]
 mod tests;
@@ -103,7 +104,11 @@ const SCALAR_NAMES: [&str; 11] = [
 ];
 
 impl Weights {
-    /// Hand-set starting values, to be tuned.
+    /// The engine's weights: [`Weights::HAND_SET`] tuned from self-play games by
+    /// `jungle tune` (how, in `weights.rs` and CHANGES.md).
+    pub const DEFAULT: Weights = weights::TUNED;
+
+    /// Hand-set starting values, from which the tuning started.
     ///
     /// Material (rat, cat, dog, wolf, leopard, tiger, lion, elephant):
     /// the elephant takes everything but the rat; the lion everything but the elephant,
@@ -112,7 +117,7 @@ impl Weights {
     /// every land animal while in the water, and it blocks river jumps; its value rises
     /// further (by `rat_vs_elephant`) while the enemy elephant lives. Cat, dog and wolf
     /// are mostly defenders of the traps, valued by how much they can take.
-    pub const DEFAULT: Weights = Weights {
+    pub const HAND_SET: Weights = Weights {
         material: [400, 200, 300, 350, 500, 800, 900, 1000],
         // Distance 0 is the den itself (game over); the curve is steep for the last
         // three steps, where a single unanswered move wins.

@@ -701,7 +701,10 @@ mod tests {
             assert!(pairs < 1000, "never accepted");
         }
         let decided_after = t.games;
-        assert_eq!(t.sprt_verdict, Some((SprtDecision::AcceptH1, decided_after)));
+        assert_eq!(
+            t.sprt_verdict,
+            Some((SprtDecision::AcceptH1, decided_after))
+        );
         // Games still running at the stop pull the LLR back inside the bounds…
         while sprt.decide(&t.pairs) != SprtDecision::Continue {
             add_pairs(&mut t, 1, Loss, Draw);
@@ -709,7 +712,10 @@ mod tests {
         }
         // …but the verdict, and the summary's SPRT line, stay.
         assert!(t.judge(Some(&sprt)));
-        assert_eq!(t.sprt_verdict, Some((SprtDecision::AcceptH1, decided_after)));
+        assert_eq!(
+            t.sprt_verdict,
+            Some((SprtDecision::AcceptH1, decided_after))
+        );
         let mut out = Vec::new();
         summary(&mut out, &t, &["A".into(), "B".into()], Some(&sprt)).expect("writes");
         let text = String::from_utf8(out).expect("utf-8");

@@ -29,6 +29,12 @@ pub struct Settings {
     /// Passes of local search over all weights.
     pub passes: usize,
     pub rules: Rules,
+    /// Start from `Weights::HAND_SET` instead of the engine's weights.
+    pub from_hand_set: bool,
+    /// Also write the tuned weights as Rust source to this file.
+    pub rust_file: Option<String>,
+    /// The command that ran the tuning (recorded in the Rust source).
+    pub command_line: String,
 }
 
 /// Labelled positions of the recorded games. Positions with a forced result on the
@@ -167,28 +173,118 @@ pub fn tune(
     Ok(tuned)
 }
 
-/// Reads record files and tunes; prints the tuned parameters as `name value` lines.
+/// Reads record files and tunes; prints the tuned parameters as `name value` lines,
+/// and with `rust_file` also writes them as the Rust source of `eval/weights.rs`.
 pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Result<(), String> {
     let mut games = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
         games.extend(read_records(&text).map_err(|e| format!("{f}: {e}"))?);
     }
+    let total = games.len();
+    let games = distinct_games(games);
+    writeln!(out, "games {total}, distinct {}", games.len()).map_err(|e| e.to_string())?;
     let samples = samples(&games, settings)?;
     if samples.is_empty() {
         return Err("no positions to tune on".into());
     }
-    let tuned = tune(&samples, &Weights::DEFAULT, settings, out).map_err(|e| e.to_string())?;
+    let mut log = Tee {
+        out: &mut *out,
+        copy: Vec::new(),
+    };
+    let start = if settings.from_hand_set {
+        Weights::HAND_SET
+    } else {
+        Weights::DEFAULT
+    };
+    let tuned = tune(&samples, &start, settings, &mut log).map_err(|e| e.to_string())?;
+    let log = log.copy;
     writeln!(out, "# tuned weights (Weights::params order)").map_err(|e| e.to_string())?;
     for (name, v) in Weights::names().iter().zip(tuned.params()) {
         writeln!(out, "{name} {v}").map_err(|e| e.to_string())?;
     }
+    if let Some(path) = &settings.rust_file {
+        let summary = String::from_utf8_lossy(&log);
+        let first = summary.lines().next().unwrap_or_default();
+        let last = summary
+            .lines()
+            .rfind(|l| l.starts_with("pass"))
+            .unwrap_or_default();
+        let provenance = format!("{}\n{first}\n{last}", settings.command_line);
+        std::fs::write(path, rust_source(&tuned, &provenance))
+            .map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
     Ok(())
+}
+
+/// The games without repeats (same start, same moves): self-play of one deterministic
+/// engine at a fixed node count plays each opening's colour-swapped pair identically,
+/// and a repeated game would only count its positions twice.
+fn distinct_games(games: Vec<ReadGame>) -> Vec<ReadGame> {
+    let mut seen = ahash::AHashSet::new();
+    games
+        .into_iter()
+        .filter(|g| seen.insert((g.start.key(), g.moves.clone())))
+        .collect()
+}
+
+/// Writes through to `out` and keeps a copy.
+struct Tee<'a, W: Write> {
+    out: &'a mut W,
+    copy: Vec<u8>,
+}
+
+impl<W: Write> Write for Tee<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.copy.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The Rust source of `src/eval/weights.rs` holding `weights` (run `cargo fmt` after).
+pub fn rust_source(weights: &Weights, provenance: &str) -> String {
+    let mut s = String::from(
+        "//! The evaluation weights, written by `jungle tune --rust` (then `cargo fmt`).\n//!\n",
+    );
+    for line in provenance.lines() {
+        s.push_str(&format!("//! {line}\n"));
+    }
+    s.push_str("//!\n//! How the record files were made, and the match that accepted these weights:\n//! CHANGES.md.\n");
+    s.push_str("\nuse super::Weights;\n\n/// Weights tuned from self-play games (see the module header).\n");
+    s.push_str(&format!("pub const TUNED: Weights = {weights:#?};\n"));
+    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_games_count_once_and_the_rust_source_holds_the_weights() {
+        let game = |n: u32, moves: &str| {
+            format!(
+                "[Game \"{n}\"]\n[Red \"a\"]\n[Blue \"b\"]\n[Result \"1/2-1/2\"]\n[FEN \"{}\"]\n\n{moves} 1/2-1/2\n\n",
+                crate::board::START_FEN
+            )
+        };
+        let text = game(1, "1. a3a4 a7a6") + &game(2, "1. a3a4 a7a6") + &game(3, "1. a3a4 g7g6");
+        let games = read_records(&text).expect("valid records");
+        assert_eq!(games.len(), 3);
+        let distinct = distinct_games(games);
+        assert_eq!(distinct.len(), 2);
+        assert_eq!(distinct[1].moves, vec!["a3a4", "g7g6"]);
+
+        let src = rust_source(&Weights::HAND_SET, "jungle tune x.txt\nsamples 1");
+        assert!(src.starts_with("//! The evaluation weights, written by `jungle tune --rust`"));
+        assert!(src.contains("//! jungle tune x.txt\n//! samples 1\n"));
+        assert!(src.contains("pub const TUNED: Weights = Weights {"));
+        assert!(src.contains(&format!("mobility: {},", Weights::HAND_SET.mobility)));
+    }
 
     #[test]
     fn the_fit_prefers_weights_that_predict_the_results() {
@@ -210,6 +306,9 @@ mod tests {
             skip_plies: 0,
             passes: 3,
             rules: Rules::default(),
+            from_hand_set: false,
+            rust_file: None,
+            command_line: String::new(),
         };
         let start = Weights::DEFAULT;
         let k = best_k(&samples, &start);
