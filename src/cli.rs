@@ -113,6 +113,9 @@ enum Command {
         /// Passes of local search.
         #[arg(long, default_value_t = 20)]
         passes: usize,
+        /// Keep every N-th distinct game out of the fit and report its error.
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        holdout: usize,
         /// Start from the hand-set weights, not the engine's (tuned) ones.
         #[arg(long)]
         from_hand_set: bool,
@@ -214,6 +217,7 @@ pub fn run() -> i32 {
             files,
             skip,
             passes,
+            holdout,
             from_hand_set,
             rust,
             rules,
@@ -221,6 +225,7 @@ pub fn run() -> i32 {
             let settings = tune::Settings {
                 skip_plies: skip,
                 passes,
+                holdout,
                 rules: rules.rules(),
                 from_hand_set,
                 rust_file: rust,

@@ -28,6 +28,8 @@ pub struct Settings {
     pub skip_plies: usize,
     /// Passes of local search over all weights.
     pub passes: usize,
+    /// Keep every n-th distinct game out of the fit and report its error (0: none).
+    pub holdout: usize,
     pub rules: Rules,
     /// Start from `Weights::HAND_SET` instead of the engine's weights.
     pub from_hand_set: bool,
@@ -125,6 +127,15 @@ pub fn best_k(samples: &[Sample], w: &Weights) -> f64 {
     (lo + hi) / 2.0
 }
 
+fn log_changes(old: &[i32], new: &[i32], log: &mut impl Write) -> io::Result<()> {
+    for (name, (o, n)) in Weights::names().iter().zip(old.iter().zip(new)) {
+        if o != n {
+            writeln!(log, "{name}: {o} -> {n}")?;
+        }
+    }
+    Ok(())
+}
+
 /// Tunes the weights; reports progress to `log`. Returns the tuned weights.
 pub fn tune(
     samples: &[Sample],
@@ -136,7 +147,6 @@ pub fn tune(
     let mut params = start.params();
     let mut best = error(samples, start, k);
     writeln!(log, "samples {} K {k:.4} error {best:.6}", samples.len())?;
-    let names = Weights::names();
     let mut step = 8;
     for pass in 0..settings.passes {
         let mut improved = false;
@@ -165,11 +175,7 @@ pub fn tune(
         }
     }
     let tuned = Weights::from_params(&params).unwrap_or(*start);
-    for (name, (old, new)) in names.iter().zip(start.params().iter().zip(params.iter())) {
-        if old != new {
-            writeln!(log, "{name}: {old} -> {new}")?;
-        }
-    }
+    log_changes(&start.params(), &params, log)?;
     Ok(tuned)
 }
 
@@ -184,6 +190,8 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
     let total = games.len();
     let games = distinct_games(games);
     writeln!(out, "games {total}, distinct {}", games.len()).map_err(|e| e.to_string())?;
+    let (games, held) = split_holdout(games, settings.holdout);
+    let held_samples = samples(&held, settings)?;
     let samples = samples(&games, settings)?;
     if samples.is_empty() {
         return Err("no positions to tune on".into());
@@ -198,6 +206,18 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
         Weights::DEFAULT
     };
     let tuned = tune(&samples, &start, settings, &mut log).map_err(|e| e.to_string())?;
+    if !held_samples.is_empty() {
+        let k = best_k(&samples, &start);
+        writeln!(
+            log,
+            "holdout: {} games, {} samples, error {:.6} -> {:.6}",
+            held.len(),
+            held_samples.len(),
+            error(&held_samples, &start, k),
+            error(&held_samples, &tuned, k)
+        )
+        .map_err(|e| e.to_string())?;
+    }
     let log = log.copy;
     writeln!(out, "# tuned weights (Weights::params order)").map_err(|e| e.to_string())?;
     for (name, v) in Weights::names().iter().zip(tuned.params()) {
@@ -210,11 +230,28 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
             .lines()
             .rfind(|l| l.starts_with("pass"))
             .unwrap_or_default();
-        let provenance = format!("{}\n{first}\n{last}", settings.command_line);
+        let mut provenance = format!("{}\n{first}\n{last}", settings.command_line);
+        if let Some(h) = summary.lines().find(|l| l.starts_with("holdout")) {
+            provenance = format!("{provenance}\n{h}");
+        }
         std::fs::write(path, rust_source(&tuned, &provenance))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
     }
     Ok(())
+}
+
+/// Every `n`-th game is kept out of the fit, to measure overfitting (none for 0):
+/// returns (games to fit, held-out games).
+fn split_holdout(games: Vec<ReadGame>, n: usize) -> (Vec<ReadGame>, Vec<ReadGame>) {
+    let (mut fit, mut held) = (Vec::new(), Vec::new());
+    for (i, g) in games.into_iter().enumerate() {
+        if n > 0 && i % n == n - 1 {
+            held.push(g);
+        } else {
+            fit.push(g);
+        }
+    }
+    (fit, held)
 }
 
 /// The games without repeats (same start, same moves): self-play of one deterministic
@@ -278,6 +315,10 @@ mod tests {
         let distinct = distinct_games(games);
         assert_eq!(distinct.len(), 2);
         assert_eq!(distinct[1].moves, vec!["a3a4", "g7g6"]);
+        let (fit, held) = split_holdout(distinct.clone(), 2);
+        assert_eq!((fit.len(), held.len()), (1, 1));
+        assert_eq!(held[0].moves, vec!["a3a4", "g7g6"]);
+        assert_eq!(split_holdout(distinct, 0).1.len(), 0);
 
         let src = rust_source(&Weights::HAND_SET, "jungle tune x.txt\nsamples 1");
         assert!(src.starts_with("//! The evaluation weights, written by `jungle tune --rust`"));
@@ -305,6 +346,7 @@ mod tests {
         let settings = Settings {
             skip_plies: 0,
             passes: 3,
+            holdout: 0,
             rules: Rules::default(),
             from_hand_set: false,
             rust_file: None,
