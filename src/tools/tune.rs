@@ -71,12 +71,15 @@ pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, S
     Ok(out)
 }
 
-/// The evaluation is meaningful here: no animal stands next to a den (on a trap), and
-/// the side to move has no capture (the static score would miss the exchange).
+/// The evaluation is meaningful here: no animal stands on an enemy trap (next to the
+/// enemy den, a win or a forced capture), and the side to move has no capture (the
+/// static score would miss the exchange). Animals on their own traps are fine: that
+/// is where defenders stand.
 fn is_quiet(pos: &Position, rules: Rules) -> bool {
     use crate::board::geometry::TRAPS;
-    let traps = TRAPS[0] | TRAPS[1];
-    if (pos.all_occupied() & traps).any() {
+    let intruders = (pos.occupied(Color::Red) & TRAPS[Color::Blue.index()])
+        | (pos.occupied(Color::Blue) & TRAPS[Color::Red.index()]);
+    if intruders.any() {
         return false;
     }
     let enemies = pos.occupied(pos.side_to_move().other());
