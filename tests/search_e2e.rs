@@ -163,6 +163,25 @@ fn mates_are_found_with_the_exact_distance() {
     );
 }
 
+#[test]
+fn a_blocking_move_is_a_win_at_the_horizon() {
+    // Blue's rat steps to a3 and Red (elephant a4, cat a5) has no legal move: a win in
+    // one. Found at depth 1, where Red's reply is a quiescence node, and never hidden by
+    // a static score that looks good for the blocked side (reverse futility once did).
+    let cases = load_mates();
+    let case = cases
+        .iter()
+        .find(|c| c.fen.starts_with("6t/2e4/5l1/d6/C6/E6/7/r6/7 b"))
+        .expect("the blocked-side case is in tests/mates.txt");
+    let mut e = Engine::start("blocked");
+    let mut failures = Vec::new();
+    for depth in 1..=6 {
+        e.send_silent("ucinewgame");
+        check_mate_search(&mut e, case, &format!("go depth {depth}"), &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 fn cli_bench_total(depth: &str) -> (u64, usize) {
     let (status, out, err) = run_cli(&["bench", "--depth", depth], Duration::from_secs(60));
     assert!(

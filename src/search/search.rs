@@ -420,8 +420,10 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         };
 
         if !pv_node && !in_check && !is_mate(beta) {
+            // Both prunings below trust the static score, which knows nothing of "the
+            // side to move has no legal move: it loses"; they check for a move first.
             // Reverse futility: far above beta at low depth.
-            if depth <= 6 && static_eval - 90 * depth >= beta {
+            if depth <= 6 && static_eval - 90 * depth >= beta && count_with::<R>(pos) > 0 {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if we still stand above beta,
@@ -431,6 +433,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                 && depth >= 3
                 && static_eval >= beta
                 && pos.animal_count(us) >= 3
+                && count_with::<R>(pos) > 0
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let mut child = *pos;
@@ -596,6 +599,12 @@ impl<'a, R: MoveRules> Worker<'a, R> {
 
         let mut best = -INFINITE;
         if !in_check {
+            // A side with few animals may be blocked: no legal move loses, whatever the
+            // static score says. (With more animals a full block is too rare to pay
+            // for the count at every node.)
+            if pos.animal_count(us) <= 3 && count_with::<R>(pos) == 0 {
+                return mated_in(ply);
+            }
             let stand_pat = evaluate(pos);
             if stand_pat >= beta {
                 return stand_pat;
