@@ -415,8 +415,9 @@ fn placement_tables_are_seen_from_each_side_and_fold_the_files() {
     }
     // And the table moves the score: a lone red lion counts its square's entry.
     let lion = pos("1l5/7/7/7/7/7/7/7/L6 r");
+    let entry = placement_index(Color::Red, s("a1").index());
     let mut w2 = Weights::DEFAULT;
-    w2.placement[Animal::Lion.index()][placement_index(Color::Red, s("a1").index())] = 77;
+    w2.placement[Animal::Lion.index()][entry] += 77;
     assert_eq!(
         evaluate_with(&lion, &w2) - evaluate_with(&lion, &Weights::DEFAULT),
         77
