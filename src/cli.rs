@@ -136,6 +136,9 @@ enum Command {
         /// Keep positions scored within this many centipawns of 0.
         #[arg(long, default_value_t = 60)]
         margin: i32,
+        /// Keep only positions scored at least this far from 0 (an unbalanced suite).
+        #[arg(long, default_value_t = 0)]
+        min_margin: i32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
@@ -245,6 +248,7 @@ pub fn run() -> i32 {
             plies,
             depth,
             margin,
+            min_margin,
             seed,
             rules,
         }) => {
@@ -253,6 +257,7 @@ pub fn run() -> i32 {
                 plies,
                 depth,
                 margin,
+                min_margin,
                 seed,
                 rules: rules.rules(),
             };
