@@ -39,9 +39,8 @@ pub struct Settings {
     pub command_line: String,
 }
 
-/// Labelled positions of the recorded games. Positions with a forced result on the
-/// board (an animal on an enemy trap, the game over) are left out: the evaluation does
-/// not score them, the search does.
+/// Labelled quiet positions (`is_quiet`) of the recorded games, from the ply
+/// `skip_plies` on, while the game is not over.
 pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     for (i, g) in games.iter().enumerate() {
@@ -140,13 +139,14 @@ fn log_changes(old: &[i32], new: &[i32], log: &mut impl Write) -> io::Result<()>
     Ok(())
 }
 
-/// Tunes the weights; reports progress to `log`. Returns the tuned weights.
+/// Tunes the weights; reports progress to `log`. Returns the tuned weights and the
+/// scale K fitted to the start weights (the error is measured with it).
 pub fn tune(
     samples: &[Sample],
     start: &Weights,
     settings: &Settings,
     log: &mut impl Write,
-) -> io::Result<Weights> {
+) -> io::Result<(Weights, f64)> {
     let k = best_k(samples, start);
     let mut params = start.params();
     let mut best = error(samples, start, k);
@@ -180,7 +180,7 @@ pub fn tune(
     }
     let tuned = Weights::from_params(&params).unwrap_or(*start);
     log_changes(&start.params(), &params, log)?;
-    Ok(tuned)
+    Ok((tuned, k))
 }
 
 /// Reads record files and tunes; prints the tuned parameters as `name value` lines,
@@ -198,8 +198,20 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
     let held_samples = samples(&held, settings)?;
     let samples = samples(&games, settings)?;
     if samples.is_empty() {
-        return Err("no positions to tune on".into());
+        return Err(format!(
+            "no positions to tune on ({} games left after --holdout {})",
+            games.len(),
+            settings.holdout
+        ));
     }
+    // Open the output now: a bad path is reported before minutes of tuning.
+    let mut rust_out = match &settings.rust_file {
+        Some(path) => Some((
+            path,
+            std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?,
+        )),
+        None => None,
+    };
     let mut log = Tee {
         out: &mut *out,
         copy: Vec::new(),
@@ -209,9 +221,8 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
     } else {
         Weights::DEFAULT
     };
-    let tuned = tune(&samples, &start, settings, &mut log).map_err(|e| e.to_string())?;
+    let (tuned, k) = tune(&samples, &start, settings, &mut log).map_err(|e| e.to_string())?;
     if !held_samples.is_empty() {
-        let k = best_k(&samples, &start);
         writeln!(
             log,
             "holdout: {} games, {} samples, error {:.6} -> {:.6}",
@@ -227,7 +238,7 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
     for (name, v) in Weights::names().iter().zip(tuned.params()) {
         writeln!(out, "{name} {v}").map_err(|e| e.to_string())?;
     }
-    if let Some(path) = &settings.rust_file {
+    if let Some((path, file)) = rust_out.as_mut() {
         let summary = String::from_utf8_lossy(&log);
         let first = summary.lines().next().unwrap_or_default();
         let last = summary
@@ -238,7 +249,7 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
         if let Some(h) = summary.lines().find(|l| l.starts_with("holdout")) {
             provenance = format!("{provenance}\n{h}");
         }
-        std::fs::write(path, rust_source(&tuned, &provenance))
+        file.write_all(rust_source(&tuned, &provenance).as_bytes())
             .map_err(|e| format!("cannot write {path}: {e}"))?;
     }
     Ok(())
@@ -360,7 +371,7 @@ mod tests {
         let k = best_k(&samples, &start);
         assert!(k > 0.01 && k < 5.0);
         let before = error(&samples, &start, k);
-        let tuned = tune(&samples, &start, &settings, &mut Vec::new()).expect("tunes");
+        let (tuned, _) = tune(&samples, &start, &settings, &mut Vec::new()).expect("tunes");
         assert!(error(&samples, &tuned, k) <= before);
     }
 }
