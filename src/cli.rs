@@ -264,6 +264,12 @@ pub fn run() -> i32 {
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
             match openings::generate(&settings, &mut out) {
+                Ok(written) if written < count => {
+                    eprintln!(
+                        "error: only {written} of {count} positions found (too narrow a score band?)"
+                    );
+                    1
+                }
                 Ok(_) => 0,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -35,6 +35,15 @@ impl Rng {
 
 /// Writes `settings.count` balanced positions, one per line with a comment header.
 pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> {
+    if settings.min_margin > settings.margin {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--min-margin {} is above --margin {}: no score can lie between them",
+                settings.min_margin, settings.margin
+            ),
+        ));
+    }
     let mut engine = Engine::new(16).map_err(|e| io::Error::other(e.to_string()))?;
     engine.options.report = false;
     let mut rng = Rng(settings.seed.max(1));
@@ -138,5 +147,21 @@ mod tests {
         assert!(e.iter().all(|e| (100..=2000).contains(&e.abs())), "{e:?}");
         // Deterministic for a seed.
         assert_eq!(suite(2000, 100), unbalanced);
+        // An empty band is refused before any search.
+        let empty = Settings {
+            count: 1,
+            plies: 2,
+            depth: 1,
+            margin: 50,
+            min_margin: 100,
+            seed: 1,
+            rules: Rules::default(),
+        };
+        let mut out = Vec::new();
+        let err = generate(&empty, &mut out).expect_err("refused");
+        assert!(err
+            .to_string()
+            .contains("--min-margin 100 is above --margin 50"));
+        assert!(out.is_empty());
     }
 }
