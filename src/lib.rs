@@ -1,5 +1,6 @@
 //! Jungle (Dou Shou Qi) engine: rules core, search, evaluation and protocol.
 
+pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod eval;

@@ -1,10 +1,5 @@
-//! Tools built on the engine: perft, the bench, the match runner and its statistics,
-//! and the opening suite.
+//! The engine's own commands: perft and the bench (and, until it moves, the tuner).
 
 pub mod bench;
-pub mod engine_process;
-pub mod match_runner;
-pub mod openings;
 pub mod perft;
-pub mod stats;
 pub mod tune;

@@ -6,7 +6,7 @@
 //! the current weights, then improves the weights one at a time by local search
 //! (±step, halving the step when no weight moves) on the mean squared error.
 
-use super::match_runner::{read_records, replay, ReadGame};
+use crate::arena::match_runner::{read_records, replay, ReadGame};
 use crate::board::movegen::generate_to_with;
 use crate::board::{Color, MoveList, Position};
 use crate::eval::{evaluate_with, Weights};

@@ -1,0 +1,8 @@
+//! The arena: matches between engines. The referee and scheduler (`match_runner`),
+//! engine processes spoken to over the protocol (`engine_process`), the statistics
+//! (`stats`: Elo, pentanomial, SPRT) and opening suites (`openings`).
+
+pub mod engine_process;
+pub mod match_runner;
+pub mod openings;
+pub mod stats;
