@@ -1,15 +1,16 @@
 //! Command line: `jungle` with no subcommand runs the engine protocol (see
 //! `protocol.md`); the subcommands are tools.
 
+use crate::arena::engine_process::EngineSpec;
+use crate::arena::match_runner::{self, Adjudication, TimeControl};
+use crate::arena::openings;
+use crate::arena::stats::Sprt;
 use crate::board::rules::MoveRuleFlags;
 use crate::board::Position;
 use crate::game::{Rules, Variant};
 use crate::protocol;
-use crate::arena::engine_process::EngineSpec;
-use crate::arena::match_runner::{self, Adjudication, TimeControl};
-use crate::arena::stats::Sprt;
-use crate::arena::openings;
-use crate::tools::{bench, perft, tune};
+use crate::tools::{bench, perft};
+use crate::train::tune;
 use crate::with_move_rules;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};

@@ -8,3 +8,4 @@ pub mod game;
 pub mod protocol;
 pub mod search;
 pub mod tools;
+pub mod train;

@@ -1,5 +1,4 @@
-//! The engine's own commands: perft and the bench (and, until it moves, the tuner).
+//! The engine's own commands: perft and the bench.
 
 pub mod bench;
 pub mod perft;
-pub mod tune;

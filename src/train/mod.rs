@@ -1,0 +1,3 @@
+//! Training the evaluation: the Texel tuner of the classical weights (`tune`).
+
+pub mod tune;
