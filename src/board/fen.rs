@@ -23,6 +23,7 @@ pub enum FenError {
     RankWidth { rank: u8, width: usize },
     UnknownLetter { rank: u8, letter: char },
     DuplicateAnimal(Piece),
+    SharedSquare(Square),
     NonRatOnWater(Piece, Square),
     AnimalInOwnDen(Piece),
     BothDensEntered,
@@ -49,6 +50,7 @@ impl fmt::Display for FenError {
                 "unknown character {letter:?} in rank {rank} (animals are E L T P W D C R, empty runs 1-7)"
             ),
             FenError::DuplicateAnimal(p) => write!(f, "two of the same animal: {p} appears twice"),
+            FenError::SharedSquare(s) => write!(f, "two animals stand on {s}"),
             FenError::NonRatOnWater(p, s) => write!(
                 f,
                 "{p} stands in water on {s}; only rats swim (and dogs, when dogs swim)"
@@ -108,6 +110,36 @@ impl Position {
         if let Some(extra) = fields.next() {
             return Err(FenError::TrailingFields(truncate(extra)));
         }
+        check_placement(&pos, rules)?;
+        Ok(pos)
+    }
+
+    /// A position from the square of every animal (`None`: captured), checked as a
+    /// position string's placement is: two animals on one square is `SharedSquare`.
+    /// Used by binary formats (training data, tablebases) that store squares.
+    pub fn from_squares(
+        squares: [[Option<Square>; 8]; 2],
+        side: Color,
+        halfmove: u16,
+        rules: MoveRuleFlags,
+    ) -> Result<Position, FenError> {
+        let mut pos = Position::empty();
+        for c in Color::BOTH {
+            for a in Animal::ALL {
+                let Some(sq) = squares[c.index()][a.index()] else {
+                    continue;
+                };
+                if pos.piece_at(sq).is_some() {
+                    return Err(FenError::SharedSquare(sq));
+                }
+                pos.put(Piece::new(c, a), sq);
+            }
+        }
+        pos.side = side;
+        if side == Color::Blue {
+            pos.key ^= super::zobrist::side_key();
+        }
+        pos.halfmove = halfmove;
         check_placement(&pos, rules)?;
         Ok(pos)
     }
