@@ -99,6 +99,8 @@ pub struct Worker<'a, R: MoveRules> {
     pub heur: &'a mut Heuristics,
     limits: &'a Limits,
     time: TimeManager,
+    /// The search began as a ponder search and its clock has not started yet.
+    awaiting_ponderhit: bool,
     rules: Rules,
     /// Moves of the game and of the search path (kept only for the anti-chase rules).
     records: Vec<MoveRecord>,
@@ -138,6 +140,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             heur,
             limits,
             time,
+            awaiting_ponderhit: limits.ponder,
             rules,
             records: if rules.anti_chase {
                 game_records.to_vec()
@@ -159,6 +162,19 @@ impl<'a, R: MoveRules> Worker<'a, R> {
 
     pub fn time(&self) -> &TimeManager {
         &self.time
+    }
+
+    /// Whether the clock runs: not while pondering. The first call after `ponderhit`
+    /// starts the clock, so a ponder search that is hit gets its whole budget.
+    pub(super) fn clock_running(&mut self) -> bool {
+        if self.shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.awaiting_ponderhit {
+            self.awaiting_ponderhit = false;
+            self.time.restart(std::time::Instant::now());
+        }
+        true
     }
 
     pub fn shared_state(&self) -> &SharedState {
@@ -188,10 +204,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         self.seldepth = self.seldepth.max(ply);
         if self.nodes & 1023 == 0 {
             self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
-            if self.id == 0
-                && !self.shared.pondering.load(Ordering::Relaxed)
-                && self.time.out_of_time()
-            {
+            if self.id == 0 && self.clock_running() && self.time.out_of_time() {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 return true;
             }

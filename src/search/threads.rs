@@ -270,8 +270,7 @@ fn iterate<R: MoveRules>(
                 break;
             }
         }
-        let pondering = w.shared_pondering();
-        if limits.uses_clock() && !pondering {
+        if limits.uses_clock() && w.clock_running() {
             if single_reply {
                 break;
             }
@@ -417,9 +416,6 @@ impl Skill {
 impl<R: MoveRules> Worker<'_, R> {
     fn shared_stopped(&self) -> bool {
         self.shared_state().stopped()
-    }
-    fn shared_pondering(&self) -> bool {
-        self.shared_state().pondering.load(Ordering::Relaxed)
     }
     fn total_nodes(&self) -> u64 {
         self.shared_state().total_nodes().max(self.nodes)

@@ -14,18 +14,32 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
+    /// When the clock started: at `go`, or at `ponderhit` after a ponder search.
     pub start: Instant,
     pub optimum: Option<Duration>,
     pub maximum: Option<Duration>,
+    /// The whole maximum is to be used (`movetime`, or `movestogo 1`): no soft stop.
+    pub fixed: bool,
+}
+
+/// The budgets of one move: when to stop starting iterations, when to stop at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Budget {
+    optimum_ms: u64,
+    maximum_ms: u64,
+    fixed: bool,
 }
 
 impl TimeManager {
     pub fn new(limits: &Limits, side: Color, overhead_ms: u64, start: Instant) -> TimeManager {
-        let (optimum, maximum) = budgets(limits, side, overhead_ms);
-        TimeManager {
-            start,
-            optimum: optimum.map(Duration::from_millis),
-            maximum: maximum.map(Duration::from_millis),
+        match budget(limits, side, overhead_ms) {
+            Some(b) => TimeManager {
+                start,
+                optimum: Some(Duration::from_millis(b.optimum_ms)),
+                maximum: Some(Duration::from_millis(b.maximum_ms)),
+                fixed: b.fixed,
+            },
+            None => TimeManager::unlimited(start),
         }
     }
 
@@ -35,7 +49,14 @@ impl TimeManager {
             start,
             optimum: None,
             maximum: None,
+            fixed: false,
         }
+    }
+
+    /// Starts the clock again (at `ponderhit`: the clock of a ponder search starts
+    /// when the opponent plays the expected move).
+    pub fn restart(&mut self, now: Instant) {
+        self.start = now;
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -49,23 +70,35 @@ impl TimeManager {
 
     /// Whether to begin another iteration, given how stable the best move is
     /// (`scale` > 1 when it just changed, < 1 when it has held for a while).
+    /// A fixed budget is used to the end: only the hard limit stops it.
     pub fn may_start_iteration(&self, scale: f64) -> bool {
         match self.optimum {
             None => true,
+            Some(_) if self.fixed => true,
             Some(opt) => self.elapsed().as_secs_f64() < opt.as_secs_f64() * 0.6 * scale,
         }
     }
 }
 
-/// (optimum, maximum) in ms, or `None` when not on a clock.
-fn budgets(limits: &Limits, side: Color, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
+/// The budget of this move, or `None` when not on a clock.
+///
+/// - `movetime`: exactly that time less the overhead (at most half of it), used to the
+///   end.
+/// - `movestogo 1`: the clock is refilled after this move, so most of it (90% of what
+///   the overhead leaves) is used to the end.
+/// - Otherwise a share of the clock plus most of the increment as the optimum, and at
+///   most four times that, never more than a quarter of the clock, as the maximum.
+fn budget(limits: &Limits, side: Color, overhead_ms: u64) -> Option<Budget> {
     if let Some(mt) = limits.movetime {
-        let t = mt.saturating_sub(overhead_ms).max(1);
-        return (Some(t), Some(t));
+        // The overhead never takes more than half of a short movetime.
+        let t = mt.saturating_sub(overhead_ms.min(mt / 2)).max(1);
+        return Some(Budget {
+            optimum_ms: t,
+            maximum_ms: t,
+            fixed: true,
+        });
     }
-    let Some(remaining) = limits.time[side.index()] else {
-        return (None, None);
-    };
+    let remaining = limits.time[side.index()]?;
     let inc = limits.inc[side.index()];
     let usable = remaining.saturating_sub(overhead_ms).max(1);
     let moves_to_go = limits.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| {
@@ -79,7 +112,18 @@ fn budgets(limits: &Limits, side: Color, overhead_ms: u64) -> (Option<u64>, Opti
         usable / 4
     };
     let maximum = (optimum * 4).min(share).max(optimum.min(usable)).max(1);
-    (Some(optimum.max(1).min(maximum)), Some(maximum))
+    if moves_to_go == 1 {
+        return Some(Budget {
+            optimum_ms: share.max(1),
+            maximum_ms: share.max(1),
+            fixed: true,
+        });
+    }
+    Some(Budget {
+        optimum_ms: optimum.max(1).min(maximum),
+        maximum_ms: maximum,
+        fixed: false,
+    })
 }
 
 #[cfg(test)]
@@ -95,26 +139,55 @@ mod tests {
         }
     }
 
+    /// (optimum, maximum, fixed) of a clock budget.
+    fn of(limits: &Limits, side: Color, overhead: u64) -> (u64, u64, bool) {
+        let b = budget(limits, side, overhead).expect("on a clock");
+        (b.optimum_ms, b.maximum_ms, b.fixed)
+    }
+
     #[test]
-    fn movetime_leaves_the_overhead() {
+    fn movetime_is_used_to_the_end_less_the_overhead() {
         let l = Limits {
             movetime: Some(1000),
             ..Limits::default()
         };
-        assert_eq!(budgets(&l, Color::Red, 30), (Some(970), Some(970)));
+        assert_eq!(of(&l, Color::Red, 30), (970, 970, true));
         let tiny = Limits {
             movetime: Some(5),
             ..Limits::default()
         };
-        assert_eq!(budgets(&tiny, Color::Red, 30), (Some(1), Some(1)));
+        assert_eq!(of(&tiny, Color::Red, 30), (3, 3, true));
+        let short = Limits {
+            movetime: Some(40),
+            ..Limits::default()
+        };
+        assert_eq!(of(&short, Color::Red, 30), (20, 20, true));
+        // A fixed budget never stops at the soft limit, however late.
+        let tm = TimeManager::new(
+            &l,
+            Color::Red,
+            30,
+            Instant::now() - Duration::from_millis(900),
+        );
+        assert!(tm.may_start_iteration(0.5));
+        assert!(!tm.out_of_time());
     }
 
     #[test]
     fn sudden_death_spends_a_fraction() {
-        let (opt, max) = budgets(&clock(60_000, 0, None), Color::Red, 30);
-        let (opt, max) = (opt.unwrap(), max.unwrap());
+        let (opt, max, fixed) = of(&clock(60_000, 0, None), Color::Red, 30);
         assert!(opt > 1000 && opt < 3000, "{opt}");
         assert!(max >= opt && max <= 60_000 / 4, "{max}");
+        assert!(!fixed);
+    }
+
+    #[test]
+    fn the_last_move_before_the_control_spends_most_of_the_clock() {
+        let (opt, max, fixed) = of(&clock(10_000, 0, Some(1)), Color::Red, 30);
+        assert_eq!((opt, max, fixed), (8973, 8973, true));
+        // Two moves to go: about half, with a soft stop.
+        let (opt, max, fixed) = of(&clock(10_000, 0, Some(2)), Color::Red, 30);
+        assert!(opt <= 5000 && max <= 5000 && !fixed, "{opt} {max}");
     }
 
     #[test]
@@ -122,8 +195,7 @@ mod tests {
         for time in [1, 10, 50, 100, 1000, 10_000] {
             for inc in [0, 100, 1000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let (opt, max) = budgets(&clock(time, inc, mtg), Color::Blue, 30);
-                    let (opt, max) = (opt.unwrap(), max.unwrap());
+                    let (opt, max, _) = of(&clock(time, inc, mtg), Color::Blue, 30);
                     assert!(opt <= max, "{time} {inc} {mtg:?}");
                     assert!(
                         max <= time.saturating_sub(30).max(1),
@@ -140,9 +212,21 @@ mod tests {
             time: [Some(100_000), Some(1_000)],
             ..Limits::default()
         };
-        let red = budgets(&l, Color::Red, 0).1.unwrap();
-        let blue = budgets(&l, Color::Blue, 0).1.unwrap();
+        let red = of(&l, Color::Red, 0).1;
+        let blue = of(&l, Color::Blue, 0).1;
         assert!(red > blue * 10);
-        assert_eq!(budgets(&Limits::depth(5), Color::Red, 0), (None, None));
+        assert_eq!(budget(&Limits::depth(5), Color::Red, 0), None);
+    }
+
+    #[test]
+    fn restart_moves_the_clock() {
+        let l = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        let mut tm = TimeManager::new(&l, Color::Red, 0, Instant::now() - Duration::from_secs(5));
+        assert!(tm.out_of_time());
+        tm.restart(Instant::now());
+        assert!(!tm.out_of_time());
     }
 }
