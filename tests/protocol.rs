@@ -1461,3 +1461,91 @@ fn hash_the_machine_cannot_give_is_refused() {
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(5)).success());
 }
+
+/// The extra commands of jungine's jcei dialect, in its exact formats: its tkinter GUI
+/// reads `moves` as one line `Legal moves (<n>): <m>…` and sends `newgame`.
+#[test]
+fn jungine_dialect_commands() {
+    let mut e = Engine::start("jungine-dialect");
+    check_handshake(&mut e, "jcei", "jceiok");
+
+    // moves: one line, the count, then the legal moves of the game.
+    let check_moves = |e: &mut Engine, game: &Game| {
+        e.send("moves");
+        let line = e
+            .next_line(T_REPLY)
+            .unwrap_or_else(|| e.fail("no answer to 'moves'"));
+        let expected = if game.result() == GameResult::Ongoing {
+            legal_strings(game.position())
+        } else {
+            Vec::new()
+        };
+        let (head, list) = line
+            .split_once(':')
+            .unwrap_or_else(|| e.fail(&format!("'moves': no ':' in {line:?}")));
+        assert_eq!(
+            head,
+            format!("Legal moves ({})", expected.len()),
+            "{line:?}"
+        );
+        let mut got: Vec<String> = list.split_whitespace().map(String::from).collect();
+        let mut want = expected.clone();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{line:?}");
+        if expected.is_empty() {
+            assert_eq!(line, "Legal moves (0):");
+        } else {
+            assert!(list.starts_with(' ') && !list.ends_with(' '), "{line:?}");
+        }
+        let rest = e.sync();
+        assert!(rest.is_empty(), "more than one line: {rest:?}");
+    };
+    check_moves(&mut e, &Game::startpos());
+    e.send_silent("position startpos moves g3g4 a7a6");
+    check_moves(&mut e, &game_of(START_FEN, &["g3g4", "a7a6"]));
+    // Once the game is over (Red stands in Blue's den) there is no move to list.
+    e.send_silent(&format!("position fen {DEN_ENTERED}"));
+    check_moves(&mut e, &game_of(DEN_ENTERED, &[]));
+
+    // perft N: one line with the count and the time; perft alone is depth 1.
+    e.send_silent("position startpos");
+    for (cmd, depth, count) in [
+        ("perft 3", 3, 12240u64),
+        ("perft", 1, 24),
+        ("perft 0", 0, 1),
+    ] {
+        e.send(cmd);
+        let line = e
+            .next_line(T_REPLY)
+            .unwrap_or_else(|| e.fail(&format!("no answer to {cmd:?}")));
+        let prefix = format!("perft({depth}) = {count}  (");
+        let ms = line
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(" ms)"))
+            .unwrap_or_else(|| {
+                e.fail(&format!("{cmd}: expected '{prefix}<ms> ms)', got {line:?}"))
+            });
+        assert!(ms.parse::<u64>().is_ok(), "{cmd}: {line:?}");
+        let rest = e.sync();
+        assert!(rest.is_empty(), "more than one line: {rest:?}");
+    }
+    e.send_expect_error("perft x");
+    e.send_expect_error("perft 1 2");
+    e.send_expect_error("moves now");
+
+    // display is d; newgame is ucinewgame (silent); eval is ours.
+    e.send_silent("position startpos moves g3g4");
+    e.send("display");
+    let display = e.read_until("State:", T_REPLY);
+    let d = e.d();
+    assert_eq!(parse_d(&display).map(|x| x.fen).ok(), Some(d.fen.clone()));
+    e.send_silent("newgame");
+    e.send("eval");
+    let eval = e.read_until("Total (side to move):", T_REPLY);
+    assert!(eval.len() > 3, "{eval:?}");
+
+    // exit is quit.
+    e.send("exit");
+    assert!(e.wait_exit(T_REPLY).success());
+}

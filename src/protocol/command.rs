@@ -23,7 +23,12 @@ pub enum Command {
     Quit,
     Display,
     Eval,
+    /// `go perft N`: per-move counts (`--divide`).
     Perft(u32),
+    /// jcei `perft [N]`: one line `perft(N) = <count>  (<ms> ms)`.
+    PerftCount(u32),
+    /// jcei `moves`: one line `Legal moves (<n>): <m>…`.
+    Moves,
     Bench(Option<i32>),
 }
 
@@ -59,6 +64,18 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "ponderhit" => no_args(Command::PonderHit),
         "quit" => Ok(Some(Command::Quit)),
         "d" => no_args(Command::Display),
+        // The extra commands of jungine's jcei dialect (its GUI relies on them).
+        "exit" => Ok(Some(Command::Quit)),
+        "newgame" => no_args(Command::NewGame),
+        "display" => no_args(Command::Display),
+        "moves" => no_args(Command::Moves),
+        "perft" => match args {
+            [] => Ok(Some(Command::PerftCount(1))),
+            [d] => {
+                parse_number::<u32>("perft depth", d, 0, 32).map(|d| Some(Command::PerftCount(d)))
+            }
+            _ => Err("perft takes at most one argument: the depth".into()),
+        },
         "eval" => no_args(Command::Eval),
         "setoption" => parse_setoption(args).map(Some),
         "position" => parse_position(args).map(Some),

@@ -203,6 +203,8 @@ impl Session {
             Command::Quit => {}
             Command::Display => self.display(),
             Command::Eval => self.eval(),
+            Command::Moves => self.list_moves(),
+            Command::PerftCount(depth) => self.perft_count(depth),
             Command::Perft(depth) => {
                 if self.refuse_while_searching("go perft") {
                     return;
@@ -467,6 +469,40 @@ impl Session {
             s.shared.stop.store(true, Ordering::SeqCst);
             let _ = s.handle.join();
         }
+    }
+
+    /// jcei `moves`: the legal moves of the game in one line; none once it is over.
+    fn list_moves(&self) {
+        let moves: Vec<String> = if self.game.result() == GameResult::Ongoing {
+            self.game
+                .legal_moves()
+                .iter()
+                .map(Move::to_string)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut line = format!("Legal moves ({}):", moves.len());
+        for m in &moves {
+            line.push(' ');
+            line.push_str(m);
+        }
+        self.out.line(&line);
+    }
+
+    /// jcei `perft N`: the leaf count and the time in one line.
+    fn perft_count(&mut self, depth: u32) {
+        if self.refuse_while_searching("perft") {
+            return;
+        }
+        let threads = self.engine().options.threads;
+        let pos = self.game.position();
+        let start = std::time::Instant::now();
+        let count = with_move_rules!(self.rules.moves, R => perft::perft_threads_with::<R>(pos, depth, threads));
+        self.out.line(&format!(
+            "perft({depth}) = {count}  ({} ms)",
+            start.elapsed().as_millis()
+        ));
     }
 
     fn display(&self) {
