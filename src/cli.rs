@@ -163,6 +163,10 @@ struct MatchArgs {
     /// Fixed time per move in ms.
     #[arg(long, group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
+    /// With --movetime: an answer later than movetime + this many ms loses on time
+    /// (without it, only an engine silent for 5 s past the movetime loses, as hung).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    timemargin: Option<u64>,
     /// Fixed depth per move.
     #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=124))]
     depth: Option<u32>,
@@ -397,6 +401,9 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         (_, _, _, Some(n)) => TimeControl::Nodes(n),
         _ => return Err("give one of --tc, --movetime, --depth, --nodes".into()),
     };
+    if a.timemargin.is_some() && a.movetime.is_none() {
+        return Err("--timemargin applies to --movetime only".into());
+    }
     let openings = match &a.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -451,6 +458,7 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         sprt,
         adjudication,
         rules,
+        time_margin_ms: a.timemargin,
     })
 }
 

@@ -207,6 +207,95 @@ fn a_hang_loses_on_time() {
 }
 
 #[test]
+fn a_movetime_answer_past_the_margin_loses_on_time() {
+    let start = Instant::now();
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &ours("Jungle"),
+        "--engine",
+        &fake("hang"),
+        "--games",
+        "2",
+        "--movetime",
+        "100",
+        "--timemargin",
+        "50",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    // Without a margin a silent engine is waited on for 5 s and loses as hung.
+    assert!(start.elapsed() < Duration::from_secs(10), "{out}");
+    let games = finished_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games.iter().all(|l| l.contains("loss on time")), "{out}");
+    let (ok, _, err) = run_match(&[
+        "--engine",
+        &ours("A"),
+        "--engine",
+        &ours("B"),
+        "--depth",
+        "2",
+        "--timemargin",
+        "50",
+    ]);
+    assert!(!ok && err.contains("--movetime"), "{err}");
+}
+
+#[test]
+fn pondering_engines_are_hit_and_stopped_and_their_games_replay() {
+    let dir = std::env::temp_dir().join(format!("jungle-ponder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pgn = dir.join("games.txt");
+    let openings = concat!(env!("CARGO_MANIFEST_DIR"), "/openings.txt");
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &format!("{} ponder=true", ours("A")),
+        "--engine",
+        &format!("{} ponder=true option.Threads=2", ours("B")),
+        "--games",
+        "4",
+        "--nodes",
+        "2000",
+        "--openings",
+        openings,
+        "--pgn",
+        pgn.to_str().expect("utf-8 path"),
+        "--maxmoves",
+        "60",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(finished_lines(&out).len(), 4, "{out}");
+    for name in ["A", "B"] {
+        assert!(
+            out.contains(&format!(
+                "Losses of {name}: 0 by illegal move, 0 on time, 0 by crash or hang"
+            )),
+            "{out}"
+        );
+    }
+    assert!(!out.contains("not stopped"), "{out}");
+    // Self-play at fixed nodes guesses the reply often, and not always.
+    let ponder = out
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("Ponder searches: "))
+        .unwrap_or_else(|| panic!("no ponder summary: {out}"));
+    let counts: Vec<u32> = ponder
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    assert!(
+        counts.len() == 2 && counts[0] > 0 && counts[1] > 0,
+        "{ponder}"
+    );
+    let replay = Command::new(jungle())
+        .args(["replay", pgn.to_str().expect("utf-8 path")])
+        .output()
+        .expect("replay runs");
+    assert!(replay.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_malformed_answer_is_an_illegal_move() {
     let (ok, out, _) = run_match(&[
         "--engine",

@@ -8,13 +8,15 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How to start and set up one engine: `cmd=PATH name=NAME [arg=A]… [proto=uci|jcei]
-/// [option.NAME=VALUE]…`.
+/// [ponder=true|false] [option.NAME=VALUE]…`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     pub cmd: String,
     pub name: String,
     pub args: Vec<String>,
     pub jcei: bool,
+    /// The referee lets it ponder on the move it expects while the opponent thinks.
+    pub ponder: bool,
     pub options: Vec<(String, String)>,
 }
 
@@ -25,6 +27,7 @@ impl EngineSpec {
             name: String::new(),
             args: Vec::new(),
             jcei: false,
+            ponder: false,
             options: Vec::new(),
         };
         for token in text.split_whitespace() {
@@ -40,6 +43,13 @@ impl EngineSpec {
                         "uci" => false,
                         "jcei" => true,
                         other => return Err(format!("unknown protocol '{other}' (uci or jcei)")),
+                    }
+                }
+                "ponder" => {
+                    spec.ponder = match value {
+                        "true" | "on" => true,
+                        "false" | "off" => false,
+                        other => return Err(format!("ponder takes true or false, got '{other}'")),
                     }
                 }
                 k if k.starts_with("option.") => spec
@@ -129,6 +139,9 @@ impl EngineProcess {
         e.send(hello);
         e.wait_for(|l| l == ok, Instant::now() + timeout)
             .map_err(|f| format!("engine '{}' failed the {hello} handshake: {f:?}", spec.name))?;
+        if spec.ponder {
+            e.send("setoption name Ponder value true");
+        }
         for (name, value) in &spec.options {
             e.send(&format!("setoption name {name} value {value}"));
         }
@@ -238,6 +251,10 @@ mod tests {
                 ("Move Overhead".into(), "10".into())
             ]
         );
+        assert!(!s.ponder);
+        assert!(EngineSpec::parse("cmd=./a ponder=true").unwrap().ponder);
+        assert!(!EngineSpec::parse("cmd=./a ponder=off").unwrap().ponder);
+        assert!(EngineSpec::parse("cmd=./a ponder=maybe").is_err());
         assert_eq!(EngineSpec::parse("cmd=/usr/bin/eng").unwrap().name, "eng");
         assert!(EngineSpec::parse("name=A").is_err());
         assert!(EngineSpec::parse("cmd=a foo").is_err());

@@ -80,6 +80,9 @@ pub struct MatchSettings {
     pub sprt: Option<Sprt>,
     pub adjudication: Adjudication,
     pub rules: Rules,
+    /// With `MoveTime`: an answer later than movetime + this margin loses on time
+    /// (`None`: only a hang of five seconds past the movetime loses).
+    pub time_margin_ms: Option<u64>,
 }
 
 /// Why a game ended.
@@ -123,6 +126,12 @@ pub struct GameRecord {
     pub termination: Termination,
     /// The engine that lost by a fault (illegal move, time, crash, hang), if any.
     pub faulty: Option<usize>,
+    /// Engines that did not answer `stop` to their ponder search at the end of the
+    /// game (the result stands; the engine is restarted).
+    pub unstopped_ponder: Vec<usize>,
+    /// Ponder searches whose expected move was played (`ponderhit`), and the others.
+    pub ponder_hits: u32,
+    pub ponder_misses: u32,
 }
 
 impl GameRecord {
@@ -159,7 +168,12 @@ impl GameRecord {
 struct Seat {
     spec: EngineSpec,
     process: Option<EngineProcess>,
+    /// The move this engine expects and ponders on while its opponent thinks.
+    pondering: Option<String>,
 }
+
+/// How long an engine may take to answer `stop` with its `bestmove`.
+const STOP_DEADLINE: Duration = Duration::from_secs(5);
 
 impl Seat {
     fn engine(&mut self) -> Result<&mut EngineProcess, String> {
@@ -170,20 +184,63 @@ impl Seat {
     }
 
     fn discard(&mut self) {
+        self.pondering = None;
         if let Some(mut p) = self.process.take() {
             p.quit();
         }
     }
+
+    /// Ends a ponder search whose move did not come: `stop`, and its `bestmove` is
+    /// read and dropped. An engine that does not answer is discarded (`Err`).
+    fn end_ponder(&mut self) -> Result<(), EngineFailure> {
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        let Some(engine) = self.process.as_mut() else {
+            return Ok(());
+        };
+        engine.send("stop");
+        let answer = engine.wait_for(
+            |l| l.starts_with("bestmove"),
+            Instant::now() + STOP_DEADLINE,
+        );
+        if let Err(failure) = answer {
+            self.discard();
+            return Err(failure);
+        }
+        Ok(())
+    }
 }
 
 /// Plays one game; `seats` are indexed like `settings.engines`, and engine `red`
-/// plays Red.
+/// plays Red. A ponder search still running at the end is stopped, so that its
+/// `bestmove` does not reach the next game; an engine that does not stop is counted.
 fn play_game(
     seats: &mut [Seat; 2],
     red: usize,
     number: u32,
     start: Position,
     settings: &MatchSettings,
+) -> GameRecord {
+    let mut ponder = [0u32; 2];
+    let mut record = play_moves(seats, red, number, start, settings, &mut ponder);
+    [record.ponder_hits, record.ponder_misses] = ponder;
+    for (e, seat) in seats.iter_mut().enumerate() {
+        if seat.end_ponder().is_err() {
+            record.unstopped_ponder.push(e);
+        }
+    }
+    record
+}
+
+/// The moves of one game, refereed (see `play_game`); counts ponder hits and misses.
+fn play_moves(
+    seats: &mut [Seat; 2],
+    red: usize,
+    number: u32,
+    start: Position,
+    settings: &MatchSettings,
+    ponder: &mut [u32; 2],
 ) -> GameRecord {
     let mut game = Game::with_rules(start, settings.rules);
     let mut moves = Vec::new();
@@ -207,6 +264,9 @@ fn play_game(
         winner,
         termination,
         faulty,
+        unstopped_ponder: Vec::new(),
+        ponder_hits: 0,
+        ponder_misses: 0,
     };
 
     for seat in seats.iter_mut() {
@@ -235,6 +295,20 @@ fn play_game(
         let side = game.position().side_to_move();
         let e_index = engine_of(side);
         let seat = &mut seats[e_index];
+        // A ponder search on the move just played goes on after `ponderhit`; one on
+        // another move is stopped and its answer dropped.
+        let expected = seat.pondering.clone();
+        let ponder_hit = expected.is_some() && expected.as_ref() == moves.last();
+        if expected.is_some() {
+            ponder[usize::from(!ponder_hit)] += 1;
+        }
+        if !ponder_hit {
+            if let Err(failure) = seat.end_ponder() {
+                let t = failure_termination(failure, settings);
+                return finish(Some(side.other()), t, Some(e_index), moves);
+            }
+        }
+        seat.pondering = None;
         let engine = match seat.engine() {
             Ok(e) => e,
             Err(_) => {
@@ -242,34 +316,39 @@ fn play_game(
                 return finish(Some(side.other()), Termination::Crash, Some(e_index), moves);
             }
         };
-        let position_cmd = if moves.is_empty() {
-            format!("position fen {}", start.to_fen())
-        } else {
-            format!("position fen {} moves {}", start.to_fen(), moves.join(" "))
-        };
-        engine.send(&position_cmd);
-        let (go, deadline) = go_command(settings.tc, &clocks, side);
+        let (go, deadline) = go_command(settings.tc, settings.time_margin_ms, &clocks, side);
         engine.last_score = None;
-        let sent = Instant::now();
-        engine.send(&go);
+        let sent = if ponder_hit {
+            let sent = Instant::now();
+            engine.send("ponderhit");
+            sent
+        } else {
+            engine.send(&position_command(&start, &moves));
+            let sent = Instant::now();
+            engine.send(&go);
+            sent
+        };
         let answer = engine.wait_for(|l| l.starts_with("bestmove"), sent + deadline);
         let used = sent.elapsed().as_millis() as i64;
         let line = match answer {
             Ok(l) => l,
-            Err(EngineFailure::Crashed) | Err(EngineFailure::Start(_)) => {
+            Err(failure) => {
                 seat.discard();
-                return finish(Some(side.other()), Termination::Crash, Some(e_index), moves);
-            }
-            Err(EngineFailure::Timeout) => {
-                seat.discard();
-                let t = if matches!(settings.tc, TimeControl::Clock { .. }) {
-                    Termination::TimeForfeit
-                } else {
-                    Termination::Hang
-                };
+                let t = failure_termination(failure, settings);
                 return finish(Some(side.other()), t, Some(e_index), moves);
             }
         };
+        if let (TimeControl::MoveTime(ms), Some(margin)) = (settings.tc, settings.time_margin_ms) {
+            // The answer came before the deadline, but may still be past the margin.
+            if used as u64 > ms + margin {
+                return finish(
+                    Some(side.other()),
+                    Termination::TimeForfeit,
+                    Some(e_index),
+                    moves,
+                );
+            }
+        }
         if let TimeControl::Clock { inc_ms, .. } = settings.tc {
             let c = &mut clocks[side.index()];
             *c -= used;
@@ -294,6 +373,18 @@ fn play_game(
             );
         }
         moves.push(text);
+        if seats[e_index].spec.ponder {
+            start_ponder(
+                &mut seats[e_index],
+                &game,
+                &start,
+                &moves,
+                &line,
+                settings.tc,
+                &clocks,
+                side,
+            );
+        }
 
         // Adjudication on the engines' own scores (from the mover's view).
         if let Some(s) = score {
@@ -332,8 +423,73 @@ fn play_game(
     }
 }
 
+/// `position fen <start> [moves …]`.
+fn position_command(start: &Position, moves: &[String]) -> String {
+    if moves.is_empty() {
+        format!("position fen {}", start.to_fen())
+    } else {
+        format!("position fen {} moves {}", start.to_fen(), moves.join(" "))
+    }
+}
+
+/// How a failed answer ends the game: a crash; a flag fall on a clock or past the
+/// movetime's margin; else a hang.
+fn failure_termination(failure: EngineFailure, settings: &MatchSettings) -> Termination {
+    let on_time = match settings.tc {
+        TimeControl::Clock { .. } => true,
+        TimeControl::MoveTime(_) => settings.time_margin_ms.is_some(),
+        _ => false,
+    };
+    match failure {
+        EngineFailure::Crashed | EngineFailure::Start(_) => Termination::Crash,
+        EngineFailure::Timeout if on_time => Termination::TimeForfeit,
+        EngineFailure::Timeout => Termination::Hang,
+    }
+}
+
+/// After an engine's move, lets it ponder on the reply it expects (the `ponder` move
+/// of its `bestmove` line, when that move is legal and does not end the game), on
+/// its own clock as it stands: `position … <move> <expected>`, `go ponder …`.
+#[allow(clippy::too_many_arguments)]
+fn start_ponder(
+    seat: &mut Seat,
+    game: &Game,
+    start: &Position,
+    moves: &[String],
+    bestmove_line: &str,
+    tc: TimeControl,
+    clocks: &[i64; 2],
+    side: Color,
+) {
+    let mut tokens = bestmove_line.split_whitespace().skip(2);
+    let (Some("ponder"), Some(expected)) = (tokens.next(), tokens.next()) else {
+        return;
+    };
+    if game.result() != GameResult::Ongoing {
+        return;
+    }
+    let mut after = game.clone();
+    if after.play_text(expected).is_err() || after.result() != GameResult::Ongoing {
+        return;
+    }
+    let Some(engine) = seat.process.as_mut() else {
+        return;
+    };
+    let mut line = moves.to_vec();
+    line.push(expected.to_string());
+    engine.send(&position_command(start, &line));
+    let (go, _) = go_command(tc, None, clocks, side);
+    engine.send(&go.replacen("go", "go ponder", 1));
+    seat.pondering = Some(expected.to_string());
+}
+
 /// The `go` command for the side to move and how long to wait for its answer.
-fn go_command(tc: TimeControl, clocks: &[i64; 2], side: Color) -> (String, Duration) {
+fn go_command(
+    tc: TimeControl,
+    time_margin_ms: Option<u64>,
+    clocks: &[i64; 2],
+    side: Color,
+) -> (String, Duration) {
     const GRACE: Duration = Duration::from_secs(60);
     match tc {
         TimeControl::Clock { inc_ms, .. } => {
@@ -347,7 +503,7 @@ fn go_command(tc: TimeControl, clocks: &[i64; 2], side: Color) -> (String, Durat
         }
         TimeControl::MoveTime(ms) => (
             format!("go movetime {ms}"),
-            Duration::from_millis(ms) + Duration::from_secs(5),
+            Duration::from_millis(ms + time_margin_ms.unwrap_or(5_000)),
         ),
         TimeControl::Depth(d) => (format!("go depth {d}"), GRACE),
         TimeControl::Nodes(n) => (format!("go nodes {n}"), GRACE),
@@ -361,6 +517,10 @@ pub struct Tally {
     pub pairs: Pentanomial,
     /// Losses by fault, per engine: (illegal, time, crash/hang).
     pub faults: [(u32, u32, u32); 2],
+    /// Per engine: ponder searches that did not answer `stop` after a game.
+    pub unstopped_ponder: [u32; 2],
+    /// Ponder hits and misses of all engines.
+    pub ponder: [u32; 2],
     pub games: u32,
     /// The SPRT's verdict and the number of games it was reached after. It stands:
     /// games still running when the match stops are counted, but cannot undo it.
@@ -385,6 +545,11 @@ impl Tally {
     fn add(&mut self, g: &GameRecord) {
         self.wdl.add(g.score_of(0));
         self.games += 1;
+        for &e in &g.unstopped_ponder {
+            self.unstopped_ponder[e] += 1;
+        }
+        self.ponder[0] += g.ponder_hits;
+        self.ponder[1] += g.ponder_misses;
         if let Some(e) = g.faulty {
             let f = &mut self.faults[e];
             match g.termination {
@@ -425,10 +590,12 @@ pub fn run(settings: &MatchSettings, out: &mut (impl Write + Send)) -> std::io::
                     Seat {
                         spec: settings.engines[0].clone(),
                         process: None,
+                        pondering: None,
                     },
                     Seat {
                         spec: settings.engines[1].clone(),
                         process: None,
+                        pondering: None,
                     },
                 ];
                 loop {
@@ -551,6 +718,22 @@ fn summary(
             out,
             "Losses of {}: {illegal} by illegal move, {time} on time, {crash} by crash or hang",
             names[i]
+        )?;
+        if t.unstopped_ponder[i] > 0 {
+            writeln!(
+                out,
+                "Ponder searches of {} not stopped within {} s after the game: {}",
+                names[i],
+                STOP_DEADLINE.as_secs(),
+                t.unstopped_ponder[i]
+            )?;
+        }
+    }
+    if t.ponder != [0, 0] {
+        writeln!(
+            out,
+            "Ponder searches: {} hit (ponderhit), {} missed (stopped)",
+            t.ponder[0], t.ponder[1]
         )?;
     }
     Ok(())
