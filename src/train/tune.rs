@@ -6,12 +6,11 @@
 //! the current weights, then improves the weights one at a time by local search
 //! (±step, halving the step when no weight moves) on the mean squared error.
 
+use super::quiet::is_quiet;
 use crate::arena::match_runner::{read_records, replay, ReadGame};
-use crate::board::movegen::generate_to_with;
-use crate::board::{Color, MoveList, Position};
+use crate::board::{Color, Position};
 use crate::eval::{evaluate_with, Weights};
 use crate::game::{GameResult, Rules};
-use crate::with_move_rules;
 use rayon::prelude::*;
 use std::io::{self, Write};
 
@@ -68,23 +67,6 @@ pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, S
         }
     }
     Ok(out)
-}
-
-/// The evaluation is meaningful here: no animal stands on an enemy trap (next to the
-/// enemy den, a win or a forced capture), and the side to move has no capture (the
-/// static score would miss the exchange). Animals on their own traps are fine: that
-/// is where defenders stand.
-fn is_quiet(pos: &Position, rules: Rules) -> bool {
-    use crate::board::geometry::TRAPS;
-    let intruders = (pos.occupied(Color::Red) & TRAPS[Color::Blue.index()])
-        | (pos.occupied(Color::Blue) & TRAPS[Color::Red.index()]);
-    if intruders.any() {
-        return false;
-    }
-    let enemies = pos.occupied(pos.side_to_move().other());
-    let mut captures = MoveList::new();
-    with_move_rules!(rules.moves, R => generate_to_with::<R>(pos, enemies, &mut captures));
-    captures.is_empty()
 }
 
 fn sigmoid(k: f64, eval: f64) -> f64 {
