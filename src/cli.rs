@@ -4,13 +4,14 @@
 use crate::arena::engine_process::EngineSpec;
 use crate::arena::match_runner::{self, Adjudication, TimeControl};
 use crate::arena::openings;
+use crate::arena::shard::Shard;
 use crate::arena::stats::Sprt;
 use crate::board::rules::MoveRuleFlags;
 use crate::board::Position;
 use crate::game::{Rules, Variant};
 use crate::protocol;
 use crate::tools::{bench, perft};
-use crate::train::tune;
+use crate::train::{datagen, tune};
 use crate::with_move_rules;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
@@ -127,6 +128,8 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Generate training positions by self-play (record format: protocol.md).
+    Datagen(DatagenArgs),
     /// Generate a balanced opening suite (the shipped openings.txt).
     Openings {
         #[arg(long, default_value_t = 100)]
@@ -146,6 +149,46 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct DatagenArgs {
+    /// Output file (16-byte records, no header; shards concatenate).
+    #[arg(long, short)]
+    output: String,
+    /// Games of the whole run (a shard plays its part of them).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Games played at once (the output does not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Hash table size in MB per thread (part of what determines the games).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fewest random plies of an opening.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
+    min_plies: u32,
+    /// Most random plies of an opening.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=40))]
+    max_plies: u32,
+    /// Keep an opening when the search of its first move scores it within this many
+    /// centipawns.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(i32).range(0..))]
+    opening_margin: i32,
+    /// Play part K of N of the games (K from 1): the N files concatenate into the whole.
+    #[arg(long, default_value = "1/1", value_name = "K/N")]
+    shard: Shard,
+    /// Openings file(s) whose positions are never used (the test books always are not).
+    #[arg(long, value_name = "FILE")]
+    exclude: Vec<String>,
+    /// No progress line on stderr.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -221,6 +264,7 @@ pub fn run() -> i32 {
                 2
             }
         },
+        Some(Command::Datagen(args)) => run_datagen(&args),
         Some(Command::Replay { file, rules }) => run_replay(&file, rules.rules()),
         Some(Command::Tune {
             files,
@@ -527,6 +571,51 @@ fn run_replay(path: &str, rules: Rules) -> i32 {
         }
     }
     i32::from(bad > 0)
+}
+
+fn run_datagen(a: &DatagenArgs) -> i32 {
+    let mut settings = datagen::Settings::new(a.games, a.nodes, a.seed);
+    settings.threads = a.threads as usize;
+    settings.hash_mb = a.hash as usize;
+    settings.min_plies = a.min_plies;
+    settings.max_plies = a.max_plies;
+    settings.opening_margin = a.opening_margin;
+    settings.shard = a.shard;
+    settings.progress = !a.quiet;
+    for path in &a.exclude {
+        let keys = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read --exclude file {path}: {e}"))
+            .and_then(|text| datagen::book_keys(path, &text).map_err(|e| e.to_string()));
+        match keys {
+            Ok(keys) => settings.excluded.extend(keys),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    }
+    if a.min_plies > a.max_plies {
+        eprintln!(
+            "error: --min-plies {} is above --max-plies {}",
+            a.min_plies, a.max_plies
+        );
+        return 2;
+    }
+    let file = match std::fs::File::create(&a.output) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", a.output);
+            return 2;
+        }
+    };
+    let mut out = io::BufWriter::new(file);
+    match datagen::generate(&settings, &mut out) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
 }
 
 fn init_logging() {

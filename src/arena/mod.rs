@@ -1,8 +1,10 @@
 //! The arena: matches between engines. The referee and scheduler (`match_runner`),
 //! engine processes spoken to over the protocol (`engine_process`), the statistics
-//! (`stats`: Elo, pentanomial, SPRT) and opening suites (`openings`).
+//! (`stats`: Elo, pentanomial, SPRT), opening suites (`openings`) and the split of a
+//! long job into parts for several machines (`shard`).
 
 pub mod engine_process;
 pub mod match_runner;
 pub mod openings;
+pub mod shard;
 pub mod stats;

@@ -1,0 +1,655 @@
+//! `jungle datagen`: training positions for the evaluation, from the engine's own games.
+//!
+//! **Games.** Game `i` of a run starts from a random opening: `min_plies..=max_plies`
+//! uniformly random legal plies from the start position (how many is random too). The
+//! opening is thrown away and another drawn (from the same random stream) when the game
+//! ends within those plies, when it is a position of the test books (`openings.txt`,
+//! `books/unbalanced.txt`, and any `--exclude` file: the training and test openings are
+//! disjoint), or when the engine's search of its first move scores it beyond
+//! ±`opening_margin` or as a mate. Then the engine plays both sides to the end, with a
+//! fixed node count per move (one thread; its hash table and move-ordering tables
+//! cleared at the start of each opening tried), so a game depends only on the seed, its
+//! index `i`, `nodes` and `hash_mb`: never on the thread that played it.
+//!
+//! **Ends.** Games end by the rules only (`Game::result`: den entered, no animals left,
+//! no legal move, threefold repetition, 100 plies without a capture). There is no
+//! adjudication: decided games are short in Jungle (a den entry follows soon), and the
+//! result label of every position is then the rules' own.
+//!
+//! **Samples.** Every position the engine moved in is a candidate: the position, the
+//! score of its search (centipawns, side to move's view) and the game's final result
+//! (side to move's view). A candidate is **not** written when
+//! 1. it is not quiet (`quiet::is_quiet`): the side to move has a capture, or an animal
+//!    stands on an enemy trap (each trap touches the den, so this covers every pending
+//!    den entry, as well as a trapped animal about to be taken);
+//! 2. its score is a mate score (the game is decided: the number is a distance, not an
+//!    evaluation);
+//! 3. it is one of the excluded test-book positions.
+//!
+//! **Output.** Samples are written in game order, games in index order, whatever the
+//! number of threads, in the record format of `data` (16-byte records, no header).
+//! `--shard K/N` plays the games `[⌊(K−1)G/N⌋, ⌊KG/N⌋)` of the `G` games
+//! (`arena::shard`), so the files of shards 1…N concatenate into the unsharded file.
+
+use super::data::{encode, Outcome, Sample};
+use super::quiet::is_quiet;
+use crate::arena::match_runner::read_openings;
+use crate::arena::shard::Shard;
+use crate::board::{Color, Position};
+use crate::game::{DrawReason, Game, GameResult, Rules};
+use crate::search::search::SharedState;
+use crate::search::{Engine, Limits, Score, SearchOutcome};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The committed test books: their positions are never training openings or samples.
+pub const TEST_BOOKS: [(&str, &str); 2] = [
+    ("openings.txt", include_str!("../../openings.txt")),
+    (
+        "books/unbalanced.txt",
+        include_str!("../../books/unbalanced.txt"),
+    ),
+];
+
+/// Openings tried per game before giving up (far more than a sane margin needs).
+const MAX_OPENING_TRIES: u32 = 10_000;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Games of the whole (unsharded) run.
+    pub games: u64,
+    /// Nodes searched per move.
+    pub nodes: u64,
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub seed: u64,
+    /// Random plies of an opening: between these, both included.
+    pub min_plies: u32,
+    pub max_plies: u32,
+    /// An opening is kept when its first search scores it within this many centipawns.
+    pub opening_margin: i32,
+    pub shard: Shard,
+    /// Keys of positions never used as openings or samples.
+    pub excluded: HashSet<u64>,
+    /// Show a progress line on stderr.
+    pub progress: bool,
+}
+
+impl Settings {
+    /// Settings with the defaults of `jungle datagen` and the test books excluded.
+    pub fn new(games: u64, nodes: u64, seed: u64) -> Settings {
+        let mut excluded = HashSet::new();
+        for (name, text) in TEST_BOOKS {
+            // The books are committed and checked by a test: they always parse.
+            if let Ok(keys) = book_keys(name, text) {
+                excluded.extend(keys);
+            }
+        }
+        Settings {
+            games,
+            nodes,
+            threads: 1,
+            hash_mb: 16,
+            seed,
+            min_plies: 8,
+            max_plies: 12,
+            opening_margin: 200,
+            shard: Shard::WHOLE,
+            excluded,
+            progress: false,
+        }
+    }
+}
+
+/// The keys of the positions of an openings file (`name` only names it in errors).
+pub fn book_keys(name: &str, text: &str) -> Result<Vec<u64>, DatagenError> {
+    let positions = read_openings(text, Rules::default()).map_err(|error| {
+        DatagenError::Settings(format!("excluded positions file {name}: {error}"))
+    })?;
+    Ok(positions.iter().map(Position::key).collect())
+}
+
+/// Why data generation stopped.
+#[derive(Debug)]
+pub enum DatagenError {
+    Io(io::Error),
+    /// Settings that cannot work (caught before any game).
+    Settings(String),
+    /// No opening within the margin was found in `MAX_OPENING_TRIES` tries.
+    NoOpening {
+        game: u64,
+    },
+    /// The engine gave no move, or an illegal one, in an ongoing game (a bug).
+    Engine {
+        game: u64,
+        what: String,
+    },
+}
+
+impl fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatagenError::Io(e) => write!(f, "cannot write the data: {e}"),
+            DatagenError::Settings(what) => write!(f, "{what}"),
+            DatagenError::NoOpening { game } => write!(
+                f,
+                "game {game}: no opening scored within the margin in {MAX_OPENING_TRIES} tries (is --opening-margin too small?)"
+            ),
+            DatagenError::Engine { game, what } => write!(f, "game {game}: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {}
+
+impl From<io::Error> for DatagenError {
+    fn from(e: io::Error) -> DatagenError {
+        DatagenError::Io(e)
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub games: u64,
+    /// Positions the engine moved in.
+    pub positions: u64,
+    /// Positions written.
+    pub samples: u64,
+    /// Wins of Red, of Blue; draws by repetition, by the no-capture rule.
+    pub red_wins: u64,
+    pub blue_wins: u64,
+    pub repetitions: u64,
+    pub no_capture_draws: u64,
+}
+
+impl Stats {
+    fn add(&mut self, g: &PlayedGame) {
+        self.games += 1;
+        self.positions += g.positions;
+        self.samples += g.samples.len() as u64;
+        match g.result {
+            GameResult::Win {
+                winner: Color::Red, ..
+            } => self.red_wins += 1,
+            GameResult::Win { .. } => self.blue_wins += 1,
+            GameResult::Draw(DrawReason::Repetition) => self.repetitions += 1,
+            _ => self.no_capture_draws += 1,
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    pub index: u64,
+    /// The opening the engine started from, and the score of its first search.
+    pub start: Position,
+    pub opening_score: i32,
+    /// Positions the engine moved in.
+    pub positions: u64,
+    pub samples: Vec<Sample>,
+    pub result: GameResult,
+}
+
+/// A small deterministic generator (SplitMix64), one stream per game.
+struct Rng(u64);
+
+impl Rng {
+    /// The stream of game `index` of a run seeded with `seed`.
+    fn for_game(seed: u64, index: u64) -> Rng {
+        let mut mix = Rng(seed);
+        let base = mix.next();
+        Rng(base ^ index.wrapping_mul(0xd6e8_feb8_6659_fd93))
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n ≥ 1; the tiny modulo bias does not matter here).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Searches the current position of `game` with the node limit.
+fn search(engine: &mut Engine, game: &Game, nodes: u64) -> SearchOutcome {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    // A fresh shared state each time: the search sets its stop flag when it ends.
+    let shared = SharedState::new(1);
+    engine.search(game, &limits, &shared, &|_| {})
+}
+
+/// Random plies from the start; `None` when the game ends within them or the position
+/// is excluded.
+fn random_opening(rng: &mut Rng, s: &Settings) -> Option<Game> {
+    let plies = s.min_plies + rng.below((s.max_plies - s.min_plies + 1) as usize) as u32;
+    let mut game = Game::startpos();
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        game.play(moves[rng.below(moves.len())]).ok()?;
+        if game.result() != GameResult::Ongoing {
+            return None;
+        }
+    }
+    (!s.excluded.contains(&game.position().key())).then_some(game)
+}
+
+/// The score to record for a position the engine searched, or `None` when the
+/// position is filtered out (see the module header).
+pub fn sample_score(pos: &Position, score: Score, excluded: &HashSet<u64>) -> Option<i16> {
+    let Score::Cp(cp) = score else {
+        return None;
+    };
+    if !is_quiet(pos, Rules::default()) || excluded.contains(&pos.key()) {
+        return None;
+    }
+    Some(cp.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16)
+}
+
+/// The result of a finished game for the side to move in `pos`.
+fn outcome_for(result: GameResult, pos: &Position) -> Outcome {
+    match result {
+        GameResult::Win { winner, .. } if winner == pos.side_to_move() => Outcome::Win,
+        GameResult::Win { .. } => Outcome::Loss,
+        _ => Outcome::Draw,
+    }
+}
+
+/// Plays game `index` of the run.
+pub fn play_game(
+    index: u64,
+    s: &Settings,
+    engine: &mut Engine,
+) -> Result<PlayedGame, DatagenError> {
+    let mut rng = Rng::for_game(s.seed, index);
+    for _ in 0..MAX_OPENING_TRIES {
+        let Some(game) = random_opening(&mut rng, s) else {
+            continue;
+        };
+        engine.clear();
+        let first = search(engine, &game, s.nodes);
+        match first.score {
+            Score::Cp(cp) if cp.abs() <= s.opening_margin => {
+                return play_out(index, game, first, cp, s, engine);
+            }
+            _ => continue,
+        }
+    }
+    Err(DatagenError::NoOpening { game: index })
+}
+
+/// Plays `game` to its end; `first` is the search of its current position, which
+/// scored `opening_score`.
+fn play_out(
+    index: u64,
+    mut game: Game,
+    first: SearchOutcome,
+    opening_score: i32,
+    s: &Settings,
+    engine: &mut Engine,
+) -> Result<PlayedGame, DatagenError> {
+    let engine_error = |what: String| DatagenError::Engine { game: index, what };
+    let start = *game.position();
+    let mut kept: Vec<(Position, i16)> = Vec::new();
+    let mut positions = 0;
+    let mut outcome = first;
+    loop {
+        let pos = *game.position();
+        let best = outcome.best.ok_or_else(|| {
+            engine_error(format!("no move in the ongoing game at {}", pos.to_fen()))
+        })?;
+        positions += 1;
+        if let Some(score) = sample_score(&pos, outcome.score, &s.excluded) {
+            kept.push((pos, score));
+        }
+        game.play(best)
+            .map_err(|e| engine_error(format!("move {best} at {}: {e}", pos.to_fen())))?;
+        if game.result() != GameResult::Ongoing {
+            break;
+        }
+        outcome = search(engine, &game, s.nodes);
+    }
+    let result = game.result();
+    let samples = kept
+        .into_iter()
+        .map(|(pos, score)| Sample {
+            pos,
+            score,
+            outcome: outcome_for(result, &pos),
+        })
+        .collect();
+    Ok(PlayedGame {
+        index,
+        start,
+        opening_score,
+        positions,
+        samples,
+        result,
+    })
+}
+
+/// Plays this shard's games on `settings.threads` threads and writes their samples to
+/// `out` in game order.
+pub fn generate(s: &Settings, out: &mut impl Write) -> Result<Stats, DatagenError> {
+    if s.min_plies > s.max_plies {
+        return Err(DatagenError::Settings(format!(
+            "--min-plies {} is above --max-plies {}",
+            s.min_plies, s.max_plies
+        )));
+    }
+    let range = s.shard.range(s.games);
+    let threads = s
+        .threads
+        .max(1)
+        .min((range.end - range.start).max(1) as usize);
+    let mut engines = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        let mut engine = Engine::new(s.hash_mb)
+            .map_err(|e| DatagenError::Settings(format!("--hash {}: {e}", s.hash_mb)))?;
+        engine.options.report = false;
+        engines.push(engine);
+    }
+    let next = AtomicU64::new(range.start);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Result<PlayedGame, DatagenError>>();
+    let mut progress = Progress::new(s, range.end - range.start);
+    let mut stats = Stats::default();
+    let mut failure = None;
+
+    std::thread::scope(|scope| {
+        for mut engine in engines {
+            let (next, stop, tx) = (&next, &stop, tx.clone());
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= range.end || tx.send(play_game(i, s, &mut engine)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+
+        // Games finish out of order: hold them until all earlier ones are written.
+        let mut pending = BTreeMap::new();
+        let mut expected = range.start;
+        for played in rx {
+            if failure.is_some() {
+                continue;
+            }
+            let played = match played {
+                Ok(g) => g,
+                Err(e) => {
+                    failure = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                    continue;
+                }
+            };
+            pending.insert(played.index, played);
+            while let Some(g) = pending.remove(&expected) {
+                let mut bytes = Vec::with_capacity(g.samples.len() * super::data::RECORD_BYTES);
+                for sample in &g.samples {
+                    bytes.extend_from_slice(&encode(sample));
+                }
+                if let Err(e) = out.write_all(&bytes) {
+                    failure = Some(e.into());
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                stats.add(&g);
+                expected += 1;
+                progress.update(&stats);
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    out.flush()?;
+    progress.finish(&stats);
+    Ok(stats)
+}
+
+/// The progress line on stderr: a bar on a terminal, otherwise a plain line every
+/// half minute (for the log of a batch job).
+struct Progress {
+    start: Instant,
+    total_games: u64,
+    bar: Option<indicatif::ProgressBar>,
+    last_line: Instant,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(s: &Settings, total_games: u64) -> Progress {
+        let bar = (s.progress && io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::new(total_games);
+            let style = indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} games, {msg}, ETA {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            bar.set_style(style.progress_chars("=> "));
+            bar
+        });
+        Progress {
+            start: Instant::now(),
+            total_games,
+            bar,
+            last_line: Instant::now(),
+            enabled: s.progress,
+        }
+    }
+
+    fn message(&self, stats: &Stats) -> String {
+        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+        format!(
+            "{} positions ({:.0}/s), {} samples ({:.0}/s)",
+            stats.positions,
+            stats.positions as f64 / secs,
+            stats.samples,
+            stats.samples as f64 / secs
+        )
+    }
+
+    fn update(&mut self, stats: &Stats) {
+        if !self.enabled {
+            return;
+        }
+        let message = self.message(stats);
+        if let Some(bar) = &self.bar {
+            bar.set_position(stats.games);
+            bar.set_message(message);
+        } else if self.last_line.elapsed() >= Duration::from_secs(30) {
+            self.last_line = Instant::now();
+            let elapsed = self.start.elapsed().as_secs_f64();
+            let eta = elapsed / stats.games.max(1) as f64
+                * self.total_games.saturating_sub(stats.games) as f64;
+            eprintln!(
+                "datagen: {}/{} games, {message}, ETA {:.0} s",
+                stats.games, self.total_games, eta
+            );
+        }
+    }
+
+    fn finish(&self, stats: &Stats) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        if self.enabled {
+            eprintln!(
+                "datagen: {} games in {:.1} s, {}; Red won {}, Blue won {}, drawn {} by repetition and {} by the no-capture rule",
+                stats.games,
+                self.start.elapsed().as_secs_f64(),
+                self.message(stats),
+                stats.red_wins,
+                stats.blue_wins,
+                stats.repetitions,
+                stats.no_capture_draws
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::data::{read_samples, RECORD_BYTES};
+
+    fn settings(games: u64) -> Settings {
+        let mut s = Settings::new(games, 400, 11);
+        s.hash_mb = 1;
+        s
+    }
+
+    fn run(s: &Settings) -> (Vec<u8>, Stats) {
+        let mut out = Vec::new();
+        let stats = generate(s, &mut out).expect("generates");
+        (out, stats)
+    }
+
+    #[test]
+    fn output_does_not_depend_on_threads_and_shards_concatenate() {
+        let mut s = settings(7);
+        let (whole, stats) = run(&s);
+        assert_eq!(stats.games, 7);
+        assert_eq!(whole.len() as u64, stats.samples * RECORD_BYTES as u64);
+        assert!(stats.samples > 7 * 10, "{stats:?}");
+        s.threads = 3;
+        assert_eq!(run(&s).0, whole, "3 threads");
+        let mut joined = Vec::new();
+        let mut games = 0;
+        for k in 1..=3 {
+            s.shard = Shard::new(k, 3).expect("valid");
+            s.threads = k as usize;
+            let (part, stats) = run(&s);
+            games += stats.games;
+            joined.extend(part);
+        }
+        assert_eq!(games, 7);
+        assert_eq!(joined, whole, "shards 1/3 + 2/3 + 3/3");
+        // Another seed, other games.
+        s.shard = Shard::WHOLE;
+        s.seed = 12;
+        assert_ne!(run(&s).0, whole);
+    }
+
+    #[test]
+    fn samples_round_trip_and_carry_the_game_result() {
+        let s = settings(4);
+        let mut engine = Engine::new(1).expect("hash");
+        engine.options.report = false;
+        let mut all = Vec::new();
+        for i in 0..4 {
+            let g = play_game(i, &s, &mut engine).expect("plays");
+            assert!(g.positions >= g.samples.len() as u64 && !g.samples.is_empty());
+            for sample in &g.samples {
+                let expected = match g.result {
+                    GameResult::Win { winner, .. } if winner == sample.pos.side_to_move() => {
+                        Outcome::Win
+                    }
+                    GameResult::Win { .. } => Outcome::Loss,
+                    _ => Outcome::Draw,
+                };
+                assert_eq!(sample.outcome, expected);
+                assert!(is_quiet(&sample.pos, Rules::default()));
+            }
+            all.extend(g.samples);
+        }
+        let (bytes, _) = run(&s);
+        let back = read_samples(&mut bytes.as_slice()).expect("reads");
+        assert_eq!(back.len(), all.len());
+        for (a, b) in all.iter().zip(&back) {
+            assert_eq!(
+                (a.pos.key(), a.score, a.outcome),
+                (b.pos.key(), b.score, b.outcome)
+            );
+            assert_eq!(a.pos.halfmove_clock().min(255), b.pos.halfmove_clock());
+        }
+    }
+
+    #[test]
+    fn filters_drop_captures_trap_intruders_mates_and_book_positions() {
+        let none = HashSet::new();
+        let quiet = Position::from_fen("l6/7/7/7/7/7/7/7/6L r").expect("valid");
+        assert_eq!(sample_score(&quiet, Score::Cp(35), &none), Some(35));
+        assert_eq!(
+            sample_score(&quiet, Score::Cp(-99_999), &none),
+            Some(-32767)
+        );
+        assert_eq!(sample_score(&quiet, Score::Mate(3), &none), None);
+        assert_eq!(sample_score(&quiet, Score::Mate(-1), &none), None);
+        let capture = Position::from_fen("l6/7/7/7/c6/D6/7/7/6L r").expect("valid");
+        assert_eq!(sample_score(&capture, Score::Cp(35), &none), None);
+        let intruder = Position::from_fen("l6/3R3/7/7/7/7/7/7/6L b").expect("valid");
+        assert_eq!(sample_score(&intruder, Score::Cp(35), &none), None);
+        let book: HashSet<u64> = [quiet.key()].into();
+        assert_eq!(sample_score(&quiet, Score::Cp(35), &book), None);
+    }
+
+    #[test]
+    fn openings_avoid_excluded_positions_and_keep_to_the_margin() {
+        let mut s = settings(1);
+        s.excluded.clear();
+        let mut engine = Engine::new(1).expect("hash");
+        engine.options.report = false;
+        let first = play_game(0, &s, &mut engine).expect("plays").start;
+        s.excluded.insert(first.key());
+        let second = play_game(0, &s, &mut engine).expect("plays").start;
+        assert_ne!(first.key(), second.key());
+        // The first search of every opening is within the margin; none is a book position.
+        let s = settings(6);
+        for i in 0..6 {
+            let g = play_game(i, &s, &mut engine).expect("plays");
+            assert!(!s.excluded.contains(&g.start.key()));
+            let plies = g.start.fullmove_number() * 2 - 2
+                + u32::from(g.start.side_to_move() == Color::Blue);
+            assert!((8..=12).contains(&plies), "{plies}");
+            assert!(
+                g.opening_score.abs() <= s.opening_margin,
+                "{}",
+                g.opening_score
+            );
+        }
+        // An impossible opening band is an error, not a hang.
+        let mut s = settings(1);
+        s.min_plies = 5;
+        s.max_plies = 4;
+        let err = generate(&s, &mut Vec::new()).expect_err("refused");
+        assert!(err
+            .to_string()
+            .contains("--min-plies 5 is above --max-plies 4"));
+    }
+
+    #[test]
+    fn the_test_books_parse_and_share_no_position() {
+        let openings = book_keys(TEST_BOOKS[0].0, TEST_BOOKS[0].1).expect("parses");
+        let unbalanced = book_keys(TEST_BOOKS[1].0, TEST_BOOKS[1].1).expect("parses");
+        assert!(openings.len() >= 1000 && unbalanced.len() >= 1000);
+        let a: HashSet<u64> = openings.iter().copied().collect();
+        let b: HashSet<u64> = unbalanced.iter().copied().collect();
+        assert_eq!(a.len(), openings.len(), "openings.txt repeats a position");
+        assert_eq!(
+            b.len(),
+            unbalanced.len(),
+            "the unbalanced book repeats a position"
+        );
+        assert!(a.is_disjoint(&b));
+        assert_eq!(settings(1).excluded.len(), a.len() + b.len());
+    }
+}
