@@ -4,19 +4,19 @@
 use super::command::{self, shorten, Command, GoCommand};
 use super::input::{read_line, Line, MAX_LINE};
 use super::output::Output;
+use super::searcher::{SearchJob, Searcher};
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
 use crate::eval;
 use crate::game::{DrawRules, Game, GameResult, Rules, Variant};
 use crate::search::search::SharedState;
-use crate::search::{Engine, SearchOutcome};
+use crate::search::Engine;
 use crate::tools::{bench, perft};
 use crate::with_move_rules;
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::Duration;
 
 pub const ENGINE_NAME: &str = "Jungle";
 pub const AUTHOR: &str = "The Jungle developers";
@@ -72,7 +72,7 @@ const SKILL_LEVEL: Spin = Spin {
     max: 20,
 };
 
-/// A search running on its own thread.
+/// A search running on the search thread.
 struct RunningSearch {
     shared: Arc<SharedState>,
     /// `bestmove` is held back while this is set (`go infinite`, `go ponder`).
@@ -81,7 +81,15 @@ struct RunningSearch {
     /// so a GUI that answers `bestmove` at once is never told a search is running.
     finished: Arc<AtomicBool>,
     infinite: bool,
-    handle: JoinHandle<()>,
+    /// Receives (or closes) once the search is over and the engine is free.
+    done: Receiver<()>,
+}
+
+impl RunningSearch {
+    /// Waits until the search is over and the engine is free.
+    fn wait(self) {
+        let _ = self.done.recv();
+    }
 }
 
 pub struct Session {
@@ -92,6 +100,7 @@ pub struct Session {
     engine: Arc<Mutex<Engine>>,
     ponder: bool,
     search: Option<RunningSearch>,
+    searcher: Searcher,
 }
 
 /// Runs the protocol on stdin and stdout until `quit` or end of input; returns the exit code.
@@ -110,11 +119,13 @@ pub fn run() -> i32 {
 impl Session {
     pub fn new(out: Output) -> Result<Session, String> {
         let engine = Engine::new(HASH.default as usize).map_err(|e| e.to_string())?;
+        let engine = Arc::new(Mutex::new(engine));
         Ok(Session {
+            searcher: Searcher::new(Arc::clone(&engine), out.clone()),
             out,
             game: Game::startpos(),
             rules: Rules::default(),
-            engine: Arc::new(Mutex::new(engine)),
+            engine,
             ponder: false,
             search: None,
         })
@@ -246,7 +257,7 @@ impl Session {
             return true;
         }
         if let Some(old) = self.search.take() {
-            let _ = old.handle.join();
+            old.wait();
         }
         false
     }
@@ -411,52 +422,35 @@ impl Session {
                 }
             }
         }
-        // The previous search has ended; collect its thread.
+        // The previous search has ended; wait until the engine is free.
         if let Some(old) = self.search.take() {
-            let _ = old.handle.join();
+            old.wait();
         }
         let threads = self.engine().options.threads;
         let shared = Arc::new(SharedState::new(threads));
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         let hold = Arc::new(AtomicBool::new(limits.infinite || limits.ponder));
-        let infinite = limits.infinite;
-
-        let engine = Arc::clone(&self.engine);
-        let game = self.game.clone();
-        let out = self.out.clone();
-        let shared_for_thread = Arc::clone(&shared);
-        let hold_for_thread = Arc::clone(&hold);
         let finished = Arc::new(AtomicBool::new(false));
-        let finished_for_thread = Arc::clone(&finished);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 * 1024 * 1024)
-            .spawn(move || {
-                let outcome = {
-                    let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                    let report = |line: &str| out.line(line);
-                    engine.search(&game, &limits, &shared_for_thread, &report)
-                };
-                // Under `infinite` or `ponder`, bestmove waits for stop or ponderhit.
-                while hold_for_thread.load(Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                finished_for_thread.store(true, Ordering::SeqCst);
-                out.line(&bestmove_line(&outcome));
-            });
-        match spawned {
-            Ok(handle) => {
+        let infinite = limits.infinite;
+        let job = SearchJob {
+            game: self.game.clone(),
+            limits,
+            shared: Arc::clone(&shared),
+            hold: Arc::clone(&hold),
+            finished: Arc::clone(&finished),
+        };
+        match self.searcher.start(job) {
+            Ok(done) => {
                 self.search = Some(RunningSearch {
                     shared,
                     hold,
                     finished,
                     infinite,
-                    handle,
+                    done,
                 })
             }
             Err(e) => {
-                self.out
-                    .error(&format!("cannot start the search thread: {e}"));
+                self.out.error(&e);
                 self.out.line("bestmove 0000");
             }
         }
@@ -467,7 +461,7 @@ impl Session {
         if let Some(s) = self.search.take() {
             s.hold.store(false, Ordering::SeqCst);
             s.shared.stop.store(true, Ordering::SeqCst);
-            let _ = s.handle.join();
+            s.wait();
         }
     }
 
@@ -568,15 +562,6 @@ fn spin_line(s: &Spin) -> String {
         "option name {} type spin default {} min {} max {}\n",
         s.name, s.default, s.min, s.max
     )
-}
-
-/// `bestmove <move> [ponder <move>]`, or `bestmove 0000` with no move to play.
-pub fn bestmove_line(outcome: &SearchOutcome) -> String {
-    match (outcome.best, outcome.ponder) {
-        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-        (Some(b), None) => format!("bestmove {b}"),
-        (None, _) => "bestmove 0000".to_string(),
-    }
 }
 
 /// The game of a `position` command, or an error naming the bad token.

@@ -33,16 +33,47 @@ pub type Report<'a> = &'a (dyn Fn(&str) + Sync);
 pub struct Engine {
     tt: TranspositionTable,
     heuristics: Vec<Box<Heuristics>>,
+    /// The Lazy SMP helper threads, kept between searches: a thread spawned for each
+    /// search starts behind the scheduler's penalty for new tasks (tens of ms on a
+    /// loaded machine), and the search must wait for it to end before `bestmove`.
+    helpers: Option<rayon::ThreadPool>,
     pub options: SearchOptions,
 }
+
+/// Stack of a search thread: the search recurses up to `MAX_PLY` plies.
+const SEARCH_STACK: usize = 16 * 1024 * 1024;
 
 impl Engine {
     pub fn new(hash_mb: usize) -> Result<Engine, AllocError> {
         Ok(Engine {
             tt: TranspositionTable::new(hash_mb)?,
             heuristics: vec![Box::default()],
+            helpers: None,
             options: SearchOptions::default(),
         })
+    }
+
+    /// A pool of `n` helper threads, built (or rebuilt) when the count changes. `None`
+    /// when no helper is wanted or the threads cannot be started (the search then runs
+    /// on one thread).
+    fn helper_pool(
+        helpers: &mut Option<rayon::ThreadPool>,
+        n: usize,
+    ) -> Option<&rayon::ThreadPool> {
+        if n == 0 {
+            *helpers = None;
+            return None;
+        }
+        if helpers.as_ref().map(rayon::ThreadPool::current_num_threads) != Some(n) {
+            *helpers = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .stack_size(SEARCH_STACK)
+                .thread_name(|i| format!("search-helper-{}", i + 1))
+                .build()
+                .map_err(|e| log::warn!("cannot start {n} helper threads, searching on one: {e}"))
+                .ok();
+        }
+        helpers.as_ref()
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -132,35 +163,30 @@ impl Engine {
         let shown_lines = self.options.multipv;
         let tt = &self.tt;
         let (main_heur, helper_heur) = self.heuristics[..threads].split_at_mut(1);
-
-        let main = std::thread::scope(|scope| {
-            for (i, heur) in helper_heur.iter_mut().enumerate() {
-                let root = root.clone();
-                let keys = game.keys();
-                let rules = *game.rules();
-                let records = game.records();
-                scope.spawn(move || {
-                    let mut w = Worker::<R>::new(
-                        i + 1,
-                        tt,
-                        shared,
-                        heur,
-                        limits,
-                        TimeManager::unlimited(start),
-                        rules,
-                        keys,
-                        records,
-                        root,
-                    );
-                    iterate(&mut w, &pos, limits, &options, skill, None, 0);
-                    w.publish_nodes();
-                });
-            }
+        let pool = Engine::helper_pool(&mut self.helpers, threads - 1);
+        // The helpers get copies of what they read of the game.
+        let helper = |i: usize, heur: &mut Heuristics| {
+            let mut w = Worker::<R>::new(
+                i + 1,
+                tt,
+                shared,
+                heur,
+                limits,
+                TimeManager::unlimited(start),
+                *game.rules(),
+                game.keys(),
+                game.records(),
+                root.clone(),
+            );
+            iterate(&mut w, &pos, limits, &options, skill, None, 0);
+            w.publish_nodes();
+        };
+        let main_thread = |heur: &mut Heuristics| {
             let mut w = Worker::<R>::new(
                 0,
                 tt,
                 shared,
-                &mut main_heur[0],
+                heur,
                 limits,
                 time,
                 *game.rules(),
@@ -174,7 +200,19 @@ impl Engine {
             // The main thread is done: stop the helpers.
             shared.stop.store(true, Ordering::Relaxed);
             (w.root_moves.clone(), w.completed_depth)
-        });
+        };
+        let main = match pool {
+            // The main search runs on this thread; the helpers on the pool's, which the
+            // scope waits for before it returns.
+            Some(pool) => pool.in_place_scope(|scope| {
+                for (i, heur) in helper_heur.iter_mut().enumerate() {
+                    let helper = &helper;
+                    scope.spawn(move |_| helper(i, heur));
+                }
+                main_thread(&mut main_heur[0])
+            }),
+            None => main_thread(&mut main_heur[0]),
+        };
 
         let (root_moves, depth) = main;
         let chosen = if skill.enabled() {
