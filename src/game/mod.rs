@@ -104,6 +104,63 @@ impl fmt::Display for Rules {
     }
 }
 
+impl std::str::FromStr for Rules {
+    type Err = String;
+
+    /// Reads what `Display` writes (a record's `[Rules "…"]` tag): a variant's name
+    /// alone, or the name and every setting in parentheses.
+    fn from_str(text: &str) -> Result<Rules, String> {
+        let bad = |what: &str| format!("bad rules '{text}': {what}");
+        let (name, settings) = match text.split_once('(') {
+            Some((name, rest)) => {
+                let inner = rest
+                    .trim_end()
+                    .strip_suffix(')')
+                    .ok_or_else(|| bad("missing ')'"))?;
+                (name.trim(), Some(inner))
+            }
+            None => (text.trim(), None),
+        };
+        let variant = Variant::from_name(name).ok_or_else(|| bad("unknown rule set"))?;
+        let Some(settings) = settings else {
+            return Ok(variant.rules());
+        };
+        let mut rules = Rules {
+            variant,
+            moves: MoveRuleFlags::default(),
+            draw: DrawRules {
+                no_capture_plies: 0,
+                repetitions: 0,
+            },
+            anti_chase: false,
+        };
+        for part in settings.split(',').map(str::trim) {
+            let number = |prefix: &str, suffix: &str| {
+                part.strip_prefix(prefix)
+                    .and_then(|r| r.strip_suffix(suffix))
+                    .and_then(|n| n.parse::<u16>().ok())
+            };
+            match part {
+                "dog swims" => rules.moves.dog_swims = true,
+                "trapped animals lose their attack" => rules.moves.trapped_lose_attack = true,
+                "anti-chase 7-3/17-5" => rules.anti_chase = true,
+                "no-capture draw off" | "repetition draw off" => {}
+                _ => {
+                    if let Some(n) = number("no-capture draw ", " plies") {
+                        rules.draw.no_capture_plies = n;
+                    } else if let Some(n) = number("repetition draw at ", " occurrences") {
+                        rules.draw.repetitions =
+                            u8::try_from(n).map_err(|_| bad("too many repetitions"))?;
+                    } else {
+                        return Err(bad(&format!("unknown setting '{part}'")));
+                    }
+                }
+            }
+        }
+        Ok(rules)
+    }
+}
+
 /// The rules that end a game in a draw. The defaults are the project's rules: the
 /// third occurrence of a position, or 100 plies in a row without a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,6 +405,46 @@ mod tests {
 
     fn game(fen: &str) -> Game {
         Game::new(Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn rules_read_back_what_they_print() {
+        for variant in [Variant::Jungle, Variant::JungleCn] {
+            for dog_swims in [false, true] {
+                for trapped_lose_attack in [false, true] {
+                    for no_capture_plies in [0, 100, 200, 1000] {
+                        for repetitions in [0, 3, 10] {
+                            for anti_chase in [false, true] {
+                                let rules = Rules {
+                                    variant,
+                                    moves: MoveRuleFlags {
+                                        dog_swims,
+                                        trapped_lose_attack,
+                                    },
+                                    draw: DrawRules {
+                                        no_capture_plies,
+                                        repetitions,
+                                    },
+                                    anti_chase,
+                                };
+                                let text = rules.to_string();
+                                assert_eq!(text.parse::<Rules>(), Ok(rules), "{text}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!("jungle-cn".parse::<Rules>(), Ok(Variant::JungleCn.rules()));
+        for bad in [
+            "",
+            "chess",
+            "jungle (dog swims",
+            "jungle (flying dogs)",
+            "jungle (repetition draw at 999 occurrences)",
+        ] {
+            assert!(bad.parse::<Rules>().is_err(), "{bad}");
+        }
     }
 
     fn play_all(g: &mut Game, moves: &str) {
