@@ -118,7 +118,13 @@ pub fn run() -> i32 {
 
 impl Session {
     pub fn new(out: Output) -> Result<Session, String> {
-        let engine = Engine::new(HASH.default as usize).map_err(|e| e.to_string())?;
+        Session::with_hash(out, HASH.default as usize)
+    }
+
+    /// A session whose hash table starts at `hash_mb` MB instead of the default (for
+    /// tests and fuzzing, which start many sessions).
+    pub fn with_hash(out: Output, hash_mb: usize) -> Result<Session, String> {
+        let engine = Engine::new(hash_mb).map_err(|e| e.to_string())?;
         let engine = Arc::new(Mutex::new(engine));
         Ok(Session {
             searcher: Searcher::new(Arc::clone(&engine), out.clone()),
@@ -148,16 +154,30 @@ impl Session {
                     break;
                 }
             };
-            log::debug!("< {line}");
-            match command::parse(&line) {
-                Ok(None) => {}
-                Ok(Some(Command::Quit)) => break,
-                Ok(Some(cmd)) => self.execute(cmd),
-                Err(message) => self.out.error(&message),
+            if !self.handle_line(&line) {
+                break;
             }
         }
         self.stop_search();
         0
+    }
+
+    /// Answers one input line; `false` after `quit` (the caller then stops reading and
+    /// calls `stop_search`).
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        log::debug!("< {line}");
+        match command::parse(line) {
+            Ok(None) => {}
+            Ok(Some(Command::Quit)) => return false,
+            Ok(Some(cmd)) => self.execute(cmd),
+            Err(message) => self.out.error(&message),
+        }
+        true
+    }
+
+    /// The current game (what `position` set, under the current rules).
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     fn searching(&self) -> bool {
@@ -456,8 +476,9 @@ impl Session {
         }
     }
 
-    /// Stops any running search and waits for its `bestmove`.
-    fn stop_search(&mut self) {
+    /// Stops any running search and waits for its `bestmove` (what `quit` and the end
+    /// of input do).
+    pub fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             s.hold.store(false, Ordering::SeqCst);
             s.shared.stop.store(true, Ordering::SeqCst);
