@@ -537,7 +537,7 @@ fn run_replay(path: &str, rules: Rules) -> i32 {
             return 2;
         }
     };
-    let games = match match_runner::read_records(&text) {
+    let games = match match_runner::read_records(&text, rules.moves) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {path}: {e}");

@@ -8,6 +8,7 @@
 
 use super::engine_process::{EngineFailure, EngineProcess, EngineSpec};
 use super::stats::{pentanomial_elo, GameScore, Pentanomial, Sprt, SprtDecision, Wdl};
+use crate::board::rules::MoveRuleFlags;
 use crate::board::{Color, Position};
 use crate::game::{Game, GameResult, Rules};
 use std::io::Write;
@@ -776,11 +777,14 @@ pub struct ReadGame {
     pub result: String,
 }
 
-/// Reads a record file written by `jungle match --pgn` (games under the default rules
-/// unless the caller replays them with other rules).
-pub fn read_records(text: &str) -> Result<Vec<ReadGame>, String> {
+/// Reads a record file written by `jungle match --pgn`. The start positions are read
+/// under `moves`, the move rules the games are replayed with (a dog may start in the
+/// water when dogs swim).
+pub fn read_records(text: &str, move_rules: MoveRuleFlags) -> Result<Vec<ReadGame>, String> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
+    // The line of the game's FEN tag, for errors in the position.
+    let mut fen_line = 0;
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
@@ -793,6 +797,9 @@ pub fn read_records(text: &str) -> Result<Vec<ReadGame>, String> {
             let (k, v) = tag
                 .split_once(' ')
                 .ok_or(format!("line {}: bad tag", n + 1))?;
+            if k == "FEN" && !tags.iter().any(|(k, _)| k == "FEN") {
+                fen_line = n + 1;
+            }
             tags.push((k.to_string(), v.trim_matches('"').to_string()));
             continue;
         }
@@ -801,7 +808,8 @@ pub fn read_records(text: &str) -> Result<Vec<ReadGame>, String> {
             .find(|(k, _)| k == "FEN")
             .map(|(_, v)| v.clone())
             .ok_or(format!("line {}: moves without a FEN tag", n + 1))?;
-        let start = Position::from_fen(&fen).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let start = Position::from_fen_with(&fen, move_rules)
+            .map_err(|e| format!("line {fen_line}: {e}"))?;
         let mut moves = Vec::new();
         let mut result = String::new();
         for tok in line.split_whitespace() {
@@ -867,6 +875,25 @@ mod tests {
             t.wdl.add(b);
             t.games += 2;
         }
+    }
+
+    #[test]
+    fn records_start_under_the_rules_they_are_replayed_with() {
+        // A red dog in the water at c4: a position only when dogs swim.
+        let text = "[FEN \"l5t/1d3c1/r1p1w1e/7/7/2D4/E1W1P1R/1C5/T5L r 0 1\"]\n\n1. c4c5 1/2-1/2\n";
+        let swim = Rules {
+            moves: MoveRuleFlags {
+                dog_swims: true,
+                ..MoveRuleFlags::default()
+            },
+            ..Rules::default()
+        };
+        let games = read_records(text, swim.moves).expect("dogs swim");
+        assert_eq!(games.len(), 1);
+        let game = replay(&games[0], swim).expect("c4c5 swims on");
+        assert_eq!(game.moves().len(), 1);
+        let err = read_records(text, MoveRuleFlags::default()).expect_err("dogs do not swim");
+        assert!(err.contains("line 1") && err.contains("water"), "{err}");
     }
 
     #[test]

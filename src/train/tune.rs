@@ -171,7 +171,7 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
     let mut games = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
-        games.extend(read_records(&text).map_err(|e| format!("{f}: {e}"))?);
+        games.extend(read_records(&text, settings.rules.moves).map_err(|e| format!("{f}: {e}"))?);
     }
     let total = games.len();
     let games = distinct_games(games);
@@ -307,7 +307,7 @@ mod tests {
             )
         };
         let text = game(1, "1. a3a4 a7a6") + &game(2, "1. a3a4 a7a6") + &game(3, "1. a3a4 g7g6");
-        let games = read_records(&text).expect("valid records");
+        let games = read_records(&text, Rules::default().moves).expect("valid records");
         assert_eq!(games.len(), 3);
         let distinct = distinct_games(games);
         assert_eq!(distinct.len(), 2);
