@@ -1,0 +1,8 @@
+//! One protocol line through the command parser (round trip of what parses).
+//! The invariants are in `tests/checks/mod.rs`, shared with the stable tests.
+#![no_main]
+
+#[path = "../../tests/checks/mod.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::command_line(data));

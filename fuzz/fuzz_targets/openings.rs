@@ -1,0 +1,8 @@
+//! Openings files as read by `jungle match --openings`.
+//! The invariants are in `tests/checks/mod.rs`, shared with the stable tests.
+#![no_main]
+
+#[path = "../../tests/checks/mod.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::openings(data));

@@ -1,0 +1,8 @@
+//! Match record files as read by `jungle replay` and `jungle tune`.
+//! The invariants are in `tests/checks/mod.rs`, shared with the stable tests.
+#![no_main]
+
+#[path = "../../tests/checks/mod.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::records(data));

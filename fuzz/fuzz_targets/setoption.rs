@@ -1,0 +1,8 @@
+//! Option values of `setoption` against protocol.md's table.
+//! The invariants are in `tests/checks/mod.rs`, shared with the stable tests.
+#![no_main]
+
+#[path = "../../tests/checks/mod.rs"]
+mod checks;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| checks::setoption(data));
