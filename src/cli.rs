@@ -3,6 +3,7 @@
 
 use crate::arena::engine_process::EngineSpec;
 use crate::arena::match_runner::{self, Adjudication, TimeControl};
+use crate::arena::merge;
 use crate::arena::openings;
 use crate::arena::shard::Shard;
 use crate::arena::stats::Sprt;
@@ -98,10 +99,15 @@ enum Command {
     },
     /// Play a match between two engines (the referee keeps rules and clocks).
     Match(MatchArgs),
-    /// Replay the games of a record file written by `match --pgn`, checking every move.
+    /// Replay the games of record files written by `match --pgn`, checking every move,
+    /// and print their summary (the files of the shards of a match give the match's).
     Replay {
-        /// The record file.
-        file: String,
+        /// The record files.
+        files: Vec<String>,
+        /// Sequential test on all the pairs: elo0=E0 elo1=E1 alpha=A beta=B (the words
+        /// after these that are not key=value are files).
+        #[arg(long, num_args = 1..=4)]
+        sprt: Vec<String>,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -237,6 +243,10 @@ struct MatchArgs {
     /// Adjudicate a draw after this many moves.
     #[arg(long)]
     maxmoves: Option<u32>,
+    /// Play part K of N of the game pairs (K from 1), numbered as in the whole match;
+    /// `jungle replay` merges the N record files.
+    #[arg(long, default_value = "1/1", value_name = "K/N")]
+    shard: Shard,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -265,7 +275,7 @@ pub fn run() -> i32 {
             }
         },
         Some(Command::Datagen(args)) => run_datagen(&args),
-        Some(Command::Replay { file, rules }) => run_replay(&file, rules.rules()),
+        Some(Command::Replay { files, sprt, rules }) => run_replay(&files, &sprt, rules.rules()),
         Some(Command::Tune {
             files,
             skip,
@@ -417,6 +427,20 @@ fn get(kvs: &[(String, f64)], key: &str, what: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("--{what}: {key}= is missing"))
 }
 
+/// The SPRT of `--sprt` values, if any.
+fn parse_sprt(items: &[String]) -> Result<Option<Sprt>, String> {
+    if items.is_empty() {
+        return Ok(None);
+    }
+    let kv = key_values(items, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+    Ok(Some(Sprt::new(
+        get(&kv, "elo0", "sprt")?,
+        get(&kv, "elo1", "sprt")?,
+        get(&kv, "alpha", "sprt").unwrap_or(0.05),
+        get(&kv, "beta", "sprt").unwrap_or(0.05),
+    )?))
+}
+
 /// Checks every match argument before any game starts.
 fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
     let rules = a.rules.rules();
@@ -456,17 +480,12 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         }
         None => vec![Position::startpos()],
     };
-    let sprt = if a.sprt.is_empty() {
-        None
-    } else {
-        let kv = key_values(&a.sprt, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
-        Some(Sprt::new(
-            get(&kv, "elo0", "sprt")?,
-            get(&kv, "elo1", "sprt")?,
-            get(&kv, "alpha", "sprt").unwrap_or(0.05),
-            get(&kv, "beta", "sprt").unwrap_or(0.05),
-        )?)
-    };
+    let sprt = parse_sprt(&a.sprt)?;
+    if sprt.is_some() && a.shard != Shard::WHOLE {
+        return Err(
+            "--sprt stops a match early, so the shards would not add up to the match: give --sprt to `jungle replay` over the shards' record files instead".into(),
+        );
+    }
     let mut adjudication = Adjudication {
         max_moves: a.maxmoves,
         ..Adjudication::default()
@@ -503,6 +522,7 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         adjudication,
         rules,
         time_margin_ms: a.timemargin,
+        shard: a.shard,
     })
 }
 
@@ -529,21 +549,38 @@ fn command_line() -> String {
     format!("jungle {}", args.join(" "))
 }
 
-fn run_replay(path: &str, rules: Rules) -> i32 {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+fn run_replay(files: &[String], sprt: &[String], rules: Rules) -> i32 {
+    // `--sprt` takes up to four words: those of them that are not key=value are the
+    // first files (`replay --sprt elo0=0 elo1=10 *.pgn`).
+    let (sprt, mut paths): (Vec<String>, Vec<String>) =
+        sprt.iter().cloned().partition(|w| w.contains('='));
+    paths.extend(files.iter().cloned());
+    if paths.is_empty() {
+        eprintln!("error: give at least one record file");
+        return 2;
+    }
+    let sprt = match parse_sprt(&sprt) {
+        Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot read {path}: {e}");
+            eprintln!("error: {e}");
             return 2;
         }
     };
-    let games = match match_runner::read_records(&text, rules.moves) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {path}: {e}");
-            return 2;
+    let mut games = Vec::new();
+    for path in &paths {
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {path}: {e}"))
+            .and_then(|text| {
+                match_runner::read_records(&text, rules.moves).map_err(|e| format!("{path}: {e}"))
+            });
+        match read {
+            Ok(g) => games.extend(g),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
         }
-    };
+    }
     let mut bad = 0;
     for (i, g) in games.iter().enumerate() {
         let tag = |k: &str| {
@@ -552,10 +589,14 @@ fn run_replay(path: &str, rules: Rules) -> i32 {
                 .find(|(t, _)| t == k)
                 .map_or("?", |(_, v)| v.as_str())
         };
+        let number = g
+            .tags
+            .iter()
+            .find(|(t, _)| t == "Game")
+            .map_or((i + 1).to_string(), |(_, v)| v.clone());
         match match_runner::replay(g, rules) {
             Ok(game) => println!(
-                "Game {} ({} vs {}): {} moves, recorded {} {{{}}}, final position {} [{}]",
-                i + 1,
+                "Game {number} ({} vs {}): {} moves, recorded {} {{{}}}, final position {} [{}]",
                 tag("Red"),
                 tag("Blue"),
                 g.moves.len(),
@@ -566,9 +607,22 @@ fn run_replay(path: &str, rules: Rules) -> i32 {
             ),
             Err(e) => {
                 bad += 1;
-                println!("Game {}: cannot be replayed: {e}", i + 1);
+                println!("Game {number}: cannot be replayed: {e}");
             }
         }
+    }
+    let mut merged = match merge::merge(&games) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: cannot count the games: {e}");
+            return 2;
+        }
+    };
+    merged.tally.judge(sprt.as_ref());
+    let mut out = LineWriter(io::stdout());
+    if let Err(e) = match_runner::summary(&mut out, &merged.tally, &merged.names, sprt.as_ref()) {
+        eprintln!("error: cannot write output: {e}");
+        return 1;
     }
     i32::from(bad > 0)
 }

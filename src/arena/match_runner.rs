@@ -7,6 +7,7 @@
 //! counted by pairs (pentanomial) for the Elo and SPRT statistics.
 
 use super::engine_process::{EngineFailure, EngineProcess, EngineSpec};
+use super::shard::Shard;
 use super::stats::{pentanomial_elo, GameScore, Pentanomial, Sprt, SprtDecision, Wdl};
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{Color, Position};
@@ -84,6 +85,8 @@ pub struct MatchSettings {
     /// With `MoveTime`: an answer later than movetime + this margin loses on time
     /// (`None`: only a hang of five seconds past the movetime loses).
     pub time_margin_ms: Option<u64>,
+    /// The part of the match's game pairs to play (`Shard::WHOLE`: all).
+    pub shard: Shard,
 }
 
 /// Why a game ended.
@@ -531,7 +534,7 @@ pub struct Tally {
 impl Tally {
     /// Applies the SPRT (if any) to the pairs so far; true once it has decided. The
     /// first decision is kept: later pairs cannot undo it.
-    fn judge(&mut self, sprt: Option<&Sprt>) -> bool {
+    pub fn judge(&mut self, sprt: Option<&Sprt>) -> bool {
         if self.sprt_verdict.is_none() {
             if let Some(sprt) = sprt {
                 let decision = sprt.decide(&self.pairs);
@@ -562,10 +565,12 @@ impl Tally {
     }
 }
 
-/// Plays the match, printing progress to `out`; returns the final tally.
+/// Plays the match (or its shard: the pairs `settings.shard` gives it, numbered as in
+/// the whole match), printing progress to `out`; returns the final tally.
 pub fn run(settings: &MatchSettings, out: &mut (impl Write + Send)) -> std::io::Result<Tally> {
     let pairs = settings.games.div_ceil(2);
-    let jobs: Vec<(u32, Position)> = (0..pairs)
+    let mine = settings.shard.range(u64::from(pairs));
+    let jobs: Vec<(u32, Position)> = (mine.start as u32..mine.end as u32)
         .map(|i| (i, settings.openings[i as usize % settings.openings.len()]))
         .collect();
     let jobs = Arc::new(Mutex::new(jobs.into_iter()));
@@ -663,7 +668,9 @@ pub fn run(settings: &MatchSettings, out: &mut (impl Write + Send)) -> std::io::
     Ok(tally)
 }
 
-fn summary(
+/// The summary lines of a tally (after each pair, at the end of a match, and for
+/// `jungle replay`).
+pub fn summary(
     out: &mut impl Write,
     t: &Tally,
     names: &[String; 2],
