@@ -571,7 +571,7 @@ fn run_replay(files: &[String], sprt: &[String], rules: Rules) -> i32 {
         let read = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {path}: {e}"))
             .and_then(|text| {
-                match_runner::read_records(&text, rules.moves).map_err(|e| format!("{path}: {e}"))
+                match_runner::read_records(&text, rules).map_err(|e| format!("{path}: {e}"))
             });
         match read {
             Ok(g) => games.extend(g),
@@ -594,7 +594,7 @@ fn run_replay(files: &[String], sprt: &[String], rules: Rules) -> i32 {
             .iter()
             .find(|(t, _)| t == "Game")
             .map_or((i + 1).to_string(), |(_, v)| v.clone());
-        match match_runner::replay(g, rules) {
+        match match_runner::replay(g) {
             Ok(game) => println!(
                 "Game {number} ({} vs {}): {} moves, recorded {} {{{}}}, final position {} [{}]",
                 tag("Red"),

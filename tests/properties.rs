@@ -474,7 +474,7 @@ proptest! {
     ) {
         let rules = checks::rule_sets()[rules_index];
         let (text, games) = record_file(&seeds, rules);
-        let back = read_records(&text, rules.moves).unwrap();
+        let back = read_records(&text, rules).unwrap();
         prop_assert_eq!(back.len(), games.len());
         for (r, g) in back.iter().zip(&games) {
             prop_assert_eq!(r.start, *g.start_position());

@@ -9,7 +9,6 @@
 use super::engine_process::{EngineFailure, EngineProcess, EngineSpec};
 use super::shard::Shard;
 use super::stats::{pentanomial_elo, GameScore, Pentanomial, Sprt, SprtDecision, Wdl};
-use crate::board::rules::MoveRuleFlags;
 use crate::board::{Color, Position};
 use crate::game::{Game, GameResult, Rules};
 use std::io::Write;
@@ -779,15 +778,18 @@ pub fn write_record(
 #[derive(Clone, Debug)]
 pub struct ReadGame {
     pub tags: Vec<(String, String)>,
+    /// The rules of its `[Rules]` tag, or the reader's default when it has none.
+    pub rules: Rules,
     pub start: Position,
     pub moves: Vec<String>,
     pub result: String,
 }
 
-/// Reads a record file written by `jungle match --pgn`. The start positions are read
-/// under `moves`, the move rules the games are replayed with (a dog may start in the
+/// Reads a record file written by `jungle match --pgn`. Each game is read under the
+/// rules of its `[Rules]` tag (as `write_record` writes them), or `default` when it has
+/// none; its start position under those rules' move rules (a dog may start in the
 /// water when dogs swim).
-pub fn read_records(text: &str, move_rules: MoveRuleFlags) -> Result<Vec<ReadGame>, String> {
+pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     // The line of the game's FEN tag, for errors in the position.
@@ -815,7 +817,13 @@ pub fn read_records(text: &str, move_rules: MoveRuleFlags) -> Result<Vec<ReadGam
             .find(|(k, _)| k == "FEN")
             .map(|(_, v)| v.clone())
             .ok_or(format!("line {}: moves without a FEN tag", n + 1))?;
-        let start = Position::from_fen_with(&fen, move_rules)
+        let rules = match tags.iter().find(|(k, _)| k == "Rules") {
+            Some((_, text)) => text
+                .parse::<Rules>()
+                .map_err(|e| format!("line {}: {e}", n + 1))?,
+            None => default,
+        };
+        let start = Position::from_fen_with(&fen, rules.moves)
             .map_err(|e| format!("line {fen_line}: {e}"))?;
         let mut moves = Vec::new();
         let mut result = String::new();
@@ -831,6 +839,7 @@ pub fn read_records(text: &str, move_rules: MoveRuleFlags) -> Result<Vec<ReadGam
         }
         games.push(ReadGame {
             tags: std::mem::take(&mut tags),
+            rules,
             start,
             moves,
             result,
@@ -839,9 +848,10 @@ pub fn read_records(text: &str, move_rules: MoveRuleFlags) -> Result<Vec<ReadGam
     Ok(games)
 }
 
-/// Replays a game with the referee; returns the final game or the first bad move.
-pub fn replay(g: &ReadGame, rules: Rules) -> Result<Game, String> {
-    let mut game = Game::with_rules(g.start, rules);
+/// Replays a game with the referee under its rules; returns the final game or the
+/// first bad move.
+pub fn replay(g: &ReadGame) -> Result<Game, String> {
+    let mut game = Game::with_rules(g.start, g.rules);
     for (i, m) in g.moves.iter().enumerate() {
         game.play_text(m)
             .map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
@@ -873,6 +883,7 @@ pub fn read_openings(text: &str, rules: Rules) -> Result<Vec<Position>, String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::rules::MoveRuleFlags;
     use GameScore::{Draw, Loss, Win};
 
     fn add_pairs(t: &mut Tally, n: usize, a: GameScore, b: GameScore) {
@@ -882,6 +893,23 @@ mod tests {
             t.wdl.add(b);
             t.games += 2;
         }
+    }
+
+    #[test]
+    fn records_replay_under_their_rules_tag() {
+        // Threefold repetition: a draw under the default rules, not under jungle-cn.
+        let moves = "1. a1a2 a9a8 2. a2a1 a8a9 3. a1a2 a9a8 4. a2a1 a8a9 5. a1a2 1/2-1/2";
+        let text =
+            format!("[Rules \"jungle-cn\"]\n[FEN \"l6/7/7/7/7/7/7/7/T5L r 0 1\"]\n\n{moves}\n");
+        let games = read_records(&text, Rules::default()).expect("reads");
+        assert_eq!(games[0].rules, crate::game::Variant::JungleCn.rules());
+        assert!(replay(&games[0]).is_ok());
+        let untagged = format!("[FEN \"l6/7/7/7/7/7/7/7/T5L r 0 1\"]\n\n{moves}\n");
+        let games = read_records(&untagged, Rules::default()).expect("reads");
+        let err = replay(&games[0]).expect_err("a draw before the last move");
+        assert!(err.contains("repetition"), "{err}");
+        let bad = text.replace("jungle-cn", "jungle-xx");
+        assert!(read_records(&bad, Rules::default()).is_err());
     }
 
     #[test]
@@ -895,11 +923,11 @@ mod tests {
             },
             ..Rules::default()
         };
-        let games = read_records(text, swim.moves).expect("dogs swim");
+        let games = read_records(text, swim).expect("dogs swim");
         assert_eq!(games.len(), 1);
-        let game = replay(&games[0], swim).expect("c4c5 swims on");
+        let game = replay(&games[0]).expect("c4c5 swims on");
         assert_eq!(game.moves().len(), 1);
-        let err = read_records(text, MoveRuleFlags::default()).expect_err("dogs do not swim");
+        let err = read_records(text, Rules::default()).expect_err("dogs do not swim");
         assert!(err.contains("line 1") && err.contains("water"), "{err}");
     }
 

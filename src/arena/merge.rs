@@ -125,7 +125,7 @@ mod tests {
     }
 
     fn merged(text: &str) -> Result<Merged, String> {
-        merge(&read_records(text).expect("reads"))
+        merge(&read_records(text, crate::game::Rules::default()).expect("reads"))
     }
 
     #[test]

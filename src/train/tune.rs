@@ -49,7 +49,7 @@ pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, S
             "1/2-1/2" => 0.5,
             other => return Err(format!("game {}: unknown result '{other}'", i + 1)),
         };
-        replay(g, settings.rules).map_err(|e| format!("game {}: {e}", i + 1))?;
+        replay(g).map_err(|e| format!("game {}: {e}", i + 1))?;
         let mut game = crate::game::Game::with_rules(g.start, settings.rules);
         for (ply, m) in g.moves.iter().enumerate() {
             let pos = *game.position();
@@ -171,7 +171,7 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
     let mut games = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {f}: {e}"))?;
-        games.extend(read_records(&text, settings.rules.moves).map_err(|e| format!("{f}: {e}"))?);
+        games.extend(read_records(&text, settings.rules).map_err(|e| format!("{f}: {e}"))?);
     }
     let total = games.len();
     let games = distinct_games(games);
@@ -307,7 +307,7 @@ mod tests {
             )
         };
         let text = game(1, "1. a3a4 a7a6") + &game(2, "1. a3a4 a7a6") + &game(3, "1. a3a4 g7g6");
-        let games = read_records(&text, Rules::default().moves).expect("valid records");
+        let games = read_records(&text, Rules::default()).expect("valid records");
         assert_eq!(games.len(), 3);
         let distinct = distinct_games(games);
         assert_eq!(distinct.len(), 2);

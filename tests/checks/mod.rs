@@ -792,7 +792,7 @@ pub fn setoption(data: &[u8]) {
 pub fn records(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     for rules in rule_sets() {
-        let games = match read_records(&text, rules.moves) {
+        let games = match read_records(&text, rules) {
             Ok(g) => g,
             Err(e) => {
                 check_message(&e);
@@ -800,7 +800,7 @@ pub fn records(data: &[u8]) {
             }
         };
         for g in &games {
-            let game = match replay(g, rules) {
+            let game = match replay(g) {
                 Ok(game) => game,
                 Err(e) => {
                     check_message(&e);
@@ -831,7 +831,7 @@ pub fn records(data: &[u8]) {
             write_record(&mut written, &record, &["A".into(), "B".into()], rules)
                 .expect("writes to memory");
             let written = String::from_utf8(written).expect("records are UTF-8");
-            let back = read_records(&written, rules.moves)
+            let back = read_records(&written, rules)
                 .unwrap_or_else(|e| panic!("a written record does not read: {e}\n{written}"));
             assert_eq!(back.len(), 1, "{written}");
             assert_eq!(back[0].start, g.start, "{written}");
