@@ -10,12 +10,15 @@ use crate::arena::stats::Sprt;
 use crate::board::rules::MoveRuleFlags;
 use crate::board::Position;
 use crate::game::{Rules, Variant};
+use crate::nnue::{Activation, EvalKind, Network};
 use crate::protocol;
 use crate::tools::{bench, perft};
-use crate::train::{datagen, tune};
+use crate::train::{datagen, trainer, tune};
 use crate::with_move_rules;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
+use std::path::Path;
+use std::sync::Arc;
 
 #[derive(Parser, Debug)]
 #[command(name = "jungle", version, about = "A Jungle (Dou Shou Qi) engine")]
@@ -61,6 +64,13 @@ impl RulesArgs {
     }
 }
 
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum BenchEval {
+    Classical,
+    Nnue,
+    Both,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Count the leaves of the legal move tree (checks and times the move generator).
@@ -94,6 +104,12 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Evaluation: classical, nnue, or both (one run each, then their speed ratio).
+        #[arg(long, value_enum, default_value_t = BenchEval::Classical)]
+        eval: BenchEval,
+        /// Network file for nnue (default: the embedded network).
+        #[arg(long, value_name = "FILE")]
+        eval_file: Option<String>,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -136,6 +152,8 @@ enum Command {
     },
     /// Generate training positions by self-play (record format: protocol.md).
     Datagen(DatagenArgs),
+    /// Train a network (NNUE) on data files of `jungle datagen`.
+    Train(TrainArgs),
     /// Generate a balanced opening suite (the shipped openings.txt).
     Openings {
         #[arg(long, default_value_t = 100)]
@@ -155,6 +173,73 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum ActivationArg {
+    Screlu,
+    Crelu,
+}
+
+#[derive(clap::Args, Debug)]
+struct TrainArgs {
+    /// Data files (16-byte records; several files are read as one).
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// The network file to write (after every epoch).
+    #[arg(long, default_value = "net.nnue")]
+    out: String,
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    epochs: u32,
+    /// Positions per mini-batch.
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u32).range(1..=1_048_576))]
+    batch: u32,
+    /// Peak learning rate (AdamW).
+    #[arg(long, default_value_t = 1e-3)]
+    lr: f32,
+    /// Final learning rate of the cosine decay.
+    #[arg(long, default_value_t = 1e-5)]
+    lr_min: f32,
+    /// Warm-up steps (batches) with a rising learning rate.
+    #[arg(long, default_value_t = 100)]
+    warmup: u64,
+    /// AdamW weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// Weight of the game result in the target (the rest: sigmoid(score / K)).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Sigmoid scale of the search score in centipawns (default: fitted to the data).
+    #[arg(long)]
+    k: Option<f32>,
+    /// Output buckets by number of animals on the board (1: a single output).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=16))]
+    buckets: u32,
+    #[arg(long, value_enum, default_value_t = ActivationArg::Screlu)]
+    activation: ActivationArg,
+    /// Hold out every N-th block of 4096 positions and report its loss (0: none).
+    #[arg(long, default_value_t = 20)]
+    holdout: usize,
+    /// Do not mirror positions left to right at random.
+    #[arg(long)]
+    no_mirror: bool,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores); results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
+    /// Write a float checkpoint (weights and optimiser state) after every epoch.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<String>,
+    /// Continue from a float checkpoint.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<String>,
+    /// Stop after this many epochs in this run (resume later from --checkpoint).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    stop_after: Option<u32>,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    quiet: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -276,6 +361,7 @@ pub fn run() -> i32 {
         },
         Some(Command::Datagen(args)) => run_datagen(&args),
         Some(Command::Replay { files, sprt, rules }) => run_replay(&files, &sprt, rules.rules()),
+        Some(Command::Train(args)) => run_train(&args),
         Some(Command::Tune {
             files,
             skip,
@@ -342,19 +428,40 @@ pub fn run() -> i32 {
             threads,
             hash,
             json,
+            eval,
+            eval_file,
             rules,
         }) => {
+            let network = match eval_file.as_deref().map(|f| Network::load(Path::new(f))) {
+                None => None,
+                Some(Ok(net)) => Some(Arc::new(net)),
+                Some(Err(e)) => {
+                    eprintln!("error: --eval-file: {e}");
+                    return 2;
+                }
+            };
             let settings = bench::Settings {
                 depth,
                 threads: threads as usize,
                 hash_mb: hash as usize,
                 json,
                 rules: rules.rules(),
+                eval: if eval == BenchEval::Nnue {
+                    EvalKind::Nnue
+                } else {
+                    EvalKind::Classical
+                },
+                network,
             };
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
-            match bench::run(&settings, &mut out) {
-                Ok(_) => 0,
+            let result = if eval == BenchEval::Both {
+                bench::compare(&settings, &mut out)
+            } else {
+                bench::run(&settings, &mut out).map(|_| ())
+            };
+            match result {
+                Ok(()) => 0,
                 Err(e) => {
                     eprintln!("error: bench failed: {e}");
                     1
@@ -668,6 +775,45 @@ fn run_datagen(a: &DatagenArgs) -> i32 {
         Err(e) => {
             eprintln!("error: {e}");
             1
+        }
+    }
+}
+
+fn run_train(a: &TrainArgs) -> i32 {
+    let settings = trainer::Settings {
+        epochs: a.epochs as usize,
+        batch_size: a.batch as usize,
+        lr: a.lr,
+        lr_min: a.lr_min,
+        warmup: a.warmup,
+        weight_decay: a.weight_decay,
+        lambda: a.lambda,
+        k: a.k,
+        buckets: a.buckets as usize,
+        activation: match a.activation {
+            ActivationArg::Screlu => Activation::SCReLU,
+            ActivationArg::Crelu => Activation::CReLU,
+        },
+        holdout: a.holdout,
+        mirror: !a.no_mirror,
+        seed: a.seed,
+        out: Some(a.out.clone().into()),
+        checkpoint: a.checkpoint.clone().map(Into::into),
+        resume: a.resume.clone().map(Into::into),
+        stop_after: a.stop_after.map(|n| n as usize),
+        progress: !a.quiet,
+        command_line: command_line(),
+    };
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    let mut out = LineWriter(io::stdout());
+    match trainer::run(&a.files, &settings, threads, &mut out) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
         }
     }
 }

@@ -8,7 +8,7 @@ use jungle::game::{DrawReason, Game, GameResult};
 use protocol_common::*;
 use std::time::{Duration, Instant};
 
-const OPTION_LINES: [&str; 12] = [
+const OPTION_LINES: [&str; 14] = [
     "option name Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name MultiPV type spin default 1 min 1 max 32",
@@ -21,6 +21,8 @@ const OPTION_LINES: [&str; 12] = [
     "option name TrappedLoseAttack type check default false",
     "option name NoCaptureDrawPlies type spin default 100 min 0 max 1000",
     "option name RepetitionDraw type spin default 3 min 0 max 10",
+    "option name Eval type combo default classical var classical var nnue",
+    "option name EvalFile type string default <embedded>",
 ];
 
 /// Red Lion on c9 next to Blue's den, Blue Lion on g1: Red wins at once with c9d9.
@@ -291,7 +293,19 @@ fn scripted_session_covers_every_command() {
     ] {
         e.send_silent(&format!("position fen {fen}"));
         e.send("eval");
-        let lines = e.read_until("Total (side to move):", T_REPLY);
+        let all = e.read_until("NNUE (side to move):", T_REPLY);
+        // The network's score for the side to move is the red view, signed.
+        let nnue: Vec<i64> = all[all.len() - 2..]
+            .iter()
+            .zip(["NNUE (red view): ", "NNUE (side to move): "])
+            .map(|(l, prefix)| {
+                l.strip_prefix(prefix)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| e.fail(&format!("eval: expected '{prefix}<n>': {l:?}")))
+            })
+            .collect();
+        assert_eq!(nnue[1], if red_to_move { nnue[0] } else { -nnue[0] });
+        let lines = &all[..all.len() - 2];
         let n = lines.len();
         assert!(
             n >= 3,
@@ -1345,7 +1359,9 @@ fn check_protocol_lines(e: &Engine, cmd: &str, lines: &[String]) {
                             || l.contains(" INFO ")
                             || l.contains("WARN"))
                 }
-                "eval" => l.contains(" red ") || l.starts_with("Total ("),
+                "eval" => {
+                    l.contains(" red ") || l.starts_with("Total (") || l.starts_with("NNUE (")
+                }
                 "go perft 2" => {
                     l.is_empty()
                         || l.starts_with("Nodes searched: ")

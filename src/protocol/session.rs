@@ -9,6 +9,7 @@ use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
 use crate::eval;
 use crate::game::{DrawRules, Game, GameResult, Rules, Variant};
+use crate::nnue::{EvalKind, Network};
 use crate::search::search::SharedState;
 use crate::search::Engine;
 use crate::tools::{bench, perft};
@@ -101,6 +102,9 @@ pub struct Session {
     ponder: bool,
     search: Option<RunningSearch>,
     searcher: Searcher,
+    /// The network the engine holds (a copy, so that `eval` needs no lock on the
+    /// engine while it searches).
+    network: Arc<Network>,
 }
 
 /// Runs the protocol on stdin and stdout until `quit` or end of input; returns the exit code.
@@ -134,6 +138,7 @@ impl Session {
             engine,
             ponder: false,
             search: None,
+            network: crate::nnue::embedded(),
         })
     }
 
@@ -257,6 +262,8 @@ impl Session {
                 let settings = bench::Settings {
                     depth: depth.unwrap_or(bench::DEFAULT_DEPTH),
                     rules: self.rules,
+                    eval: self.engine().options.eval,
+                    network: Some(Arc::clone(&self.network)),
                     ..bench::Settings::default()
                 };
                 match bench::run(&settings, &mut buf) {
@@ -300,6 +307,8 @@ impl Session {
         text.push_str("option name TrappedLoseAttack type check default false\n");
         text.push_str(&spin_line(&NO_CAPTURE_DRAW));
         text.push_str(&spin_line(&REPETITION_DRAW));
+        text.push_str("option name Eval type combo default classical var classical var nnue\n");
+        text.push_str("option name EvalFile type string default <embedded>\n");
         text.push_str(ok);
         self.out.lines(&text);
     }
@@ -413,8 +422,45 @@ impl Session {
                 });
                 Ok(())
             }
+            "eval" => {
+                let v = value.unwrap_or("");
+                let kind = EvalKind::from_name(v).ok_or_else(|| {
+                    format!("option Eval takes classical or nnue, got '{}'", shorten(v))
+                })?;
+                let mut engine = self.engine();
+                if engine.options.eval != kind {
+                    // The table's stored static scores belong to the other evaluation.
+                    engine.options.eval = kind;
+                    engine.clear_hash();
+                }
+                Ok(())
+            }
+            "evalfile" => self.load_network(value.unwrap_or("").trim()),
             _ => Err(format!("unknown option '{}'", shorten(name))),
         }
+    }
+
+    /// `EvalFile`: loads a network (`<embedded>` for the built-in one); a file that
+    /// cannot be used is refused and the current network kept.
+    fn load_network(&mut self, path: &str) -> Result<(), String> {
+        let net =
+            if path.is_empty() || path == "<embedded>" {
+                crate::nnue::embedded()
+            } else {
+                Arc::new(Network::load(std::path::Path::new(path)).map_err(|e| {
+                    format!("EvalFile '{}' refused, network kept: {e}", shorten(path))
+                })?)
+            };
+        self.out.line(&format!(
+            "info string network {}: {}",
+            if path.is_empty() { "<embedded>" } else { path },
+            net.architecture()
+        ));
+        self.network = Arc::clone(&net);
+        let mut engine = self.engine();
+        engine.set_network(net);
+        engine.clear_hash();
+        Ok(())
     }
 
     /// New rules start a new game from the start position (a position or move of the
@@ -559,9 +605,16 @@ impl Session {
         }
         text.push_str(&format!("Total (red view): {}\n", trace.total));
         text.push_str(&format!(
-            "Total (side to move): {}",
+            "Total (side to move): {}\n",
             trace.side_to_move_score
         ));
+        let nnue = self.network.evaluate_position(pos);
+        let red_view = match pos.side_to_move() {
+            crate::board::Color::Red => nnue,
+            crate::board::Color::Blue => -nnue,
+        };
+        text.push_str(&format!("NNUE (red view): {red_view}\n"));
+        text.push_str(&format!("NNUE (side to move): {nnue}"));
         self.out.lines(&text);
     }
 }

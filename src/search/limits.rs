@@ -1,6 +1,7 @@
 //! What a `go` asks for, and the engine options that shape a search.
 
 use crate::board::Move;
+use crate::nnue::EvalKind;
 
 /// Limits of one search, as given by `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -45,6 +46,8 @@ pub struct SearchOptions {
     pub skill_level: u32,
     /// Print `info` lines while searching.
     pub report: bool,
+    /// The evaluation the search uses.
+    pub eval: EvalKind,
 }
 
 impl Default for SearchOptions {
@@ -55,6 +58,7 @@ impl Default for SearchOptions {
             move_overhead_ms: 30,
             skill_level: 20,
             report: true,
+            eval: EvalKind::Classical,
         }
     }
 }

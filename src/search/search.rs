@@ -14,6 +14,7 @@ use crate::board::{Bitboard, Move, MoveList, Position};
 use crate::eval::evaluate;
 use crate::game::anti_chase::{self, Forbidden, MoveRecord};
 use crate::game::Rules;
+use crate::nnue::{AccumulatorStack, Network};
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -115,6 +116,10 @@ pub struct Worker<'a, R: MoveRules> {
     pub pv_index: usize,
     pub completed_depth: i32,
     reductions: Reductions,
+    /// The network when the search evaluates with it (`Eval nnue`), else `None`.
+    nnue: Option<&'a Network>,
+    /// The network's accumulators along the search path, by ply.
+    accumulators: AccumulatorStack,
 }
 
 impl<'a, R: MoveRules> Worker<'a, R> {
@@ -130,6 +135,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         game_keys: &[u64],
         game_records: &[MoveRecord],
         root_moves: Vec<Move>,
+        nnue: Option<&'a Network>,
     ) -> Worker<'a, R> {
         let mut keys = Vec::with_capacity(game_keys.len() + MAX_PLY + 4);
         keys.extend_from_slice(game_keys);
@@ -157,6 +163,29 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             pv_index: 0,
             completed_depth: 0,
             reductions: Reductions::new(),
+            nnue,
+            accumulators: AccumulatorStack::new(if nnue.is_some() { MAX_PLY + 1 } else { 0 }),
+        }
+    }
+
+    /// The static score of `pos` (at `ply`) for the side to move.
+    #[inline]
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        match self.nnue {
+            None => evaluate(pos),
+            Some(net) => net.evaluate(
+                self.accumulators.at(ply),
+                pos.side_to_move(),
+                pos.all_occupied().count(),
+            ),
+        }
+    }
+
+    /// Brings the accumulator of ply `ply + 1` up to date with `m` played in `pos`.
+    #[inline]
+    fn update_accumulator(&mut self, pos: &Position, m: Move, ply: usize) {
+        if let Some(net) = self.nnue {
+            self.accumulators.push_move(net, ply, pos, m);
         }
     }
 
@@ -297,6 +326,10 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         let mut best = -INFINITE;
         let in_check =
             (pos.occupied(pos.side_to_move().other()) & TRAPS[pos.side_to_move().index()]).any();
+        // The only full refresh of the accumulators: every other ply is updated.
+        if let Some(net) = self.nnue {
+            self.accumulators.refresh_root(net, pos);
+        }
         for i in self.pv_index..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.visit(1) {
@@ -304,6 +337,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             }
             let mut child = *pos;
             child.play(m);
+            self.update_accumulator(pos, m, 0);
             self.push_move(pos, m, child.key());
             let new_depth = depth - 1 + in_check as i32;
             let score = if i == self.pv_index {
@@ -382,7 +416,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -429,7 +463,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         }
         let static_eval = match hit {
             Some(h) => h.eval,
-            None => evaluate(pos),
+            None => self.evaluate(pos, ply),
         };
 
         if !pv_node && !in_check && !is_mate(beta) {
@@ -451,6 +485,9 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let mut child = *pos;
                 child.play_null();
+                if self.nnue.is_some() {
+                    self.accumulators.push_null(ply);
+                }
                 self.keys.push(child.key());
                 let score =
                     -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, false, false);
@@ -492,6 +529,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             let mut child = *pos;
             child.play(m);
             self.tt.prefetch(child.key());
+            self.update_accumulator(pos, m, ply);
             self.push_move(pos, m, child.key());
 
             let new_depth = depth - 1;
@@ -605,7 +643,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             return mate_in(ply + 1);
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let checkers = pos.occupied(them) & TRAPS[us.index()];
         let in_check = checkers.any();
@@ -618,7 +656,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             if pos.animal_count(us) <= 3 && count_with::<R>(pos) == 0 {
                 return mated_in(ply);
             }
-            let stand_pat = evaluate(pos);
+            let stand_pat = self.evaluate(pos, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -655,6 +693,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         for &m in forcing.iter() {
             let mut child = *pos;
             child.play(m);
+            self.update_accumulator(pos, m, ply);
             self.push_move(pos, m, child.key());
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qdepth + 1);
             self.pop_move();

@@ -10,8 +10,10 @@ use super::time::TimeManager;
 use super::tt::{AllocError, Bound, TranspositionTable};
 use crate::board::{Move, MoveRules};
 use crate::game::{Game, GameResult};
+use crate::nnue::{self, EvalKind, Network};
 use crate::with_move_rules;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What a finished search found.
@@ -38,6 +40,8 @@ pub struct Engine {
     /// loaded machine), and the search must wait for it to end before `bestmove`.
     helpers: Option<rayon::ThreadPool>,
     pub options: SearchOptions,
+    /// The network used when `options.eval` is `EvalKind::Nnue`.
+    network: Arc<Network>,
 }
 
 /// Stack of a search thread: the search recurses up to `MAX_PLY` plies.
@@ -50,6 +54,7 @@ impl Engine {
             heuristics: vec![Box::default()],
             helpers: None,
             options: SearchOptions::default(),
+            network: nnue::embedded(),
         })
     }
 
@@ -74,6 +79,15 @@ impl Engine {
                 .ok();
         }
         helpers.as_ref()
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
+    }
+
+    /// Uses `network` from the next search on (when `options.eval` is `Nnue`).
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        self.network = network;
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -162,6 +176,7 @@ impl Engine {
         }
         let shown_lines = self.options.multipv;
         let tt = &self.tt;
+        let nnue = (options.eval == EvalKind::Nnue).then_some(&*self.network);
         let (main_heur, helper_heur) = self.heuristics[..threads].split_at_mut(1);
         let pool = Engine::helper_pool(&mut self.helpers, threads - 1);
         // The helpers get copies of what they read of the game.
@@ -177,6 +192,7 @@ impl Engine {
                 game.keys(),
                 game.records(),
                 root.clone(),
+                nnue,
             );
             iterate(&mut w, &pos, limits, &options, skill, None, 0);
             w.publish_nodes();
@@ -193,6 +209,7 @@ impl Engine {
                 game.keys(),
                 game.records(),
                 root.clone(),
+                nnue,
             );
             let reporter = if options.report { Some(report) } else { None };
             iterate(&mut w, &pos, limits, &options, skill, reporter, shown_lines);

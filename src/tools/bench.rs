@@ -3,9 +3,11 @@
 
 use crate::board::Position;
 use crate::game::{Game, Rules};
+use crate::nnue::{EvalKind, Network};
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits};
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 13;
@@ -18,6 +20,9 @@ pub struct Settings {
     pub hash_mb: usize,
     pub json: bool,
     pub rules: Rules,
+    pub eval: EvalKind,
+    /// The network for `EvalKind::Nnue`; `None`: the embedded one.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for Settings {
@@ -28,6 +33,8 @@ impl Default for Settings {
             hash_mb: 16,
             json: false,
             rules: Rules::default(),
+            eval: EvalKind::Classical,
+            network: None,
         }
     }
 }
@@ -54,6 +61,10 @@ pub fn run(settings: &Settings, out: &mut impl Write) -> io::Result<u64> {
     let mut engine = Engine::new(settings.hash_mb).map_err(|e| io::Error::other(e.to_string()))?;
     engine.options.threads = settings.threads.max(1);
     engine.options.report = false;
+    engine.options.eval = settings.eval;
+    if let Some(net) = &settings.network {
+        engine.set_network(Arc::clone(net));
+    }
     let limits = Limits::depth(settings.depth);
     let positions = positions_with(settings.rules);
     let start = Instant::now();
@@ -103,4 +114,26 @@ pub fn run(settings: &Settings, out: &mut impl Write) -> io::Result<u64> {
     }
     out.flush()?;
     Ok(total)
+}
+
+/// Runs the bench with the classical evaluation, then with the network, in one
+/// process, and prints both summaries and the ratio of their speeds.
+pub fn compare(settings: &Settings, out: &mut impl Write) -> io::Result<()> {
+    let mut nps = [0.0f64; 2];
+    for (i, eval) in [EvalKind::Classical, EvalKind::Nnue]
+        .into_iter()
+        .enumerate()
+    {
+        let one = Settings {
+            eval,
+            json: false,
+            ..settings.clone()
+        };
+        let start = Instant::now();
+        let nodes = run(&one, &mut io::sink())?;
+        nps[i] = nodes as f64 / start.elapsed().as_secs_f64().max(1e-6);
+        writeln!(out, "{}: {nodes} nodes {} nps", eval.name(), nps[i] as u64)?;
+    }
+    writeln!(out, "nnue/classical nps: {:.3}", nps[1] / nps[0].max(1.0))?;
+    out.flush()
 }

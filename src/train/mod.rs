@@ -1,8 +1,13 @@
 //! Training the evaluation: the training data format (`data`), self-play data
-//! generation (`datagen`), the quiet-position filter both tuners use (`quiet`) and the
-//! Texel tuner of the classical weights (`tune`).
+//! generation (`datagen`), the quiet-position filter both tuners use (`quiet`), the
+//! Texel tuner of the classical weights (`tune`), and the network trainer (`trainer`,
+//! with its `dataset`, `float_net` and `optimizer`).
 
 pub mod data;
 pub mod datagen;
+pub mod dataset;
+pub mod float_net;
+pub mod optimizer;
 pub mod quiet;
+pub mod trainer;
 pub mod tune;
