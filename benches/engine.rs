@@ -83,6 +83,7 @@ fn bench_nnue(c: &mut Criterion) {
         b.iter(|| {
             for &(i, m) in &moves {
                 accs[i].apply_move(&net, &ps[i], black_box(m), &mut child);
+                black_box(&child);
             }
             child.0[0].0[0]
         })
@@ -90,7 +91,7 @@ fn bench_nnue(c: &mut Criterion) {
     group.bench_function("refresh (41 positions)", |b| {
         b.iter(|| {
             ps.iter()
-                .map(|p| Accumulator::refresh(&net, black_box(p)).0[1].0[3])
+                .map(|p| black_box(Accumulator::refresh(&net, black_box(p))).0[1].0[3])
                 .fold(0i16, i16::wrapping_add)
         })
     });

@@ -36,8 +36,33 @@ impl Accumulator {
 
     /// Writes into `child` the accumulator after `m` is played in `pos`, whose
     /// accumulator is `self`.
+    ///
+    /// On x86-64 CPUs with AVX2 the same code runs compiled for AVX2 (chosen at run
+    /// time), elsewhere the baseline build.
     #[inline]
     pub fn apply_move(&self, net: &Network, pos: &Position, m: Move, child: &mut Accumulator) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            return unsafe { self.apply_move_avx2(net, pos, m, child) };
+        }
+        self.apply_move_generic(net, pos, m, child)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn apply_move_avx2(
+        &self,
+        net: &Network,
+        pos: &Position,
+        m: Move,
+        child: &mut Accumulator,
+    ) {
+        self.apply_move_generic(net, pos, m, child)
+    }
+
+    #[inline(always)]
+    fn apply_move_generic(&self, net: &Network, pos: &Position, m: Move, child: &mut Accumulator) {
         let us = pos.side_to_move();
         let mover = pos.mover(m);
         let victim = pos.captured_by(m);

@@ -40,10 +40,6 @@ impl Activation {
     }
 }
 
-/// Sums of the output layer are kept in this many `i32` lanes (a vector's worth), each
-/// summing `2 * HIDDEN / LANES` products; see `screlu_dot` for why they cannot overflow.
-const LANES: usize = 16;
-const _: () = assert!(HIDDEN % LANES == 0);
 /// Largest |output weight| a file may hold: `WEIGHT_CLIP · QB` rounded, and small
 /// enough that `QA · w` fits an `i16`.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
@@ -119,12 +115,7 @@ impl Network {
     pub fn evaluate(&self, acc: &Accumulator, side: Color, animals: u32) -> i32 {
         let b = self.bucket(animals);
         let (us, them) = (&acc.0[side.index()], &acc.0[side.other().index()]);
-        let w = &self.out_weights[b];
-        // Both sums are in units of 1/(QA·QB) once SCReLU's extra QA is divided out.
-        let sum = match self.activation {
-            Activation::SCReLU => screlu_dot(us, them, w) / i64::from(QA),
-            Activation::CReLU => crelu_dot(us, them, w),
-        };
+        let sum = output_sum(self.activation, us, them, &self.out_weights[b]);
         let out = (sum + i64::from(self.out_bias[b])) * i64::from(self.scale) / i64::from(QA * QB);
         out.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32
     }
@@ -140,12 +131,8 @@ impl Network {
     pub fn raw_output(&self, us: &[u16], them: &[u16]) -> i64 {
         let acc = self.accumulate(us, them);
         let b = self.bucket(us.len() as u32);
-        let w = &self.out_weights[b];
-        let sum = match self.activation {
-            Activation::SCReLU => screlu_dot(&acc.0[0], &acc.0[1], w) / i64::from(QA),
-            Activation::CReLU => crelu_dot(&acc.0[0], &acc.0[1], w),
-        };
-        sum + i64::from(self.out_bias[b])
+        output_sum(self.activation, &acc.0[0], &acc.0[1], &self.out_weights[b])
+            + i64::from(self.out_bias[b])
     }
 
     /// The accumulator `[us, them]` of the given inputs.
@@ -197,41 +184,73 @@ pub fn bucket_of(animals: u32, buckets: usize) -> usize {
     ((animals.clamp(1, 16) as usize - 1) * buckets / 16).min(buckets - 1)
 }
 
+/// The output layer's weighted sum of the activations, in units of 1/(QA·QB) (SCReLU's
+/// extra QA divided out), without the bias.
+///
+/// On x86-64 CPUs with AVX2 the same code is compiled a second time for AVX2 (twice
+/// the vector width) and chosen at run time; elsewhere the baseline build runs.
+#[inline]
+fn output_sum(activation: Activation, us: &Row, them: &Row, w: &[Row; 2]) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { output_sum_avx2(activation, us, them, w) };
+    }
+    output_sum_generic(activation, us, them, w)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn output_sum_avx2(activation: Activation, us: &Row, them: &Row, w: &[Row; 2]) -> i64 {
+    output_sum_generic(activation, us, them, w)
+}
+
+#[inline(always)]
+fn output_sum_generic(activation: Activation, us: &Row, them: &Row, w: &[Row; 2]) -> i64 {
+    match activation {
+        Activation::SCReLU => screlu_dot(us, them, w) / i64::from(QA),
+        Activation::CReLU => crelu_dot(us, them, w),
+    }
+}
+
 /// Σ clamp(a, 0, QA)² · w over both halves, in units of 1/(QA²·QB).
 ///
 /// `v · w` with `v ≤ QA = 255` and `|w| ≤ 127` fits an `i16` (≤ 32385), and
-/// `(v·w) · v ≤ 8.3M` an `i32`; each of the `LANES` lanes adds `2·HIDDEN/LANES` (32
-/// for 256) such terms, at most 2.7·10⁸, well inside an `i32`. The lanes are added in
-/// `i64`. The fixed-size chunks let LLVM keep the lanes in vector registers.
-#[inline]
+/// `(v·w) · v ≤ 8.3M` an `i32`; a half of `HIDDEN` = 256 such terms is at most
+/// 2.11·10⁹, still inside an `i32` (checked below), so each half is one `i32` sum
+/// (wrapping adds are exact when the true sum fits) and the halves are added in `i64`.
+/// A plain sum of `i16 × i16` products is the reduction LLVM turns into `pmaddwd`.
+#[inline(always)]
 fn screlu_dot(us: &Row, them: &Row, w: &[Row; 2]) -> i64 {
-    let mut lanes = [0i32; LANES];
-    for (acc, wr) in [(us, &w[0]), (them, &w[1])] {
-        for (a, w) in acc.0.chunks_exact(LANES).zip(wr.0.chunks_exact(LANES)) {
-            for i in 0..LANES {
-                let v = a[i].clamp(0, QA as i16);
-                let vw = v.wrapping_mul(w[i]);
-                lanes[i] = lanes[i].wrapping_add(i32::from(vw) * i32::from(v));
-            }
-        }
+    i64::from(screlu_half(us, &w[0])) + i64::from(screlu_half(them, &w[1]))
+}
+
+const _: () = assert!(
+    (QA as i64) * (QA as i64) * (MAX_OUTPUT_WEIGHT as i64) * (HIDDEN as i64) <= i32::MAX as i64
+);
+
+#[inline(always)]
+fn screlu_half(acc: &Row, w: &Row) -> i32 {
+    let mut sum = 0i32;
+    for (&a, &w) in acc.0.iter().zip(&w.0) {
+        let v = a.clamp(0, QA as i16);
+        sum = sum.wrapping_add(i32::from(v.wrapping_mul(w)) * i32::from(v));
     }
-    lanes.iter().map(|&x| i64::from(x)).sum()
+    sum
 }
 
 /// Σ clamp(a, 0, QA) · w over both halves, in units of 1/(QA·QB) (each term at most
-/// 255 · 127, so an `i32` lane holds them).
-#[inline]
+/// 255 · 127, a half at most 8.3M).
+#[inline(always)]
 fn crelu_dot(us: &Row, them: &Row, w: &[Row; 2]) -> i64 {
-    let mut lanes = [0i32; LANES];
-    for (acc, wr) in [(us, &w[0]), (them, &w[1])] {
-        for (a, w) in acc.0.chunks_exact(LANES).zip(wr.0.chunks_exact(LANES)) {
-            for i in 0..LANES {
-                let v = a[i].clamp(0, QA as i16);
-                lanes[i] = lanes[i].wrapping_add(i32::from(v) * i32::from(w[i]));
-            }
+    let half = |acc: &Row, w: &Row| {
+        let mut sum = 0i32;
+        for (&a, &w) in acc.0.iter().zip(&w.0) {
+            sum = sum.wrapping_add(i32::from(a.clamp(0, QA as i16)) * i32::from(w));
         }
-    }
-    lanes.iter().map(|&x| i64::from(x)).sum()
+        sum
+    };
+    i64::from(half(us, &w[0])) + i64::from(half(them, &w[1]))
 }
 
 #[cfg(test)]
