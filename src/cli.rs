@@ -29,7 +29,7 @@ struct Cli {
 
 /// Rule options shared by the subcommands.
 #[derive(clap::Args, Debug, Clone, Copy)]
-struct RulesArgs {
+pub(crate) struct RulesArgs {
     /// Rule set: jungle (protocol.md) or jungle-cn (Chinese online rules).
     #[arg(long, value_enum, default_value_t = VariantArg::Jungle)]
     rules: VariantArg,
@@ -42,14 +42,14 @@ struct RulesArgs {
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-enum VariantArg {
+pub(crate) enum VariantArg {
     Jungle,
     #[value(name = "jungle-cn")]
     JungleCn,
 }
 
 impl RulesArgs {
-    fn rules(self) -> Rules {
+    pub(crate) fn rules(self) -> Rules {
         let variant = match self.rules {
             VariantArg::Jungle => Variant::Jungle,
             VariantArg::JungleCn => Variant::JungleCn,
@@ -154,6 +154,9 @@ enum Command {
     Datagen(DatagenArgs),
     /// Train a network (NNUE) on data files of `jungle datagen`.
     Train(TrainArgs),
+    /// Endgame tablebases: build tables, probe positions.
+    #[command(subcommand)]
+    Tb(crate::tb::command::TbCommand),
     /// Generate a balanced opening suite (the shipped openings.txt).
     Openings {
         #[arg(long, default_value_t = 100)]
@@ -362,6 +365,7 @@ pub fn run() -> i32 {
         Some(Command::Datagen(args)) => run_datagen(&args),
         Some(Command::Replay { files, sprt, rules }) => run_replay(&files, &sprt, rules.rules()),
         Some(Command::Train(args)) => run_train(&args),
+        Some(Command::Tb(cmd)) => crate::tb::command::run(cmd),
         Some(Command::Tune {
             files,
             skip,

@@ -8,5 +8,6 @@ pub mod game;
 pub mod nnue;
 pub mod protocol;
 pub mod search;
+pub mod tb;
 pub mod tools;
 pub mod train;

@@ -1,0 +1,434 @@
+//! Tests of the tables against the rules core: a brute-force AND-OR search on random
+//! positions (`brute`, which knows nothing of the tables), and the local consistency of
+//! every stored value with the values of its moves.
+//!
+//! CI builds and checks the small signatures; the full check of every signature up to
+//! four animals is `cargo test --release -- --ignored full_four_animal_verification`.
+
+use super::brute::Brute;
+use super::material::{Material, TbRules};
+use super::probe::{move_value, probe_position};
+use super::store::{TableSet, Tablebases};
+use super::table::{Outcome, Table, Wdl};
+use crate::board::movegen::{generate_with, legal_moves};
+use crate::board::rules::MoveRuleFlags;
+use crate::board::{MoveList, MoveRules, Position, Standard};
+use crate::with_move_rules;
+use std::sync::Arc;
+
+pub(crate) struct Rng(pub u64);
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The tables of `names` and their dependencies, built in memory.
+pub(crate) fn tables(rules: TbRules, names: &[&str]) -> (Tablebases, TableSet) {
+    let tb = Tablebases::new(rules, None).building(5, false);
+    for name in names {
+        let m = Material::parse(name).expect("valid signature");
+        tb.ensure(m, &|_| {}).expect("builds");
+    }
+    let set = tb.snapshot();
+    (tb, set)
+}
+
+/// Every stored value agrees with the values of its moves (the Bellman equations of
+/// DTM and of DTZ within the rule), checked with the rules core's move generator.
+/// With the values of smaller tables right, this proves a table right: a win's
+/// distance has a move that realises it, a loss has no move that escapes, and a draw
+/// neither wins nor loses by any move.
+fn check_consistency<R: MoveRules>(set: &TableSet, table: &Table, step: usize) -> usize {
+    let rule = set.rules.no_capture_plies;
+    let mut checked = 0;
+    for i in (0..table.len()).step_by(step.max(1)) {
+        let p = table.indexer.decode(i);
+        let pos = table.indexer.position(&p);
+        let e = table.entry(i);
+        let mut list = MoveList::new();
+        generate_with::<R>(&pos, &mut list);
+        // Best DTM for the mover over the moves: wins minimise, losses maximise.
+        let mut best_win: Option<u16> = None;
+        let mut longest_loss: Option<u16> = None;
+        let mut any_draw = false;
+        let mut zwin: Option<u16> = None;
+        let mut zloss_max: Option<u16> = None;
+        let mut z_undecided = false;
+        for &m in list.iter() {
+            let v = move_value(set, &pos, m).expect("every move is covered");
+            match v.outcome {
+                Outcome::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+                Outcome::Loss(d) => longest_loss = Some(longest_loss.map_or(d, |b| b.max(d))),
+                Outcome::Draw => any_draw = true,
+            }
+            // Within the rule from a count of 0 here (so 1 after a quiet move).
+            match (v.wdl, v.dtz) {
+                (Wdl::Win, Some(z)) => zwin = Some(zwin.map_or(z, |b| b.min(z))),
+                (Wdl::Loss, Some(z)) => zloss_max = Some(zloss_max.map_or(z, |b| b.max(z))),
+                _ => z_undecided = true,
+            }
+        }
+        let expected = if list.is_empty() {
+            Outcome::Loss(0)
+        } else if let Some(w) = best_win {
+            Outcome::Win(w)
+        } else if any_draw {
+            Outcome::Draw
+        } else {
+            Outcome::Loss(longest_loss.unwrap_or(0))
+        };
+        assert_eq!(e.outcome(), expected, "{} DTM at {:?}", table.material, pos);
+        if rule > 0 {
+            let (expected_wdl, expected_z) = if list.is_empty() {
+                (Wdl::Loss, Some(0))
+            } else if zwin.is_some() {
+                (Wdl::Win, zwin)
+            } else if !z_undecided {
+                (Wdl::Loss, zloss_max)
+            } else {
+                (
+                    e.wdl(rule, 0).min(Wdl::CursedWin).max(Wdl::BlessedLoss),
+                    None,
+                )
+            };
+            assert_eq!(e.dtz(), expected_z, "{} DTZ at {:?}", table.material, pos);
+            assert_eq!(
+                e.wdl(rule, 0),
+                expected_wdl,
+                "{} WDL at {:?}",
+                table.material,
+                pos
+            );
+        }
+        checked += 1;
+    }
+    checked
+}
+
+/// The tables agree with the brute-force search on random positions: exact DTM for
+/// every decided position within `horizon` plies, and no forced result within the
+/// horizon for the others. Returns (positions checked, of which exact).
+fn check_against_brute<R: MoveRules>(
+    set: &TableSet,
+    table: &Table,
+    samples: usize,
+    horizon: u32,
+    seed: u64,
+) -> (usize, usize) {
+    let mut rng = Rng(seed | 1);
+    let mut brute = Brute::<R>::new(set.rules.no_capture_plies as u32);
+    let mut exact = 0;
+    for _ in 0..samples {
+        let i = rng.below(table.len());
+        let pos = table.indexer.position(&table.indexer.decode(i));
+        let outcome = table.entry(i).outcome();
+        match outcome {
+            Outcome::Win(d) if u32::from(d) <= horizon => {
+                assert!(brute.wins_within(&pos, d as u32), "{pos:?}: win in {d}");
+                assert!(
+                    !brute.wins_within(&pos, d as u32 - 1),
+                    "{pos:?}: faster than {d}"
+                );
+                exact += 1;
+            }
+            Outcome::Loss(d) if u32::from(d) <= horizon => {
+                assert!(brute.loses_within(&pos, d as u32), "{pos:?}: loss in {d}");
+                assert!(
+                    d < 2 || !brute.loses_within(&pos, d as u32 - 2),
+                    "{pos:?}: lost before {d}"
+                );
+                exact += 1;
+            }
+            _ => {
+                assert!(!brute.wins_within(&pos, horizon), "{pos:?} {outcome}: wins");
+                assert!(
+                    !brute.loses_within(&pos, horizon),
+                    "{pos:?} {outcome}: loses"
+                );
+            }
+        }
+    }
+    (samples, exact)
+}
+
+fn rules_default() -> TbRules {
+    TbRules::default()
+}
+
+#[test]
+fn two_animal_tables_are_consistent_and_dtz_equals_dtm() {
+    let all: Vec<String> = Material::all_with(2)
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let names: Vec<&str> = all.iter().map(String::as_str).collect();
+    let (_tb, set) = tables(rules_default(), &names);
+    for m in Material::all_with(2) {
+        let t = set.table(m).expect("built");
+        check_consistency::<Standard>(&set, t, 1);
+        // With one animal each, every capture ends the game, so the distance to the
+        // zeroing move is the distance to mate whenever that fits in the rule.
+        for i in 0..t.len() {
+            let e = t.entry(i);
+            let dtm = e.outcome().plies();
+            let want = dtm.filter(|&d| d <= 100);
+            assert_eq!(e.dtz(), want, "{m} at {i}");
+        }
+    }
+}
+
+#[test]
+fn three_animal_tables_are_consistent() {
+    // A spread of kinds: swimmers, jumpers, the rat/elephant pair, symmetric sides.
+    let names = [
+        "ELvR", "LRvT", "TRvR", "RCvE", "EWvL", "LTvE", "DCvR", "PRvW",
+    ];
+    let (_tb, set) = tables(rules_default(), &names);
+    for name in names {
+        let t = set.table(Material::parse(name).unwrap()).unwrap();
+        let n = check_consistency::<Standard>(&set, t, 7);
+        assert!(n > 10_000, "{name}: {n}");
+    }
+}
+
+#[test]
+fn tables_agree_with_brute_force_search() {
+    let names = ["LvR", "EvR", "RvR", "TvL", "ELvR", "LRvT", "TRvR", "RCvE"];
+    let (_tb, set) = tables(rules_default(), &names);
+    let mut total = 0;
+    let mut exact = 0;
+    for (k, name) in names.iter().enumerate() {
+        let t = set.table(Material::parse(name).unwrap()).unwrap();
+        let (n, e) = check_against_brute::<Standard>(&set, t, 1000, 7, 0x5eed + k as u64);
+        total += n;
+        exact += e;
+    }
+    assert_eq!(total, 8000);
+    assert!(exact > 1000, "only {exact} exact checks");
+}
+
+/// DTZ checked by brute force with the counter: three-animal positions whose captures
+/// lead to two-animal positions, which the brute force solves within the whole rule.
+#[test]
+fn dtz_agrees_with_brute_force_with_the_counter() {
+    let rules = TbRules {
+        no_capture_plies: 20,
+        ..TbRules::default()
+    };
+    let names = ["ELvR", "LRvT", "TvRC"];
+    let (_tb, set) = tables(rules, &names);
+    let mut rng = Rng(77);
+    let mut checked = 0;
+    for name in names {
+        let t = set.table(Material::parse(name).unwrap()).unwrap();
+        let mut brute = Brute::<Standard>::new(20);
+        for _ in 0..150 {
+            let i = rng.below(t.len());
+            let pos = t.indexer.position(&t.indexer.decode(i));
+            let e = t.entry(i);
+            match (e.wdl(20, 0), e.dtz()) {
+                (Wdl::Win, Some(z)) if z <= 9 => {
+                    assert!(brute.wins_within_rule(&pos, z as u32), "{pos:?} z {z}");
+                    assert!(!brute.wins_within_rule(&pos, z as u32 - 1), "{pos:?} z {z}");
+                    checked += 1;
+                }
+                (Wdl::Loss, Some(z)) if z <= 9 => {
+                    assert!(brute.loses_within_rule(&pos, z as u32), "{pos:?} z {z}");
+                    assert!(z < 1 || !brute.loses_within_rule(&pos, z as u32 - 1));
+                    checked += 1;
+                }
+                (_, Some(_)) => {}
+                (_, None) => {
+                    assert!(!brute.wins_within_rule(&pos, 9), "{pos:?} undecided");
+                    assert!(!brute.loses_within_rule(&pos, 9), "{pos:?} undecided");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 200, "{checked}");
+}
+
+/// The variants' move rules give other values, each consistent under its own rules.
+#[test]
+fn variant_tables_follow_their_own_rules() {
+    for moves in [
+        MoveRuleFlags {
+            dog_swims: true,
+            trapped_lose_attack: false,
+        },
+        MoveRuleFlags {
+            dog_swims: false,
+            trapped_lose_attack: true,
+        },
+    ] {
+        let rules = TbRules {
+            moves,
+            no_capture_plies: 100,
+        };
+        let names = ["DRvL", "LvD", "EvW"];
+        let (_tb, set) = tables(rules, &names);
+        for name in names {
+            let t = set.table(Material::parse(name).unwrap()).unwrap();
+            with_move_rules!(moves, R => {
+                check_consistency::<R>(&set, t, 3);
+                check_against_brute::<R>(&set, t, 200, 7, 99);
+            });
+        }
+    }
+}
+
+#[test]
+fn probes_of_known_positions() {
+    let (_tb, set) = tables(rules_default(), &["LvR", "EvR", "RvR", "DCvR"]);
+    // Red lion d8 (on Blue's trap) enters the den at once.
+    let pos = Position::from_fen("7/3L3/7/7/7/7/7/7/r6 r").unwrap();
+    let p = probe_position(&set, &pos).unwrap();
+    assert_eq!(p.outcome, Outcome::Win(1));
+    assert_eq!(p.wdl, Wdl::Win);
+    // Blue to move in the same position: whatever it does, the lion enters.
+    let pos = Position::from_fen("7/3L3/7/7/7/7/7/7/r6 b").unwrap();
+    let p = probe_position(&set, &pos).unwrap();
+    assert_eq!(p.outcome, Outcome::Loss(2));
+    // Blue's rat a9 is boxed in by the red cat b9 and dog a8, which it may not take.
+    let pos = Position::from_fen("rC5/D6/7/7/7/7/7/7/7 b").unwrap();
+    assert!(legal_moves(&pos).is_empty());
+    let p = probe_position(&set, &pos).unwrap();
+    assert_eq!(
+        (p.outcome, p.wdl, p.dtz),
+        (Outcome::Loss(0), Wdl::Loss, Some(0))
+    );
+    // The colour twin has the same value.
+    let a = Position::from_fen("7/7/1l5/7/7/7/7/4R2/7 r").unwrap();
+    let b = Position::from_fen("7/4r2/7/7/7/7/1L5/7/7 b").unwrap();
+    assert_eq!(
+        probe_position(&set, &a).map(|p| p.entry),
+        probe_position(&set, &b).map(|p| p.entry)
+    );
+}
+
+#[test]
+fn positions_outside_the_tables_are_not_probed() {
+    let (_tb, set) = tables(rules_default(), &["LvR"]);
+    let start = Position::startpos();
+    assert!(probe_position(&set, &start).is_none());
+    let over = Position::from_fen("3R3/7/7/7/7/7/7/7/6l b").unwrap();
+    assert!(probe_position(&set, &over).is_none());
+}
+
+/// Building needs every table a capture leads to, for the same rules.
+#[test]
+fn missing_or_mismatched_children_are_errors() {
+    let tb = Tablebases::new(TbRules::default(), None).building(2, false);
+    let err = tb
+        .ensure(Material::parse("ELvR").unwrap(), &|_| {})
+        .unwrap_err();
+    assert!(err.to_string().contains("ELvR"), "{err}");
+    let blocked = Tablebases::new(TbRules::default(), None).building(3, false);
+    assert!(blocked.ensure(Material::new(0, 1), &|_| {}).is_err());
+}
+
+#[test]
+fn files_round_trip_and_damage_is_refused() {
+    use super::file;
+    let (_tb, set) = tables(rules_default(), &["LRvT"]);
+    let m = Material::parse("LRvT").unwrap();
+    let t = set.table(m).unwrap();
+    let bytes = file::encode(t).unwrap();
+    let back = file::decode(&bytes, m, &rules_default()).unwrap();
+    assert_eq!(back.dtm, t.dtm);
+    assert_eq!(back.dtz, t.dtz);
+    assert_eq!(back.stats, t.stats);
+    // Truncated, one byte changed, other rules, other material, other version.
+    let cut = file::decode(&bytes[..bytes.len() - 10], m, &rules_default()).unwrap_err();
+    assert!(cut.to_string().contains("checksum"), "{cut}");
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x40;
+    assert!(file::decode(&flipped, m, &rules_default()).is_err());
+    let other = TbRules {
+        no_capture_plies: 50,
+        ..TbRules::default()
+    };
+    assert!(matches!(
+        file::decode(&bytes, m, &other),
+        Err(super::TbError::Rules(_))
+    ));
+    assert!(file::decode(&bytes, Material::parse("LRvE").unwrap(), &rules_default()).is_err());
+    let mut v2 = bytes.clone();
+    v2[8] = 2;
+    let err = file::decode(&v2, m, &rules_default()).unwrap_err();
+    assert!(err.to_string().contains("version"), "{err}");
+    assert!(file::decode(b"JUNGLETB", m, &rules_default()).is_err());
+    assert!(file::decode(&[], m, &rules_default()).is_err());
+}
+
+#[test]
+fn a_directory_is_read_back_and_a_corrupt_file_is_rebuilt() {
+    let dir = std::env::temp_dir().join(format!("jungle-tb-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rules = rules_default();
+    let m = Material::parse("EvR").unwrap();
+    let writer = Tablebases::new(rules, Some(dir.clone())).building(3, true);
+    let built = writer.ensure(m, &|_| {}).unwrap();
+    let path = super::file::path_in(&dir, m, &rules);
+    assert!(path.exists());
+    let events = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let reader = Tablebases::new(rules, Some(dir.clone()))
+        .building(0, false)
+        .reporting(move |e| seen.lock().unwrap().push(format!("{e:?}")));
+    let loaded = reader.ensure(m, &|_| {}).unwrap();
+    assert_eq!(loaded.dtm, built.dtm);
+    assert!(events.lock().unwrap()[0].starts_with("Loaded"));
+    // Damage the file: it is refused, and rebuilt in memory.
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let events = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let rebuilder = Tablebases::new(rules, Some(dir.clone()))
+        .reporting(move |e| seen.lock().unwrap().push(format!("{e:?}")));
+    let again = rebuilder.ensure(m, &|_| {}).unwrap();
+    assert_eq!(again.dtm, built.dtm);
+    let log = events.lock().unwrap().join("\n");
+    assert!(log.contains("Refused") && log.contains("checksum"), "{log}");
+    assert!(log.contains("Built"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The whole verification of every signature up to four animals (minutes):
+/// `cargo test --release -- --ignored full_four_animal_verification`.
+#[test]
+#[ignore]
+fn full_four_animal_verification() {
+    let rules = rules_default();
+    let tb = Tablebases::new(rules, None).building(4, false);
+    let mut checked = 0usize;
+    let mut brute_checked = 0usize;
+    for n in 2..=4 {
+        for m in Material::all_with(n) {
+            tb.ensure(m, &|_| {}).unwrap();
+            let set = tb.snapshot();
+            let t = set.table(m).unwrap();
+            checked += check_consistency::<Standard>(&set, t, 1);
+            brute_checked += check_against_brute::<Standard>(
+                &set,
+                t,
+                200,
+                7,
+                m.red as u64 * 256 + m.blue as u64,
+            )
+            .0;
+            eprintln!("{m}: consistent ({checked} positions so far, {brute_checked} brute-force)");
+        }
+        if n == 4 {
+            // Four-animal tables are not children of one another: free them.
+            for m in Material::all_with(4) {
+                tb.forget(m);
+            }
+        }
+    }
+}
