@@ -8,7 +8,7 @@ use jungle::game::{DrawReason, Game, GameResult};
 use protocol_common::*;
 use std::time::{Duration, Instant};
 
-const OPTION_LINES: [&str; 14] = [
+const OPTION_LINES: [&str; 16] = [
     "option name Hash type spin default 64 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name MultiPV type spin default 1 min 1 max 32",
@@ -23,6 +23,8 @@ const OPTION_LINES: [&str; 14] = [
     "option name RepetitionDraw type spin default 3 min 0 max 10",
     "option name Eval type combo default classical var classical var nnue",
     "option name EvalFile type string default <embedded>",
+    "option name TablebasePath type string default <empty>",
+    "option name TablebaseProbeLimit type spin default 5 min 0 max 5",
 ];
 
 /// Red Lion on c9 next to Blue's den, Blue Lion on g1: Red wins at once with c9d9.

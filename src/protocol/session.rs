@@ -12,6 +12,8 @@ use crate::game::{DrawRules, Game, GameResult, Rules, Variant};
 use crate::nnue::{EvalKind, Network};
 use crate::search::search::SharedState;
 use crate::search::Engine;
+use crate::tb::store::Event as TbEvent;
+use crate::tb::{Tablebases, TbRules};
 use crate::tools::{bench, perft};
 use crate::with_move_rules;
 use std::io::BufRead;
@@ -66,6 +68,12 @@ const REPETITION_DRAW: Spin = Spin {
     min: 0,
     max: 10,
 };
+const TB_PROBE_LIMIT: Spin = Spin {
+    name: "TablebaseProbeLimit",
+    default: crate::tb::MAX_ANIMALS as i64,
+    min: 0,
+    max: crate::tb::MAX_ANIMALS as i64,
+};
 const SKILL_LEVEL: Spin = Spin {
     name: "Skill Level",
     default: 20,
@@ -105,6 +113,8 @@ pub struct Session {
     /// The network the engine holds (a copy, so that `eval` needs no lock on the
     /// engine while it searches).
     network: Arc<Network>,
+    /// `TablebasePath` (none: the small tables are built in memory only).
+    tb_dir: Option<std::path::PathBuf>,
 }
 
 /// Runs the protocol on stdin and stdout until `quit` or end of input; returns the exit code.
@@ -130,7 +140,7 @@ impl Session {
     pub fn with_hash(out: Output, hash_mb: usize) -> Result<Session, String> {
         let engine = Engine::new(hash_mb).map_err(|e| e.to_string())?;
         let engine = Arc::new(Mutex::new(engine));
-        Ok(Session {
+        let mut session = Session {
             searcher: Searcher::new(Arc::clone(&engine), out.clone()),
             out,
             game: Game::startpos(),
@@ -139,7 +149,59 @@ impl Session {
             ponder: false,
             search: None,
             network: crate::nnue::embedded(),
-        })
+            tb_dir: None,
+        };
+        session.renew_tablebases();
+        Ok(session)
+    }
+
+    /// New tables for the rules and directory in force (none when the rules cannot
+    /// be tabled); a file refused later is reported as an error line.
+    fn renew_tablebases(&mut self) {
+        let tables = TbRules::for_rules(&self.rules).ok().map(|rules| {
+            let out = self.out.clone();
+            Arc::new(
+                Tablebases::new(rules, self.tb_dir.clone()).reporting(move |e| {
+                    if let TbEvent::Refused(_, why) = e {
+                        out.error(&format!("tablebase ignored: {why}"));
+                    }
+                }),
+            )
+        });
+        self.engine().tablebases = tables;
+    }
+
+    /// `TablebasePath`: a directory of table files, or empty for none.
+    fn set_tablebase_path(&mut self, value: Option<&str>) -> Result<(), String> {
+        let text = value.unwrap_or("").trim();
+        if text.is_empty() || text == "<empty>" {
+            self.tb_dir = None;
+            self.renew_tablebases();
+            return Ok(());
+        }
+        let dir = std::path::PathBuf::from(text);
+        let entries = std::fs::read_dir(&dir).map_err(|e| {
+            format!(
+                "option TablebasePath: cannot read directory '{}': {e}",
+                shorten(text)
+            )
+        })?;
+        let files = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".jtb"))
+            .count();
+        self.tb_dir = Some(dir);
+        self.renew_tablebases();
+        let largest = self
+            .engine()
+            .tablebases
+            .as_ref()
+            .map_or(0, |t| t.largest_on_disk());
+        self.out.line(&format!(
+            "info string tablebases: {files} table files in {}, up to {largest} animals for these rules",
+            shorten(text)
+        ));
+        Ok(())
     }
 
     /// Reads and answers commands until `quit` or the end of input.
@@ -309,6 +371,8 @@ impl Session {
         text.push_str(&spin_line(&REPETITION_DRAW));
         text.push_str("option name Eval type combo default classical var classical var nnue\n");
         text.push_str("option name EvalFile type string default <embedded>\n");
+        text.push_str("option name TablebasePath type string default <empty>\n");
+        text.push_str(&spin_line(&TB_PROBE_LIMIT));
         text.push_str(ok);
         self.out.lines(&text);
     }
@@ -347,6 +411,11 @@ impl Session {
             }
             "skill level" => {
                 self.engine().options.skill_level = spin(&SKILL_LEVEL)? as u32;
+                Ok(())
+            }
+            "tablebasepath" => self.set_tablebase_path(value),
+            "tablebaseprobelimit" => {
+                self.engine().options.tb_probe_limit = spin(&TB_PROBE_LIMIT)? as u32;
                 Ok(())
             }
             "clear hash" => match value {
@@ -469,6 +538,7 @@ impl Session {
         if rules != self.rules {
             self.rules = rules;
             self.game = Game::with_rules(Position::startpos(), rules);
+            self.renew_tablebases();
         }
     }
 

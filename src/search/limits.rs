@@ -48,6 +48,8 @@ pub struct SearchOptions {
     pub report: bool,
     /// The evaluation the search uses.
     pub eval: EvalKind,
+    /// Most animals in a position the tablebases are probed for (0: never).
+    pub tb_probe_limit: u32,
 }
 
 impl Default for SearchOptions {
@@ -59,6 +61,7 @@ impl Default for SearchOptions {
             skill_level: 20,
             report: true,
             eval: EvalKind::Classical,
+            tb_probe_limit: crate::tb::MAX_ANIMALS as u32,
         }
     }
 }

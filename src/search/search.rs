@@ -5,6 +5,7 @@ use super::ordering::{self, is_tactical, Heuristics, MovePicker};
 use super::score::{
     from_table, is_mate, mate_in, mated_in, to_table, INFINITE, MATE_BOUND, MAX_PLY,
 };
+use super::tbprobe::TbSearch;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use crate::board::geometry::TRAPS;
@@ -25,6 +26,8 @@ pub struct SharedState {
     pub pondering: AtomicBool,
     /// Nodes of each thread, for totals in reports.
     pub nodes: Vec<AtomicU64>,
+    /// Tablebase hits of each thread.
+    pub tb_hits: Vec<AtomicU64>,
 }
 
 impl SharedState {
@@ -33,11 +36,16 @@ impl SharedState {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            tb_hits: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    pub fn total_tb_hits(&self) -> u64 {
+        self.tb_hits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
     #[inline]
@@ -120,6 +128,9 @@ pub struct Worker<'a, R: MoveRules> {
     nnue: Option<&'a Network>,
     /// The network's accumulators along the search path, by ply.
     accumulators: AccumulatorStack,
+    /// Endgame tables to probe below the root.
+    pub tb: Option<&'a TbSearch>,
+    pub tb_hits: u64,
 }
 
 impl<'a, R: MoveRules> Worker<'a, R> {
@@ -165,6 +176,8 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             reductions: Reductions::new(),
             nnue,
             accumulators: AccumulatorStack::new(if nnue.is_some() { MAX_PLY + 1 } else { 0 }),
+            tb: None,
+            tb_hits: 0,
         }
     }
 
@@ -232,7 +245,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if self.nodes & 1023 == 0 {
-            self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            self.publish_nodes();
             if self.id == 0 && self.clock_running() && self.time.out_of_time() {
                 self.shared.stop.store(true, Ordering::Relaxed);
                 return true;
@@ -270,6 +283,15 @@ impl<'a, R: MoveRules> Worker<'a, R> {
 
     pub fn publish_nodes(&self) {
         self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        self.shared.tb_hits[self.id].store(self.tb_hits, Ordering::Relaxed);
+    }
+
+    /// The tablebase score of a position with few enough animals.
+    #[inline]
+    fn probe_tb(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        let score = self.tb?.score(pos, ply)?;
+        self.tb_hits += 1;
+        Some(score)
     }
 
     /// The position repeats an earlier one with the same side to move since the last
@@ -423,6 +445,9 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         beta = beta.min(mate_in(ply + 1));
         if alpha >= beta {
             return alpha;
+        }
+        if let Some(score) = self.probe_tb(pos, ply) {
+            return score;
         }
 
         // An enemy animal on one of our traps enters our den next move unless taken:
@@ -644,6 +669,9 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply);
+        }
+        if let Some(score) = self.probe_tb(pos, ply) {
+            return score;
         }
         let checkers = pos.occupied(them) & TRAPS[us.index()];
         let in_check = checkers.any();

@@ -6,11 +6,13 @@ use super::limits::{Limits, SearchOptions};
 use super::ordering::Heuristics;
 use super::score::{mate_in, Score, INFINITE, MAX_PLY};
 use super::search::{SharedState, Worker};
+use super::tbprobe::TbSearch;
 use super::time::TimeManager;
 use super::tt::{AllocError, Bound, TranspositionTable};
 use crate::board::{Move, MoveRules};
 use crate::game::{Game, GameResult};
 use crate::nnue::{self, EvalKind, Network};
+use crate::tb::Tablebases;
 use crate::with_move_rules;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -42,6 +44,8 @@ pub struct Engine {
     pub options: SearchOptions,
     /// The network used when `options.eval` is `EvalKind::Nnue`.
     network: Arc<Network>,
+    /// Endgame tables (none: no probing).
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 /// Stack of a search thread: the search recurses up to `MAX_PLY` plies.
@@ -55,6 +59,7 @@ impl Engine {
             helpers: None,
             options: SearchOptions::default(),
             network: nnue::embedded(),
+            tablebases: None,
         })
     }
 
@@ -157,6 +162,16 @@ impl Engine {
             };
         }
 
+        // The tables keep only the root moves that hold the best value.
+        let tb = self
+            .tablebases
+            .as_ref()
+            .and_then(|t| TbSearch::prepare(t, self.options.tb_probe_limit, game, limits));
+        if let Some(tb) = &tb {
+            tb.filter_root::<R>(&pos, &mut root);
+        }
+        let tb = tb.as_ref();
+
         let time = if limits.uses_clock() {
             TimeManager::new(
                 limits,
@@ -194,6 +209,7 @@ impl Engine {
                 root.clone(),
                 nnue,
             );
+            w.tb = tb;
             iterate(&mut w, &pos, limits, &options, skill, None, 0);
             w.publish_nodes();
         };
@@ -211,6 +227,7 @@ impl Engine {
                 root.clone(),
                 nnue,
             );
+            w.tb = tb;
             let reporter = if options.report { Some(report) } else { None };
             iterate(&mut w, &pos, limits, &options, skill, reporter, shown_lines);
             w.publish_nodes();
@@ -408,10 +425,11 @@ fn report_line<R: MoveRules>(w: &Worker<R>, depth: i32, k: usize, report: Report
     };
     let pv: Vec<String> = rm.pv.iter().map(Move::to_string).collect();
     report(&format!(
-        "info depth {depth} seldepth {} multipv {} score {score}{bound} nodes {nodes} nps {nps} hashfull {} time {ms} pv {}",
+        "info depth {depth} seldepth {} multipv {} score {score}{bound} nodes {nodes} nps {nps} hashfull {} tbhits {} time {ms} pv {}",
         rm.seldepth.max(1),
         k + 1,
         w.hashfull(),
+        w.total_tb_hits(),
         pv.join(" ")
     ));
 }
@@ -474,6 +492,9 @@ impl<R: MoveRules> Worker<'_, R> {
     }
     fn total_nodes(&self) -> u64 {
         self.shared_state().total_nodes().max(self.nodes)
+    }
+    fn total_tb_hits(&self) -> u64 {
+        self.shared_state().total_tb_hits().max(self.tb_hits)
     }
 }
 

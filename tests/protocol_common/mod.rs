@@ -329,7 +329,7 @@ impl Engine {
                 Err(e) => self.fail(&format!(
                     "after {cmd:?}: info line does not follow protocol.md \
                      ('info depth D seldepth S multipv K score cp X|mate M \
-                     [lowerbound|upperbound] nodes N nps R hashfull H time T pv ...'): \
+                     [lowerbound|upperbound] nodes N nps R hashfull H tbhits B time T pv ...'): \
                      {e}: {line:?}"
                 )),
             }
@@ -430,6 +430,7 @@ pub struct Info {
     pub nodes: u64,
     pub nps: u64,
     pub hashfull: u32,
+    pub tbhits: u64,
     pub time: u64,
     pub pv: Vec<String>,
     pub line: String,
@@ -449,7 +450,7 @@ fn num<T: std::str::FromStr>(tokens: &[&str], i: &mut usize, key: &str) -> Resul
 }
 
 /// Parses `info depth D seldepth S multipv K score (cp X|mate M) [lowerbound|upperbound]
-/// nodes N nps R hashfull H time T pv <move>...` strictly in that order.
+/// nodes N nps R hashfull H tbhits B time T pv <move>...` strictly in that order.
 pub fn parse_info(line: &str) -> Result<Info, String> {
     let tokens: Vec<&str> = line.split(' ').collect();
     if tokens.first() != Some(&"info") {
@@ -495,6 +496,7 @@ pub fn parse_info(line: &str) -> Result<Info, String> {
     if hashfull > 1000 {
         return Err(format!("hashfull {hashfull} is not per mille"));
     }
+    let tbhits: u64 = num(&tokens, &mut i, "tbhits")?;
     let time: u64 = num(&tokens, &mut i, "time")?;
     if tokens.get(i) != Some(&"pv") {
         return Err(format!("expected 'pv' at token {i}"));
@@ -521,6 +523,7 @@ pub fn parse_info(line: &str) -> Result<Info, String> {
         nodes,
         nps,
         hashfull,
+        tbhits,
         time,
         pv,
         line: line.to_string(),
