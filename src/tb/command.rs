@@ -220,7 +220,13 @@ fn probe(fen: &str, dir: Option<PathBuf>, rules: TbRules) -> Result<(), String> 
             material.count()
         ));
     }
-    let tb = Tablebases::new(rules, dir).building(4, false);
+    let tb = Tablebases::new(rules, dir)
+        .building(4, false)
+        .reporting(|e| {
+            if let Event::Refused(m, err) = e {
+                eprintln!("refused {m}: {err}; building it in memory");
+            }
+        });
     tb.ensure(material, &|line| eprintln!("{line}"))
         .map_err(|e| e.to_string())?;
     let set = tb.snapshot();

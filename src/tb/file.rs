@@ -33,7 +33,7 @@ const MAGIC: &[u8; 8] = b"JUNGLETB";
 pub const VERSION: u16 = 1;
 const HEADER: usize = 32;
 const BLOCK: usize = 1 << 20;
-const LEVEL: i32 = 12;
+const LEVEL: i32 = 9;
 
 /// The file name of a signature's table under `rules`: `ELvR.n100.jtb`.
 pub fn file_name(material: Material, rules: &TbRules) -> String {
