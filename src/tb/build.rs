@@ -301,7 +301,7 @@ impl<'a, R: MoveRules> Builder<'a, R> {
     /// The first look at position `i`: its capture summary (`cap`), flags and the
     /// number of moves that stay in this table.
     fn first_look(&self, i: usize) -> (u16, u8, u8) {
-        let pos = self.ix.position(&self.ix.decode(i));
+        let pos = self.ix.position_unkeyed(&self.ix.decode(i));
         let us = pos.side_to_move();
         let them = us.other();
         // An animal on an enemy trap stands next to the enemy den and may enter it.

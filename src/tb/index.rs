@@ -232,15 +232,18 @@ impl Indexer {
         let mut squares = [CAPTURED; MAX_ANIMALS];
         // The earlier slots' squares, ascending.
         let mut sorted = [CAPTURED; MAX_ANIMALS];
-        for i in 0..n {
-            // The digit-th free square: skip the earlier squares at or below it.
+        for i in 0..n.min(MAX_ANIMALS) {
+            // The digit-th free square: skip the earlier squares at or below it (they
+            // come in ascending order, so the first one above it ends the count).
+            let rank = &self.rank[i];
             let mut k = digits[i] as usize;
             for &e in &sorted[..i] {
-                if (self.rank[i][e as usize] as usize) <= k {
-                    k += 1;
+                if rank[(e & 63) as usize] as usize > k {
+                    break;
                 }
+                k += 1;
             }
-            let s = self.nth[i][k];
+            let s = self.nth[i][k & 63];
             squares[i] = s;
             let mut j = i;
             while j > 0 && sorted[j - 1] > s {
@@ -290,6 +293,21 @@ impl Indexer {
             return None;
         }
         Some(self.encode(&p))
+    }
+
+    /// The position of a placement without its hash key (for the builder, which
+    /// only generates moves: a key is xor work it does not need).
+    #[inline]
+    pub(crate) fn position_unkeyed(&self, p: &Placement) -> Position {
+        let mut pos = Position::empty();
+        for (i, piece) in self.pieces.iter().enumerate() {
+            let s = p.squares[i] & 63;
+            pos.squares[piece.color.index()][piece.animal.index()] = s;
+            pos.occupied[piece.color.index()].0 |= 1u64 << s;
+            pos.mailbox[s as usize] = piece.index() as u8;
+        }
+        pos.side = p.side;
+        pos
     }
 
     /// The position of a placement (counters zero).
