@@ -149,18 +149,27 @@ fn build(
         .map_err(|e| e.to_string())?;
     let mut positions = 0usize;
     let mut disk = 0u64;
-    for (k, &m) in targets.iter().enumerate() {
-        let table = tb
-            .ensure(m, &|line| eprintln!("{line}"))
+    // Small tables of the largest size side by side, in batches; large ones alone
+    // (each splits its own work).
+    let small = super::index::Indexer::new(targets[targets.len() - 1], rules.moves.dog_swims).len()
+        < super::build::PARALLEL_FROM;
+    let batch = if small { 64 } else { 1 };
+    let mut k = 0;
+    for group in targets.chunks(batch) {
+        tb.ensure_all(group, &|line| eprintln!("{line}"))
             .map_err(|e| e.to_string())?;
-        positions += table.len();
-        if let Some(dir) = &dir {
-            let path = super::file::path_in(dir, m, &rules);
-            disk += std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
-        }
-        summary_line(k + 1, targets.len(), &table);
-        if m.count() == largest && material.is_none() {
-            tb.forget(m);
+        for &m in group {
+            k += 1;
+            let table = tb.get(m).ok_or_else(|| format!("{m} was not built"))?;
+            positions += table.len();
+            if let Some(dir) = &dir {
+                let path = super::file::path_in(dir, m, &rules);
+                disk += std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
+            }
+            summary_line(k, targets.len(), &table);
+            if m.count() == largest && material.is_none() {
+                tb.forget(m);
+            }
         }
     }
     println!(
