@@ -173,6 +173,13 @@ enum Command {
         min_margin: i32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Keep only positions from which a self-play game at N nodes per move is won by
+        /// the side the search favours.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        verify_nodes: Option<u64>,
+        /// Threads playing the verification games (the suite does not depend on it).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -400,6 +407,8 @@ pub fn run() -> i32 {
             margin,
             min_margin,
             seed,
+            verify_nodes,
+            threads,
             rules,
         }) => {
             let settings = openings::Settings {
@@ -410,6 +419,8 @@ pub fn run() -> i32 {
                 min_margin,
                 seed,
                 rules: rules.rules(),
+                verify_nodes,
+                threads: threads as usize,
             };
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());

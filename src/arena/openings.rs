@@ -1,11 +1,14 @@
 //! The opening suite: short random lines from the start position, kept only when a
-//! fixed-depth search scores them near equal. `jungle openings` regenerates the
-//! suite shipped in `openings.txt` (same seed, same file).
+//! fixed-depth search scores them near equal (or, for an unbalanced suite, in a band
+//! away from equal, and optionally only when a self-play game from the position is
+//! won by the side the search favours). `jungle openings` regenerates the suites
+//! shipped in `openings.txt` and `books/unbalanced.txt` (same command, same file).
 
 use crate::board::Position;
 use crate::game::{Game, GameResult, Rules};
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score};
+use rayon::prelude::*;
 use std::io::{self, Write};
 
 #[derive(Clone, Debug)]
@@ -19,6 +22,11 @@ pub struct Settings {
     pub min_margin: i32,
     pub seed: u64,
     pub rules: Rules,
+    /// Keep a position only when a self-play game from it at this many nodes per move
+    /// is won by the side the search favours (`None`: no game).
+    pub verify_nodes: Option<u64>,
+    /// Threads playing the verification games (the suite does not depend on it).
+    pub threads: usize,
 }
 
 /// A small deterministic generator (xorshift64*).
@@ -47,7 +55,7 @@ pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> 
     let mut engine = Engine::new(16).map_err(|e| io::Error::other(e.to_string()))?;
     engine.options.report = false;
     let mut rng = Rng(settings.seed.max(1));
-    let (kept, flag) = if settings.min_margin > 0 {
+    let (mut kept, mut flag) = if settings.min_margin > 0 {
         (
             format!("between {} and {}", settings.min_margin, settings.margin),
             format!(" --min-margin {}", settings.min_margin),
@@ -55,6 +63,16 @@ pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> 
     } else {
         (format!("within {}", settings.margin), String::new())
     };
+    if let Some(n) = settings.verify_nodes {
+        kept.push_str(&format!(
+            ", and a self-play game from it at {n} nodes per move is won by the side the search favours"
+        ));
+        flag.push_str(&format!(" --verify-nodes {n}"));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.threads.max(1))
+        .build()
+        .map_err(|e| io::Error::other(e.to_string()))?;
     writeln!(
         out,
         "# Jungle opening suite: {} positions, {} random plies from the start, kept when a depth-{} search scores them {kept} (one thread, fresh table).",
@@ -68,7 +86,14 @@ pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> 
     let mut seen = std::collections::HashSet::new();
     let mut written = 0;
     let mut attempts = 0;
-    while written < settings.count && attempts < settings.count * 200 {
+    let max_attempts = settings.count * 200;
+    let mut candidates: Vec<(Position, i32)> = Vec::new();
+    let batch = if settings.verify_nodes.is_some() {
+        16 * settings.threads.max(1)
+    } else {
+        1
+    };
+    while written < settings.count && attempts < max_attempts {
         attempts += 1;
         let mut game = Game::with_rules(Position::startpos(), settings.rules);
         let mut ok = true;
@@ -93,13 +118,77 @@ pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> 
         let outcome = engine.search(&start, &Limits::depth(settings.depth), &shared, &|_| {});
         if let Score::Cp(cp) = outcome.score {
             if cp.abs() <= settings.margin && cp.abs() >= settings.min_margin {
-                writeln!(out, "{} ; eval {cp}", game.position().to_fen())?;
-                written += 1;
+                candidates.push((*game.position(), cp));
             }
         }
+        // Without verification games each candidate is kept at once; with them, a
+        // batch is verified in parallel and kept in candidate order.
+        if candidates.len() >= batch {
+            written += keep_verified(&mut candidates, settings, &pool, written, out)?;
+        }
     }
+    written += keep_verified(&mut candidates, settings, &pool, written, out)?;
     out.flush()?;
     Ok(written)
+}
+
+/// Writes the candidates that pass verification (all without it) while the suite is
+/// short; empties `candidates`; returns how many were written.
+fn keep_verified(
+    candidates: &mut Vec<(Position, i32)>,
+    settings: &Settings,
+    pool: &rayon::ThreadPool,
+    written: usize,
+    out: &mut impl Write,
+) -> io::Result<usize> {
+    let verdicts: Vec<bool> = match settings.verify_nodes {
+        None => vec![true; candidates.len()],
+        Some(nodes) => pool.install(|| {
+            candidates
+                .par_iter()
+                .map(|&(pos, cp)| favoured_side_wins(pos, cp, nodes, settings.rules))
+                .collect()
+        }),
+    };
+    let mut added = 0;
+    for (&(pos, cp), keep) in candidates.iter().zip(verdicts) {
+        if keep && written + added < settings.count {
+            writeln!(out, "{} ; eval {cp}", pos.to_fen())?;
+            added += 1;
+        }
+    }
+    candidates.clear();
+    Ok(added)
+}
+
+/// True when the engine, playing both sides from `pos` at `nodes` nodes per move (one
+/// thread, fresh table), wins the game for the side that `cp` (the side to move's
+/// score) favours.
+fn favoured_side_wins(pos: Position, cp: i32, nodes: u64, rules: Rules) -> bool {
+    let Ok(mut engine) = Engine::new(16) else {
+        return false;
+    };
+    engine.options.report = false;
+    let favoured = if cp > 0 {
+        pos.side_to_move()
+    } else {
+        pos.side_to_move().other()
+    };
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut game = Game::with_rules(pos, rules);
+    while game.result() == GameResult::Ongoing {
+        let shared = SharedState::new(1);
+        let Some(best) = engine.search(&game, &limits, &shared, &|_| {}).best else {
+            return false;
+        };
+        if game.play(best).is_err() {
+            return false;
+        }
+    }
+    matches!(game.result(), GameResult::Win { winner, .. } if winner == favoured)
 }
 
 #[cfg(test)]
@@ -115,6 +204,8 @@ mod tests {
             min_margin,
             seed: 7,
             rules: Rules::default(),
+            verify_nodes: None,
+            threads: 1,
         };
         let mut out = Vec::new();
         assert_eq!(generate(&settings, &mut out).expect("writes"), 6);
@@ -156,6 +247,8 @@ mod tests {
             min_margin: 100,
             seed: 1,
             rules: Rules::default(),
+            verify_nodes: None,
+            threads: 1,
         };
         let mut out = Vec::new();
         let err = generate(&empty, &mut out).expect_err("refused");
@@ -163,5 +256,54 @@ mod tests {
             .to_string()
             .contains("--min-margin 100 is above --margin 50"));
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn verified_suites_keep_positions_the_favoured_side_wins() {
+        let verified = |threads| {
+            let settings = Settings {
+                count: 4,
+                plies: 8,
+                depth: 3,
+                margin: 3000,
+                min_margin: 150,
+                seed: 5,
+                rules: Rules::default(),
+                verify_nodes: Some(300),
+                threads,
+            };
+            let mut out = Vec::new();
+            assert_eq!(generate(&settings, &mut out).expect("writes"), 4);
+            String::from_utf8(out).expect("utf-8")
+        };
+        let text = verified(1);
+        assert!(
+            text.contains("--min-margin 150 --verify-nodes 300 --seed 5\n"),
+            "{text}"
+        );
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let (fen, eval) = line.split_once(" ; eval ").expect("eval comment");
+            let pos = Position::from_fen(fen).expect("a valid position");
+            let cp: i32 = eval.parse().expect("a number");
+            assert!(favoured_side_wins(pos, cp, 300, Rules::default()), "{line}");
+        }
+        // Not every candidate passes: the plain suite of the same seed differs.
+        let plain = Settings {
+            count: 4,
+            plies: 8,
+            depth: 3,
+            margin: 3000,
+            min_margin: 150,
+            seed: 5,
+            rules: Rules::default(),
+            verify_nodes: None,
+            threads: 1,
+        };
+        let mut out = Vec::new();
+        generate(&plain, &mut out).expect("writes");
+        let plain = String::from_utf8(out).expect("utf-8");
+        assert_ne!(evals(&plain), evals(&text));
+        // The suite does not depend on the threads.
+        assert_eq!(verified(2), text);
     }
 }
