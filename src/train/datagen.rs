@@ -4,12 +4,13 @@
 //! uniformly random legal plies from the start position (how many is random too). The
 //! opening is thrown away and another drawn (from the same random stream) when the game
 //! ends within those plies, when it is a position of the test books (`openings.txt`,
-//! `books/unbalanced.txt`, and any `--exclude` file: the training and test openings are
-//! disjoint), or when the engine's search of its first move scores it beyond
-//! ±`opening_margin` or as a mate. Then the engine plays both sides to the end, with a
-//! fixed node count per move (one thread; its hash table and move-ordering tables
-//! cleared at the start of each opening tried), so a game depends only on the seed, its
-//! index `i`, `nodes` and `hash_mb`: never on the thread that played it.
+//! `books/unbalanced.txt`, `books/verified.txt`, and any `--exclude` file: the
+//! training and test openings are disjoint), or when the engine's search of its first
+//! move scores it beyond ±`opening_margin` or as a mate. Then the engine plays both
+//! sides to the end, with a fixed node count per move (one thread; its hash table and
+//! move-ordering tables cleared at the start of each opening tried), so a game depends
+//! only on the seed, its index `i`, `nodes` and `hash_mb`: never on the thread that
+//! played it.
 //!
 //! **Ends.** Games end by the rules only (`Game::result`: den entered, no animals left,
 //! no legal move, threefold repetition, 100 plies without a capture). There is no
@@ -47,11 +48,15 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The committed test books: their positions are never training openings or samples.
-pub const TEST_BOOKS: [(&str, &str); 2] = [
+pub const TEST_BOOKS: [(&str, &str); 3] = [
     ("openings.txt", include_str!("../../openings.txt")),
     (
         "books/unbalanced.txt",
         include_str!("../../books/unbalanced.txt"),
+    ),
+    (
+        "books/verified.txt",
+        include_str!("../../books/verified.txt"),
     ),
 ];
 
@@ -650,6 +655,18 @@ mod tests {
             "the unbalanced book repeats a position"
         );
         assert!(a.is_disjoint(&b));
-        assert_eq!(settings(1).excluded.len(), a.len() + b.len());
+        // The verified book comes from the same random lines as the unbalanced one
+        // (same seed, plies and depth, a wider band): they share positions, but
+        // neither shares any with openings.txt.
+        let verified = book_keys(TEST_BOOKS[2].0, TEST_BOOKS[2].1).expect("parses");
+        let c: HashSet<u64> = verified.iter().copied().collect();
+        assert_eq!(
+            c.len(),
+            verified.len(),
+            "the verified book repeats a position"
+        );
+        assert!(a.is_disjoint(&c));
+        let all: HashSet<u64> = a.iter().chain(&b).chain(&c).copied().collect();
+        assert_eq!(settings(1).excluded, all);
     }
 }
