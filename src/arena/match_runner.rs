@@ -854,9 +854,19 @@ pub fn replay(g: &ReadGame) -> Result<Game, String> {
     let mut game = Game::with_rules(g.start, g.rules);
     for (i, m) in g.moves.iter().enumerate() {
         game.play_text(m)
-            .map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
+            .map_err(|e| format!("move {} '{}': {e}", i + 1, shorten_token(m)))?;
     }
     Ok(game)
+}
+
+/// A token of a file as quoted in an error: at most 16 characters, as move errors
+/// quote moves, so that a corrupt file cannot make an error line of any length.
+fn shorten_token(token: &str) -> String {
+    const MAX: usize = 16;
+    match token.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}...", &token[..i]),
+        None => token.to_string(),
+    }
 }
 
 /// Reads an openings file: one position string per line; `#` comments, `;` labels.
@@ -929,6 +939,23 @@ mod tests {
         assert_eq!(game.moves().len(), 1);
         let err = read_records(text, Rules::default()).expect_err("dogs do not swim");
         assert!(err.contains("line 1") && err.contains("water"), "{err}");
+    }
+
+    #[test]
+    fn replay_errors_quote_a_bad_move_shortly() {
+        // Found by the records fuzz target: a corrupt move of any length was echoed
+        // whole in the error line `jungle replay` prints.
+        let long = "x".repeat(5000);
+        let text = format!("[FEN \"{}\"]\n\n1. {long} 1-0\n", crate::board::START_FEN);
+        let games = read_records(&text, MoveRuleFlags::default()).expect("reads");
+        let err = replay(&games[0], Rules::default()).expect_err("not a move");
+        assert!(err.starts_with("move 1 'xxxxxxxxxxxxxxxx...'"), "{err}");
+        assert!(err.len() < 200, "{err}");
+        // Short moves are quoted whole.
+        let text = format!("[FEN \"{}\"]\n\n1. a1a3 1-0\n", crate::board::START_FEN);
+        let games = read_records(&text, MoveRuleFlags::default()).expect("reads");
+        let err = replay(&games[0], Rules::default()).expect_err("illegal");
+        assert!(err.starts_with("move 1 'a1a3': "), "{err}");
     }
 
     #[test]

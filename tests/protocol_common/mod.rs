@@ -10,6 +10,7 @@ use jungle::board::{Move, Position};
 use jungle::game::{Game, GameResult};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -36,6 +37,9 @@ pub struct Engine {
     stderr: Arc<Mutex<Vec<u8>>>,
     /// Arrival time of the last line returned by a read.
     pub last_arrival: Option<Instant>,
+    /// Thread id of the stdout reader (0 until it has started), so that a test can
+    /// read how long it waited for a CPU (`/proc/self/task/<tid>/schedstat`).
+    reader_tid: Arc<AtomicU32>,
 }
 
 impl Engine {
@@ -61,9 +65,14 @@ impl Engine {
         let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
         let transcript = Arc::new(Mutex::new(Vec::new()));
         let (tx, rx) = channel::<Stamped>();
+        let reader_tid = Arc::new(AtomicU32::new(0));
         {
             let transcript = Arc::clone(&transcript);
+            let reader_tid = Arc::clone(&reader_tid);
             thread::spawn(move || {
+                if let Some(tid) = current_tid() {
+                    reader_tid.store(tid, Ordering::Relaxed);
+                }
                 let mut reader = BufReader::new(stdout);
                 let mut buf = Vec::new();
                 loop {
@@ -109,6 +118,20 @@ impl Engine {
             transcript,
             stderr,
             last_arrival: None,
+            reader_tid,
+        }
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The thread id of this driver's stdout reader, once it runs.
+    pub fn reader_tid(&self) -> Option<u32> {
+        match self.reader_tid.load(Ordering::Relaxed) {
+            0 => None,
+            tid => Some(tid),
         }
     }
 
@@ -393,6 +416,12 @@ impl Drop for Engine {
         }
         let _ = self.child.wait();
     }
+}
+
+/// The id of the calling thread (Linux: the first field of /proc/thread-self/stat).
+fn current_tid() -> Option<u32> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
 }
 
 pub fn shorten(s: &str) -> String {
