@@ -947,14 +947,14 @@ mod tests {
         // whole in the error line `jungle replay` prints.
         let long = "x".repeat(5000);
         let text = format!("[FEN \"{}\"]\n\n1. {long} 1-0\n", crate::board::START_FEN);
-        let games = read_records(&text, MoveRuleFlags::default()).expect("reads");
-        let err = replay(&games[0], Rules::default()).expect_err("not a move");
+        let games = read_records(&text, Rules::default()).expect("reads");
+        let err = replay(&games[0]).expect_err("not a move");
         assert!(err.starts_with("move 1 'xxxxxxxxxxxxxxxx...'"), "{err}");
         assert!(err.len() < 200, "{err}");
         // Short moves are quoted whole.
         let text = format!("[FEN \"{}\"]\n\n1. a1a3 1-0\n", crate::board::START_FEN);
-        let games = read_records(&text, MoveRuleFlags::default()).expect("reads");
-        let err = replay(&games[0], Rules::default()).expect_err("illegal");
+        let games = read_records(&text, Rules::default()).expect("reads");
+        let err = replay(&games[0]).expect_err("illegal");
         assert!(err.starts_with("move 1 'a1a3': "), "{err}");
     }
 
