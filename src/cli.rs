@@ -1,7 +1,8 @@
 //! Command line: `jungle` with no subcommand runs the engine protocol (see
 //! `protocol.md`); the subcommands are tools.
 
-use crate::arena::engine_process::EngineSpec;
+use crate::arena::engine_process::{rule_options, EngineSpec};
+use crate::arena::greedy;
 use crate::arena::match_runner::{self, Adjudication, TimeControl};
 use crate::arena::merge;
 use crate::arena::openings;
@@ -183,6 +184,12 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// A one-ply greedy player speaking the protocol (the beginner the levels are measured against).
+    Greedy {
+        /// Seed of its random choices (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -352,6 +359,7 @@ pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
         None => protocol::run(),
+        Some(Command::Greedy { seed }) => greedy::run(seed),
         Some(Command::Match(args)) => match build_match(&args) {
             Ok(settings) => {
                 let stdout = io::stdout();
@@ -646,23 +654,6 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         time_margin_ms: a.timemargin,
         shard: a.shard,
     })
-}
-
-/// The `setoption`s that select `rules` in an engine speaking protocol.md.
-fn rule_options(rules: Rules) -> Vec<(String, String)> {
-    vec![
-        ("UCI_Variant".into(), rules.variant.name().into()),
-        ("DogSwims".into(), rules.moves.dog_swims.to_string()),
-        (
-            "TrappedLoseAttack".into(),
-            rules.moves.trapped_lose_attack.to_string(),
-        ),
-        (
-            "NoCaptureDrawPlies".into(),
-            rules.draw.no_capture_plies.to_string(),
-        ),
-        ("RepetitionDraw".into(), rules.draw.repetitions.to_string()),
-    ]
 }
 
 /// This process's command line, program name shortened to `jungle`.
