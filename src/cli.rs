@@ -11,6 +11,7 @@ use crate::arena::stats::Sprt;
 use crate::board::rules::MoveRuleFlags;
 use crate::board::Position;
 use crate::game::{Rules, Variant};
+use crate::gui;
 use crate::nnue::{Activation, EvalKind, Network};
 use crate::protocol;
 use crate::tools::{bench, perft};
@@ -184,6 +185,8 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Serve a board for people in the browser: play, watch engines, analyse.
+    Gui(GuiArgs),
     /// A one-ply greedy player speaking the protocol (the beginner the levels are measured against).
     Greedy {
         /// Seed of its random choices (default: from the clock).
@@ -257,6 +260,26 @@ struct TrainArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct GuiArgs {
+    /// Port to listen on (0: any free port; the URL is printed).
+    #[arg(long, default_value_t = 8017)]
+    port: u16,
+    /// Address to listen on. Anything but loopback (127.0.0.1) lets other machines in.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// An engine, as for `match`: the first plays and analyses, a second is Blue in a
+    /// watched game. Default: this program.
+    #[arg(long = "engine", num_args = 1)]
+    engines: Vec<String>,
+    /// Clock of a watched engine game: seconds[+increment].
+    #[arg(long, default_value = "60+0.6")]
+    tc: String,
+    /// The engine's thinking time per move against a person, in ms.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(50..=600_000))]
+    movetime: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -360,6 +383,13 @@ pub fn run() -> i32 {
     match cli.command {
         None => protocol::run(),
         Some(Command::Greedy { seed }) => greedy::run(seed),
+        Some(Command::Gui(a)) => gui::run(&gui::Settings {
+            host: a.host,
+            port: a.port,
+            engines: a.engines,
+            tc: a.tc,
+            movetime_ms: a.movetime,
+        }),
         Some(Command::Match(args)) => match build_match(&args) {
             Ok(settings) => {
                 let stdout = io::stdout();
