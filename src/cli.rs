@@ -1,7 +1,8 @@
 //! Command line: `jungle` with no subcommand runs the engine protocol (see
 //! `protocol.md`); the subcommands are tools.
 
-use crate::arena::engine_process::EngineSpec;
+use crate::arena::engine_process::{rule_options, EngineSpec};
+use crate::arena::greedy;
 use crate::arena::match_runner::{self, Adjudication, TimeControl};
 use crate::arena::merge;
 use crate::arena::openings;
@@ -10,6 +11,7 @@ use crate::arena::stats::Sprt;
 use crate::board::rules::MoveRuleFlags;
 use crate::board::Position;
 use crate::game::{Rules, Variant};
+use crate::gui;
 use crate::nnue::{Activation, EvalKind, Network};
 use crate::protocol;
 use crate::tools::{bench, perft};
@@ -183,6 +185,14 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Serve a board for people in the browser: play, watch engines, analyse.
+    Gui(GuiArgs),
+    /// A one-ply greedy player speaking the protocol (the beginner the levels are measured against).
+    Greedy {
+        /// Seed of its random choices (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,6 +260,26 @@ struct TrainArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct GuiArgs {
+    /// Port to listen on (0: any free port; the URL is printed).
+    #[arg(long, default_value_t = 8017)]
+    port: u16,
+    /// Address to listen on. Anything but loopback (127.0.0.1) lets other machines in.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// An engine, as for `match`: the first plays and analyses, a second is Blue in a
+    /// watched game. Default: this program.
+    #[arg(long = "engine", num_args = 1)]
+    engines: Vec<String>,
+    /// Clock of a watched engine game: seconds[+increment].
+    #[arg(long, default_value = "60+0.6")]
+    tc: String,
+    /// The engine's thinking time per move against a person, in ms.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(50..=600_000))]
+    movetime: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -352,6 +382,14 @@ pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
         None => protocol::run(),
+        Some(Command::Greedy { seed }) => greedy::run(seed),
+        Some(Command::Gui(a)) => gui::run(&gui::Settings {
+            host: a.host,
+            port: a.port,
+            engines: a.engines,
+            tc: a.tc,
+            movetime_ms: a.movetime,
+        }),
         Some(Command::Match(args)) => match build_match(&args) {
             Ok(settings) => {
                 let stdout = io::stdout();
@@ -646,23 +684,6 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         time_margin_ms: a.timemargin,
         shard: a.shard,
     })
-}
-
-/// The `setoption`s that select `rules` in an engine speaking protocol.md.
-fn rule_options(rules: Rules) -> Vec<(String, String)> {
-    vec![
-        ("UCI_Variant".into(), rules.variant.name().into()),
-        ("DogSwims".into(), rules.moves.dog_swims.to_string()),
-        (
-            "TrappedLoseAttack".into(),
-            rules.moves.trapped_lose_attack.to_string(),
-        ),
-        (
-            "NoCaptureDrawPlies".into(),
-            rules.draw.no_capture_plies.to_string(),
-        ),
-        ("RepetitionDraw".into(), rules.draw.repetitions.to_string()),
-    ]
 }
 
 /// This process's command line, program name shortened to `jungle`.

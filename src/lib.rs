@@ -5,6 +5,7 @@ pub mod board;
 pub mod cli;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod nnue;
 pub mod protocol;
 pub mod search;

@@ -363,6 +363,29 @@ fn bad_settings_are_refused_before_any_game() {
             own(&["--engine", &fake("noshake"), "--engine", &b, "--depth", "1"]),
             "handshake",
         ),
+        // An option the engine refuses is an error, not a silently different engine.
+        (
+            own(&[
+                "--engine",
+                &format!("{a} option.Bogus=1"),
+                "--engine",
+                &b,
+                "--depth",
+                "1",
+            ]),
+            "refused its options: info string error: unknown option 'Bogus'",
+        ),
+        (
+            own(&[
+                "--engine",
+                &format!("{a} option.UCI_Elo=5"),
+                "--engine",
+                &b,
+                "--depth",
+                "1",
+            ]),
+            "option UCI_Elo takes a whole number",
+        ),
     ];
     for (args, expected) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

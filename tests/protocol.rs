@@ -8,24 +8,34 @@ use jungle::game::{DrawReason, Game, GameResult};
 use protocol_common::*;
 use std::time::{Duration, Instant};
 
-const OPTION_LINES: [&str; 16] = [
-    "option name Hash type spin default 64 min 1 max 65536",
-    "option name Threads type spin default 1 min 1 max 256",
-    "option name MultiPV type spin default 1 min 1 max 32",
-    "option name Move Overhead type spin default 30 min 0 max 5000",
-    "option name Clear Hash type button",
-    "option name Skill Level type spin default 20 min 0 max 20",
-    "option name Ponder type check default false",
-    "option name UCI_Variant type combo default jungle var jungle var jungle-cn",
-    "option name DogSwims type check default false",
-    "option name TrappedLoseAttack type check default false",
-    "option name NoCaptureDrawPlies type spin default 100 min 0 max 1000",
-    "option name RepetitionDraw type spin default 3 min 0 max 10",
-    "option name Eval type combo default classical var classical var nnue",
-    "option name EvalFile type string default <embedded>",
-    "option name TablebasePath type string default <empty>",
-    "option name TablebaseProbeLimit type spin default 5 min 0 max 5",
-];
+/// The option lines of protocol.md, in its order (the `UCI_Elo` range is the measured
+/// one of `search::strength`).
+fn option_lines() -> Vec<String> {
+    use jungle::search::strength::{ELO_MAX, ELO_MIN};
+    [
+        "option name Hash type spin default 64 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name MultiPV type spin default 1 min 1 max 32",
+        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name Clear Hash type button",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        &format!("option name UCI_Elo type spin default {ELO_MIN} min {ELO_MIN} max {ELO_MAX}"),
+        "option name Ponder type check default false",
+        "option name UCI_Variant type combo default jungle var jungle var jungle-cn",
+        "option name DogSwims type check default false",
+        "option name TrappedLoseAttack type check default false",
+        "option name NoCaptureDrawPlies type spin default 100 min 0 max 1000",
+        "option name RepetitionDraw type spin default 3 min 0 max 10",
+        "option name Eval type combo default classical var classical var nnue",
+        "option name EvalFile type string default <embedded>",
+        "option name TablebasePath type string default <empty>",
+        "option name TablebaseProbeLimit type spin default 5 min 0 max 5",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
 
 /// Red Lion on c9 next to Blue's den, Blue Lion on g1: Red wins at once with c9d9.
 const MATE_IN_ONE: &str = "2L4/7/7/7/7/7/7/7/6l r 0 1";
@@ -61,11 +71,13 @@ fn check_handshake(e: &mut Engine, cmd: &str, last: &str) -> Vec<String> {
             "{cmd}: second line should be 'id author ...', got {other:?}"
         )),
     }
-    let options: Vec<&str> = lines[2..n - 1].iter().map(String::as_str).collect();
-    if options != OPTION_LINES {
+    let options: Vec<String> = lines[2..n - 1].to_vec();
+    let expected = option_lines();
+    if options != expected {
         e.fail(&format!(
-            "{cmd}: the lines between 'id author' and {last:?} should be exactly the 12 \
-             option lines of protocol.md, in its order.\nexpected: {OPTION_LINES:#?}\ngot: {options:#?}"
+            "{cmd}: the lines between 'id author' and {last:?} should be exactly the {} \
+             option lines of protocol.md, in its order.\nexpected: {expected:#?}\ngot: {options:#?}",
+            expected.len()
         ));
     }
     lines
@@ -150,6 +162,9 @@ fn scripted_session_covers_every_command() {
         "setoption name Move Overhead value 30",
         "setoption name Skill Level value 0",
         "setoption name Skill Level value 20",
+        "setoption name UCI_LimitStrength value true",
+        "setoption name uci_elo value 1500",
+        "setoption name UCI_LimitStrength value false",
         "setoption name MultiPV value 32",
         "setoption name MultiPV value 2",
     ] {
@@ -1150,6 +1165,9 @@ fn malformed_input_keeps_the_engine_alive() {
         "setoption name Move Overhead value -1",
         "setoption name Move Overhead value 5001",
         "setoption name Skill Level value 21",
+        "setoption name UCI_Elo value 1",
+        "setoption name UCI_Elo value 99999",
+        "setoption name UCI_LimitStrength value yes",
         "setoption name Ponder value maybe",
         "setoption name Ponder value 1",
         "setoption name NoSuchOption value 1",
@@ -1566,4 +1584,33 @@ fn jungine_dialect_commands() {
     // exit is quit.
     e.send("exit");
     assert!(e.wait_exit(T_REPLY).success());
+}
+
+#[test]
+fn limited_strength_plays_varied_legal_moves_and_full_strength_does_not() {
+    use jungle::search::strength::{ELO_MAX, ELO_MIN};
+    let mut e = Engine::start("limit-strength");
+    let game = Game::startpos();
+    let distinct = |e: &mut Engine, label: &str| {
+        e.send_silent("position startpos");
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..16 {
+            let out = e.go("go depth 4", T_SEARCH);
+            seen.insert(out.check_legal(&game, &format!("{label} search {i}")));
+        }
+        seen.len()
+    };
+    e.send_silent("setoption name UCI_LimitStrength value true");
+    e.send_silent(&format!("setoption name UCI_Elo value {ELO_MIN}"));
+    let weakest = distinct(&mut e, "weakest");
+    assert!(
+        weakest >= 4,
+        "the weakest level varies its moves: {weakest}"
+    );
+    // UCI_Elo at the top of its range, or the limit off, is full strength: one move.
+    e.send_silent(&format!("setoption name UCI_Elo value {ELO_MAX}"));
+    assert_eq!(distinct(&mut e, "top"), 1);
+    e.send_silent(&format!("setoption name UCI_Elo value {ELO_MIN}"));
+    e.send_silent("setoption name UCI_LimitStrength value false");
+    assert_eq!(distinct(&mut e, "limit off"), 1);
 }

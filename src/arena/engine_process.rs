@@ -2,6 +2,7 @@
 //! handshake). The referee never trusts it: every wait has a deadline, and a process
 //! that dies or hangs is reported, not waited on.
 
+use crate::game::Rules;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -54,7 +55,7 @@ impl EngineSpec {
                 }
                 k if k.starts_with("option.") => spec
                     .options
-                    .push((k["option.".len()..].replace('_', " "), value.to_string())),
+                    .push((option_name(&k["option.".len()..]), value.to_string())),
                 other => return Err(format!("unknown engine setting '{other}'")),
             }
         }
@@ -75,6 +76,15 @@ impl EngineSpec {
     }
 }
 
+/// An option name from an engine spec: `_` stands for a space (`Move_Overhead`),
+/// except in the `UCI_` prefix of the standard options (`UCI_Elo`).
+fn option_name(text: &str) -> String {
+    match text.strip_prefix("UCI_") {
+        Some(rest) => format!("UCI_{}", rest.replace('_', " ")),
+        None => text.replace('_', " "),
+    }
+}
+
 /// What went wrong with an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineFailure {
@@ -91,6 +101,11 @@ pub struct EngineProcess {
     stdin: ChildStdin,
     lines: Receiver<String>,
     pub name: String,
+    /// The engine's own name (`id name …`), if it gave one.
+    pub id_name: Option<String>,
+    /// The options it declared in the handshake (`option name …` lines, without
+    /// the leading `option `).
+    pub declared_options: Vec<String>,
     /// The last `info` line with a score: (centipawns or mate-adjusted score).
     pub last_score: Option<i32>,
 }
@@ -129,6 +144,8 @@ impl EngineProcess {
             stdin,
             lines: rx,
             name: spec.name.clone(),
+            id_name: None,
+            declared_options: Vec::new(),
             last_score: None,
         };
         let (hello, ok) = if spec.jcei {
@@ -137,16 +154,41 @@ impl EngineProcess {
             ("uci", "uciok")
         };
         e.send(hello);
-        e.wait_for(|l| l == ok, Instant::now() + timeout)
-            .map_err(|f| format!("engine '{}' failed the {hello} handshake: {f:?}", spec.name))?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = e.wait_for(|_| true, deadline).map_err(|f| {
+                format!("engine '{}' failed the {hello} handshake: {f:?}", spec.name)
+            })?;
+            if line == ok {
+                break;
+            }
+            if let Some(name) = line.strip_prefix("id name ") {
+                e.id_name = Some(name.trim().to_string());
+            } else if let Some(option) = line.strip_prefix("option ") {
+                e.declared_options.push(option.trim().to_string());
+            }
+        }
         if spec.ponder {
             e.send("setoption name Ponder value true");
         }
         for (name, value) in &spec.options {
             e.send(&format!("setoption name {name} value {value}"));
         }
-        e.sync(timeout)
+        // An option the engine refuses (an `info string error` line, protocol.md) is
+        // an error here, not a silently different engine.
+        e.send("isready");
+        let answer = e
+            .wait_for(
+                |l| l == "readyok" || l.starts_with("info string error"),
+                Instant::now() + timeout,
+            )
             .map_err(|f| format!("engine '{}' is not ready: {f:?}", spec.name))?;
+        if answer != "readyok" {
+            return Err(format!(
+                "engine '{}' refused its options: {answer}",
+                spec.name
+            ));
+        }
         Ok(e)
     }
 
@@ -185,6 +227,26 @@ impl EngineProcess {
         }
     }
 
+    /// The next line if one comes within `wait`: `Ok(None)` when none did,
+    /// `Err(Crashed)` when the engine has closed its output.
+    pub fn poll_line(&mut self, wait: Duration) -> Result<Option<String>, EngineFailure> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                if let Some(score) = parse_score(&line) {
+                    self.last_score = Some(score);
+                }
+                Ok(Some(line))
+            }
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineFailure::Crashed),
+        }
+    }
+
+    /// True when the engine declared the option `name` (any case).
+    pub fn declares(&self, name: &str) -> bool {
+        declaration(&self.declared_options, name).is_some()
+    }
+
     /// Ends the process: `quit`, then kill if it does not exit promptly.
     pub fn quit(&mut self) {
         self.send("quit");
@@ -207,6 +269,49 @@ impl Drop for EngineProcess {
             let _ = self.child.wait();
         }
     }
+}
+
+/// The declaration of option `name` (`name X type spin default …`, any case) among
+/// the `option` lines of a handshake.
+pub fn declaration<'a>(declared: &'a [String], name: &str) -> Option<&'a str> {
+    declared
+        .iter()
+        .find(|o| {
+            o.strip_prefix("name ")
+                .and_then(|rest| rest.split(" type ").next())
+                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
+        .map(String::as_str)
+}
+
+/// `(min, max)` of a declared spin option.
+pub fn spin_range(declared: &[String], name: &str) -> Option<(i64, i64)> {
+    let tokens: Vec<&str> = declaration(declared, name)?.split_whitespace().collect();
+    let after = |key: &str| {
+        tokens
+            .iter()
+            .position(|t| *t == key)
+            .and_then(|i| tokens.get(i + 1))
+            .and_then(|v| v.parse::<i64>().ok())
+    };
+    Some((after("min")?, after("max")?))
+}
+
+/// The `setoption`s that select `rules` in an engine speaking protocol.md.
+pub fn rule_options(rules: Rules) -> Vec<(String, String)> {
+    vec![
+        ("UCI_Variant".into(), rules.variant.name().into()),
+        ("DogSwims".into(), rules.moves.dog_swims.to_string()),
+        (
+            "TrappedLoseAttack".into(),
+            rules.moves.trapped_lose_attack.to_string(),
+        ),
+        (
+            "NoCaptureDrawPlies".into(),
+            rules.draw.no_capture_plies.to_string(),
+        ),
+        ("RepetitionDraw".into(), rules.draw.repetitions.to_string()),
+    ]
 }
 
 /// The score of an `info … score cp X | mate M` line, mates as ±(30000 − plies).
@@ -237,7 +342,7 @@ mod tests {
     #[test]
     fn parses_engine_specs() {
         let s = EngineSpec::parse(
-            "cmd=./a name=A option.Hash=64 option.Move_Overhead=10 arg=-x proto=jcei",
+            "cmd=./a name=A option.Hash=64 option.Move_Overhead=10 arg=-x proto=jcei option.UCI_Elo=1200",
         )
         .unwrap();
         assert_eq!(s.cmd, "./a");
@@ -248,7 +353,8 @@ mod tests {
             s.options,
             vec![
                 ("Hash".into(), "64".into()),
-                ("Move Overhead".into(), "10".into())
+                ("Move Overhead".into(), "10".into()),
+                ("UCI_Elo".into(), "1200".into())
             ]
         );
         assert!(!s.ponder);
@@ -260,6 +366,21 @@ mod tests {
         assert!(EngineSpec::parse("cmd=a foo").is_err());
         assert!(EngineSpec::parse("cmd=a proto=xboard").is_err());
         assert!(EngineSpec::parse("cmd=a colour=red").is_err());
+    }
+
+    #[test]
+    fn reads_option_declarations() {
+        let declared = vec![
+            "name UCI_Elo type spin default 936 min 936 max 1559".to_string(),
+            "name Skill Level type spin default 20 min 0 max 20".to_string(),
+            "name Ponder type check default false".to_string(),
+        ];
+        assert_eq!(spin_range(&declared, "uci_elo"), Some((936, 1559)));
+        assert_eq!(spin_range(&declared, "Skill Level"), Some((0, 20)));
+        assert_eq!(spin_range(&declared, "Ponder"), None);
+        assert_eq!(spin_range(&declared, "Hash"), None);
+        assert!(declaration(&declared, "PONDER").is_some());
+        assert!(declaration(&declared, "Skill").is_none());
     }
 
     #[test]
@@ -278,6 +399,26 @@ mod tests {
         );
         assert_eq!(parse_score("info string score cp 5"), None);
         assert_eq!(parse_score("bestmove a1a2"), None);
+    }
+
+    #[test]
+    fn the_handshake_records_the_name_and_the_options() {
+        let spec = EngineSpec::parse(&format!(
+            "cmd=bash arg={}/tests/fake_engines/illegal.sh name=X",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let mut e = EngineProcess::start(&spec, Duration::from_secs(10)).unwrap();
+        assert_eq!(e.id_name.as_deref(), Some("Illegal"));
+        assert!(e.declared_options.is_empty());
+        assert!(!e.declares("Hash"));
+        // Lines come one at a time; none when the engine says nothing.
+        assert_eq!(e.poll_line(Duration::from_millis(20)), Ok(None));
+        e.send("go");
+        let first = e.poll_line(Duration::from_secs(5)).unwrap();
+        assert_eq!(first.as_deref(), Some("info depth 1 score cp 0 pv a1a3"));
+        assert_eq!(e.last_score, Some(0));
+        e.quit();
     }
 
     #[test]

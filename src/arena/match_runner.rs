@@ -753,23 +753,51 @@ pub fn write_record(
     names: &[String; 2],
     rules: Rules,
 ) -> std::io::Result<()> {
-    writeln!(out, "[Game \"{}\"]", g.number)?;
-    writeln!(out, "[Red \"{}\"]", names[g.red])?;
-    writeln!(out, "[Blue \"{}\"]", names[1 - g.red])?;
-    writeln!(out, "[Result \"{}\"]", g.result_text())?;
-    writeln!(out, "[Termination \"{}\"]", g.termination)?;
-    writeln!(out, "[Rules \"{}\"]", rules)?;
-    writeln!(out, "[FEN \"{}\"]", g.start.to_fen())?;
+    let header = RecordHeader {
+        number: g.number,
+        red: &names[g.red],
+        blue: &names[1 - g.red],
+        result: g.result_text(),
+        termination: &g.termination.to_string(),
+        rules,
+        start: g.start,
+    };
+    write_game(out, &header, &g.moves)
+}
+
+/// The tags of a game record.
+pub struct RecordHeader<'a> {
+    pub number: u32,
+    pub red: &'a str,
+    pub blue: &'a str,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an unfinished game.
+    pub result: &'a str,
+    pub termination: &'a str,
+    pub rules: Rules,
+    pub start: Position,
+}
+
+/// Writes one game: the tags, a blank line, the numbered moves and the result.
+pub fn write_game(out: &mut impl Write, h: &RecordHeader, moves: &[String]) -> std::io::Result<()> {
+    // Quotes would end a tag early: names are the command line's, but be safe.
+    let clean = |s: &str| s.replace(['"', '\n', '\r', ']'], "'");
+    writeln!(out, "[Game \"{}\"]", h.number)?;
+    writeln!(out, "[Red \"{}\"]", clean(h.red))?;
+    writeln!(out, "[Blue \"{}\"]", clean(h.blue))?;
+    writeln!(out, "[Result \"{}\"]", h.result)?;
+    writeln!(out, "[Termination \"{}\"]", clean(h.termination))?;
+    writeln!(out, "[Rules \"{}\"]", h.rules)?;
+    writeln!(out, "[FEN \"{}\"]", h.start.to_fen())?;
     writeln!(out)?;
     let mut text = String::new();
-    for (i, m) in g.moves.iter().enumerate() {
+    for (i, m) in moves.iter().enumerate() {
         if i % 2 == 0 {
             text.push_str(&format!("{}. ", i / 2 + 1));
         }
         text.push_str(m);
         text.push(' ');
     }
-    text.push_str(g.result_text());
+    text.push_str(h.result);
     writeln!(out, "{text}")?;
     writeln!(out)
 }
@@ -831,7 +859,7 @@ pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String>
             if tok.ends_with('.') {
                 continue;
             }
-            if ["1-0", "0-1", "1/2-1/2"].contains(&tok) {
+            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok) {
                 result = tok.to_string();
             } else {
                 moves.push(tok.to_string());

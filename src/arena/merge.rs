@@ -72,6 +72,8 @@ pub fn merge(games: &[ReadGame]) -> Result<Merged, String> {
             ("1-0", true) | ("0-1", false) => GameScore::Win,
             ("0-1", true) | ("1-0", false) => GameScore::Loss,
             ("1/2-1/2", _) => GameScore::Draw,
+            // An unfinished game (saved by `jungle gui`) counts for nothing.
+            ("*", _) => continue,
             (other, _) => return Err(format!("game {n}: unknown result '{other}'")),
         };
         tally.wdl.add(score);

@@ -54,15 +54,64 @@ const ALL_TRAPS: Bitboard = Bitboard(TRAPS[0].0 | TRAPS[1].0);
 /// What the anti-chase rules forbid to the side to move of `pos`, given the moves of
 /// the game so far (oldest first; the last one is the opponent's move that led here).
 pub fn forbidden<R: MoveRules>(pos: &Position, history: &[MoveRecord]) -> Forbidden {
+    let (seven_three, seventeen_five) = forbidden_by_rule::<R>(pos, history);
+    let mut out = seven_three;
+    for (a, b) in out.0.iter_mut().zip(seventeen_five.0) {
+        *a |= b;
+    }
+    out
+}
+
+/// What each rule forbids on its own: (7-3, 17-5).
+fn forbidden_by_rule<R: MoveRules>(
+    pos: &Position,
+    history: &[MoveRecord],
+) -> (Forbidden, Forbidden) {
     let us = pos.side_to_move();
-    let mut out = Forbidden::default();
     // The mover's own moves, most recent first.
     let mine = history.iter().rev().filter(|r| r.color == us);
     let last7: Vec<&MoveRecord> = mine.clone().take(7).collect();
-    rule_7_3::<R>(pos, history, &last7, &mut out);
+    let mut seven_three = Forbidden::default();
+    rule_7_3::<R>(pos, history, &last7, &mut seven_three);
     let last17: Vec<&MoveRecord> = mine.take(17).collect();
-    rule_17_5(&last17, &mut out);
-    out
+    let mut seventeen_five = Forbidden::default();
+    rule_17_5(&last17, &mut seventeen_five);
+    (seven_three, seventeen_five)
+}
+
+/// Why the anti-chase rules forbid `m` to the side to move, in words that name the
+/// rule (for people: a GUI shows it when it refuses the move); `None` when they do not.
+pub fn explain<R: MoveRules>(pos: &Position, history: &[MoveRecord], m: Move) -> Option<String> {
+    let animal = pos.mover(m);
+    let us = pos.side_to_move();
+    let side = match us {
+        Color::Red => "Red",
+        Color::Blue => "Blue",
+    };
+    let (seven_three, seventeen_five) = forbidden_by_rule::<R>(pos, history);
+    if seven_three.forbids(animal, m.to()) {
+        return Some(format!(
+            "rule 7-3: the {us} {} has moved onto {} 3 times in {side}'s last 7 moves \
+             (none of them into a trap), and it is not being chased, so it may not move \
+             there again now",
+            animal.name(),
+            m.to()
+        ));
+    }
+    if seventeen_five.forbids(animal, m.to()) {
+        let squares: Vec<String> = seventeen_five.0[animal.index()]
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        return Some(format!(
+            "rule 17-5: the {us} {} made all of {side}'s last 17 moves and visited only \
+             {} squares ({}), none of them a trap, so it may not move onto any of them now",
+            animal.name(),
+            squares.len(),
+            squares.join(" ")
+        ));
+    }
+    None
 }
 
 fn rule_7_3<R: MoveRules>(
@@ -141,6 +190,11 @@ mod tests {
         }
     }
 
+    fn mv(text: &str) -> crate::board::Move {
+        let square = |t: &str| t.parse().expect("a square");
+        crate::board::Move::new(square(&text[..2]), square(&text[2..]))
+    }
+
     fn legal(g: &Game) -> Vec<String> {
         g.legal_moves().iter().map(|m| m.to_string()).collect()
     }
@@ -164,6 +218,15 @@ mod tests {
                 crate::board::movegen::MoveError::Forbidden(_)
             ))
         ));
+        // A refusal names the rule and says why (a GUI shows it).
+        let why = g.chase_explanation(mv("a3a2")).expect("forbidden");
+        assert!(
+            why.starts_with(
+                "rule 7-3: the red wolf has moved onto a2 3 times in Red's last 7 moves"
+            ),
+            "{why}"
+        );
+        assert_eq!(g.chase_explanation(mv("a3b3")), None);
         // Under the default rules the same move is legal (and no draw has happened:
         // the positions differ because the blue lion walks on).
         let mut plain = Game::new(Position::from_fen(SHUFFLE).expect("valid"));
@@ -212,6 +275,11 @@ mod tests {
         assert_eq!(
             g.forbidden().0[crate::board::Animal::Lion.index()].count(),
             4
+        );
+        let why = g.chase_explanation(mv("a2a1")).expect("forbidden");
+        assert!(
+            why.starts_with("rule 17-5: the red lion made all of Red's last 17 moves and visited only 4 squares (a1 b1 a2 b2)"),
+            "{why}"
         );
     }
 

@@ -285,6 +285,14 @@ impl Game {
         with_move_rules!(self.rules.moves, R => anti_chase::forbidden::<R>(&self.position, &self.records))
     }
 
+    /// Why the anti-chase rules forbid `m` now, naming the rule, if they do.
+    pub fn chase_explanation(&self, m: Move) -> Option<String> {
+        if !self.rules.anti_chase {
+            return None;
+        }
+        with_move_rules!(self.rules.moves, R => anti_chase::explain::<R>(&self.position, &self.records, m))
+    }
+
     /// The legal moves of the side to move under all the rules of the game.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();

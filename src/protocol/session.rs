@@ -11,7 +11,7 @@ use crate::eval;
 use crate::game::{DrawRules, Game, GameResult, Rules, Variant};
 use crate::nnue::{EvalKind, Network};
 use crate::search::search::SharedState;
-use crate::search::Engine;
+use crate::search::{strength, Engine};
 use crate::tb::store::Event as TbEvent;
 use crate::tb::{Tablebases, TbRules};
 use crate::tools::{bench, perft};
@@ -80,6 +80,12 @@ const SKILL_LEVEL: Spin = Spin {
     min: 0,
     max: 20,
 };
+const UCI_ELO: Spin = Spin {
+    name: "UCI_Elo",
+    default: strength::ELO_MIN as i64,
+    min: strength::ELO_MIN as i64,
+    max: strength::ELO_MAX as i64,
+};
 
 /// A search running on the search thread.
 struct RunningSearch {
@@ -108,6 +114,10 @@ pub struct Session {
     rules: Rules,
     engine: Arc<Mutex<Engine>>,
     ponder: bool,
+    /// `UCI_LimitStrength` and `UCI_Elo` (the engine's options hold the Elo only
+    /// while the limit is on).
+    limit_strength: bool,
+    elo: u32,
     search: Option<RunningSearch>,
     searcher: Searcher,
     /// The network the engine holds (a copy, so that `eval` needs no lock on the
@@ -147,6 +157,8 @@ impl Session {
             rules: Rules::default(),
             engine,
             ponder: false,
+            limit_strength: false,
+            elo: strength::ELO_MIN,
             search: None,
             network: crate::nnue::embedded(),
             tb_dir: None,
@@ -361,6 +373,8 @@ impl Session {
         }
         text.push_str("option name Clear Hash type button\n");
         text.push_str(&spin_line(&SKILL_LEVEL));
+        text.push_str("option name UCI_LimitStrength type check default false\n");
+        text.push_str(&spin_line(&UCI_ELO));
         text.push_str("option name Ponder type check default false\n");
         text.push_str(
             "option name UCI_Variant type combo default jungle var jungle var jungle-cn\n",
@@ -416,6 +430,16 @@ impl Session {
             "tablebasepath" => self.set_tablebase_path(value),
             "tablebaseprobelimit" => {
                 self.engine().options.tb_probe_limit = spin(&TB_PROBE_LIMIT)? as u32;
+                Ok(())
+            }
+            "uci_limitstrength" => {
+                self.limit_strength = check(value, "UCI_LimitStrength")?;
+                self.apply_strength_limit();
+                Ok(())
+            }
+            "uci_elo" => {
+                self.elo = spin(&UCI_ELO)? as u32;
+                self.apply_strength_limit();
                 Ok(())
             }
             "clear hash" => match value {
@@ -530,6 +554,11 @@ impl Session {
         engine.set_network(net);
         engine.clear_hash();
         Ok(())
+    }
+
+    fn apply_strength_limit(&mut self) {
+        let elo = self.limit_strength.then_some(self.elo);
+        self.engine().options.limit_elo = elo;
     }
 
     /// New rules start a new game from the start position (a position or move of the

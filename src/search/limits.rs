@@ -44,6 +44,8 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     /// 0 (weakest) to 20 (full strength).
     pub skill_level: u32,
+    /// `UCI_Elo` when `UCI_LimitStrength` is on (see `strength`).
+    pub limit_elo: Option<u32>,
     /// Print `info` lines while searching.
     pub report: bool,
     /// The evaluation the search uses.
@@ -59,6 +61,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead_ms: 30,
             skill_level: 20,
+            limit_elo: None,
             report: true,
             eval: EvalKind::Classical,
             tb_probe_limit: crate::tb::MAX_ANIMALS as u32,

@@ -6,6 +6,7 @@ pub mod ordering;
 pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;
+pub mod strength;
 pub mod tbprobe;
 pub mod threads;
 pub mod time;

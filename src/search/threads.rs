@@ -6,6 +6,7 @@ use super::limits::{Limits, SearchOptions};
 use super::ordering::Heuristics;
 use super::score::{mate_in, Score, INFINITE, MAX_PLY};
 use super::search::{SharedState, Worker};
+use super::strength::Strength;
 use super::tbprobe::TbSearch;
 use super::time::TimeManager;
 use super::tt::{AllocError, Bound, TranspositionTable};
@@ -182,13 +183,11 @@ impl Engine {
         } else {
             TimeManager::unlimited(start)
         };
-        let skill = Skill::new(self.options.skill_level);
+        let skill = Strength::for_options(&self.options, clock_seed());
         let mut options = self.options;
-        if skill.enabled() {
-            // Weaker levels choose among the best few moves; only the asked number of
-            // lines is reported.
-            options.multipv = options.multipv.max(4);
-        }
+        // Weaker levels choose among several moves; only the asked number of lines is
+        // reported.
+        options.multipv = skill.multipv(options.multipv);
         let shown_lines = self.options.multipv;
         let tt = &self.tt;
         let nnue = (options.eval == EvalKind::Nnue).then_some(&*self.network);
@@ -284,7 +283,7 @@ fn iterate<R: MoveRules>(
     pos: &crate::board::Position,
     limits: &Limits,
     options: &SearchOptions,
-    skill: Skill,
+    skill: Strength,
     report: Option<Report>,
     shown_lines: usize,
 ) {
@@ -293,8 +292,8 @@ fn iterate<R: MoveRules>(
         .depth
         .unwrap_or(MAX_PLY as i32 - 4)
         .clamp(1, MAX_PLY as i32 - 4);
-    if skill.enabled() {
-        max_depth = max_depth.min(skill.depth());
+    if skill.depth > 0 {
+        max_depth = max_depth.min(skill.depth);
     }
     let multipv = options.multipv.clamp(1, w.root_moves.len());
     let mut best_changes = 0.0f64;
@@ -434,56 +433,15 @@ fn report_line<R: MoveRules>(w: &Worker<R>, depth: i32, k: usize, report: Report
     ));
 }
 
-/// Weaker play for `Skill Level` below 20: a shallower search and a random choice among
-/// the best few moves, wider the lower the level.
-#[derive(Clone, Copy, Debug)]
-struct Skill {
-    level: u32,
-    seed: u64,
-}
-
-impl Skill {
-    fn new(level: u32) -> Skill {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0x1234_5678, |d| d.as_nanos() as u64)
-            | 1;
-        Skill {
-            level: level.min(20),
-            seed,
-        }
-    }
-
-    fn enabled(self) -> bool {
-        self.level < 20
-    }
-
-    fn depth(self) -> i32 {
-        1 + self.level as i32 / 2
-    }
-
-    /// Index of the root move to play.
-    fn pick(self, root_moves: &[super::search::RootMove], multipv: usize) -> usize {
-        let n = multipv.min(root_moves.len()).max(1);
-        let top = root_moves[0].score;
-        let weakness = (20 - self.level as i32) * 25;
-        let mut rng = self.seed;
-        let mut best = 0;
-        let mut best_value = i32::MIN;
-        for (i, rm) in root_moves[..n].iter().enumerate() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let noise = (rng % (weakness as u64 + 1)) as i32;
-            // Never throw away a forced win, and avoid moves far below the best.
-            let value = rm.score + noise - (top - rm.score).max(0) / 2;
-            if value > best_value && rm.score > -INFINITE {
-                best_value = value;
-                best = i;
-            }
-        }
-        best
-    }
+/// A seed for the random choices of weakened play: the clock and a count of searches,
+/// mixed (`splitmix64`) so that searches close in time choose independently.
+fn clock_seed() -> u64 {
+    static SEARCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x1234_5678, |d| d.as_nanos() as u64);
+    let count = SEARCHES.fetch_add(1, Ordering::Relaxed);
+    super::strength::splitmix64(nanos ^ count.rotate_left(32) ^ u64::from(std::process::id()))
 }
 
 impl<R: MoveRules> Worker<'_, R> {

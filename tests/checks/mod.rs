@@ -677,13 +677,21 @@ enum Kind {
     Variant,
 }
 
-const OPTIONS: [(&str, Kind); 13] = [
+const OPTIONS: [(&str, Kind); 15] = [
     ("Hash", Kind::Spin(1, 65536)),
     ("Threads", Kind::Spin(1, 256)),
     ("MultiPV", Kind::Spin(1, 32)),
     ("Move Overhead", Kind::Spin(0, 5000)),
     ("Clear Hash", Kind::Button),
     ("Skill Level", Kind::Spin(0, 20)),
+    ("UCI_LimitStrength", Kind::Check),
+    (
+        "UCI_Elo",
+        Kind::Spin(
+            jungle::search::strength::ELO_MIN as i64,
+            jungle::search::strength::ELO_MAX as i64,
+        ),
+    ),
     ("Ponder", Kind::Check),
     ("UCI_Variant", Kind::Variant),
     ("DogSwims", Kind::Check),

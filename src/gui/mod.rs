@@ -1,0 +1,131 @@
+//! `jungle gui`: a board for people in the browser. A small HTTP server on the loopback
+//! address serves one static page (embedded in the binary) and a JSON API; live
+//! updates go to the page as Server-Sent Events. One controller thread owns the game
+//! (`controller`), engines run behind driver threads (`driver`), and the rules core
+//! checks every move. The browser can only choose among the engines of the command
+//! line and never names a program or a file.
+
+pub mod api;
+pub mod controller;
+pub mod driver;
+pub mod http;
+pub mod view;
+
+use crate::arena::engine_process::EngineSpec;
+use std::sync::mpsc::{self, Sender};
+use std::time::Duration;
+
+/// What the controller thread receives.
+pub enum Msg {
+    /// A request of the page and where to send the answer.
+    Api(api::Request, Sender<Result<api::Answer, api::Refusal>>),
+    /// An engine's event.
+    Engine(driver::EngineEvent),
+    /// A page wants live updates (Server-Sent Events, already formatted).
+    Subscribe(Sender<String>),
+    /// Ten times a second: clocks, analysis updates, forgetting closed pages.
+    Tick,
+}
+
+/// The command line of `jungle gui`.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub host: String,
+    pub port: u16,
+    /// Engine specs (`cmd=… name=…`); empty: this program itself.
+    pub engines: Vec<String>,
+    /// Clock of a watched game, `seconds[+increment]`.
+    pub tc: String,
+    /// Thinking time per move against a person (ms).
+    pub movetime_ms: u64,
+}
+
+/// The engines of the command line, checked: a missing program is an error now.
+pub fn engine_specs(texts: &[String]) -> Result<Vec<EngineSpec>, String> {
+    if texts.len() > 2 {
+        return Err(format!(
+            "give at most two --engine (the player and its opponent in a watched game), got {}",
+            texts.len()
+        ));
+    }
+    let mut specs = Vec::new();
+    if texts.is_empty() {
+        let me = std::env::current_exe()
+            .map_err(|e| format!("cannot find this program to run it as the engine: {e}"))?;
+        specs.push(EngineSpec {
+            cmd: me.to_string_lossy().into_owned(),
+            name: "Jungle".into(),
+            args: Vec::new(),
+            jcei: false,
+            ponder: false,
+            options: Vec::new(),
+        });
+    }
+    for t in texts {
+        specs.push(EngineSpec::parse(t)?);
+    }
+    if specs.len() == 2 && specs[0].name == specs[1].name {
+        specs[1].name.push_str("-2");
+    }
+    for s in &specs {
+        s.check()?;
+    }
+    Ok(specs)
+}
+
+/// Runs the GUI server until it is killed; returns the exit code.
+pub fn run(settings: &Settings) -> i32 {
+    match serve(settings) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn serve(settings: &Settings) -> Result<(), String> {
+    let engines = engine_specs(&settings.engines)?;
+    let watch_clock = controller::watch_clock(&settings.tc)?;
+    let server = tiny_http::Server::http((settings.host.as_str(), settings.port))
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", settings.host, settings.port))?;
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .ok_or("the server has no IP address")?;
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "warning: the GUI listens on {addr}, reachable from other machines: anyone who \
+             can reach it can play and start the engines named on this command line"
+        );
+    }
+    let url = match addr {
+        std::net::SocketAddr::V6(a) => format!("http://[{}]:{}/", a.ip(), a.port()),
+        std::net::SocketAddr::V4(a) => format!("http://{}:{}/", a.ip(), a.port()),
+    };
+    let (tx, rx) = mpsc::channel();
+    let config = controller::Config {
+        engines,
+        watch_clock,
+        movetime_ms: settings.movetime_ms,
+    };
+    let ctl = controller::Controller::new(config, &tx);
+    std::thread::Builder::new()
+        .name("gui-controller".into())
+        .spawn(move || ctl.run(rx))
+        .map_err(|e| format!("cannot start the GUI: {e}"))?;
+    let ticks = tx.clone();
+    std::thread::Builder::new()
+        .name("gui-tick".into())
+        .spawn(move || {
+            while ticks.send(Msg::Tick).is_ok() {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+        .map_err(|e| format!("cannot start the GUI: {e}"))?;
+    println!("Jungle GUI at {url} (Ctrl-C stops it)");
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    http::serve(server, addr, &settings.host, tx);
+    Ok(())
+}

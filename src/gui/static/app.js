@@ -1,0 +1,501 @@
+// Jungle GUI page. The server owns the game and checks every move: this page only
+// shows the state it is sent and asks for changes. No libraries, no build step.
+"use strict";
+
+const FILES = "abcdefg";
+const WATER = new Set(["b4", "c4", "b5", "c5", "b6", "c6", "e4", "f4", "e5", "f5", "e6", "f6"]);
+const TRAPS = { c1: "red", e1: "red", d2: "red", c9: "blue", e9: "blue", d8: "blue" };
+const DENS = { d1: "red", d9: "blue" };
+const NAMES = { rat: "Rat", cat: "Cat", dog: "Dog", wolf: "Wolf", leopard: "Leopard", tiger: "Tiger", lion: "Lion", elephant: "Elephant" };
+
+let state = null;
+let analysis = null;
+let flipped = false;
+let selected = null;
+let dragFrom = null;
+let stateReceivedAt = 0;
+let fenShown = null;
+
+const $ = (id) => document.getElementById(id);
+
+function squareName(index) {
+  return FILES[index % 7] + (Math.floor(index / 7) + 1);
+}
+
+// ----- talking to the server -------------------------------------------------
+
+async function post(action, body) {
+  let response;
+  try {
+    response = await fetch("/api/" + action, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body || {}),
+    });
+  } catch (e) {
+    showNotice("error", "The server cannot be reached: " + e);
+    return null;
+  }
+  const data = await response.json().catch(() => ({ error: "bad answer from the server" }));
+  if (!response.ok) {
+    showNotice("error", data.error || ("request failed: " + response.status));
+    return null;
+  }
+  hideNotice();
+  render(data);
+  return data;
+}
+
+function connect() {
+  const events = new EventSource("/api/events");
+  events.addEventListener("open", () => {
+    $("connection").textContent = "live";
+    $("connection").className = "online";
+  });
+  events.addEventListener("error", () => {
+    $("connection").textContent = "reconnecting…";
+    $("connection").className = "offline";
+  });
+  events.addEventListener("state", (e) => render(JSON.parse(e.data)));
+  events.addEventListener("analysis", (e) => renderAnalysis(JSON.parse(e.data)));
+  events.addEventListener("notice", (e) => {
+    const n = JSON.parse(e.data);
+    if (n.kind === "error") showNotice("error", n.text);
+  });
+}
+
+function showNotice(kind, text) {
+  const el = $("notice");
+  el.textContent = text;
+  el.className = kind;
+  el.hidden = false;
+}
+
+function hideNotice() {
+  $("notice").hidden = true;
+}
+
+// ----- the board ---------------------------------------------------------------
+
+function buildBoard() {
+  const board = $("board");
+  board.textContent = "";
+  for (let row = 0; row < 9; row++) {
+    for (let col = 0; col < 7; col++) {
+      const rank = flipped ? row : 8 - row;
+      const file = flipped ? 6 - col : col;
+      const sq = FILES[file] + (rank + 1);
+      const cell = document.createElement("div");
+      cell.className = "cell";
+      if ((rank + file) % 2 === 1) cell.classList.add("alt");
+      if (WATER.has(sq)) cell.classList.add("water");
+      if (TRAPS[sq]) cell.classList.add("trap", TRAPS[sq] + "-side");
+      if (DENS[sq]) cell.classList.add("den", DENS[sq] + "-side");
+      cell.dataset.sq = sq;
+      cell.setAttribute("role", "gridcell");
+      if (row === 8) addCoord(cell, "file", FILES[file]);
+      if (col === 0) addCoord(cell, "rank", String(rank + 1));
+      board.appendChild(cell);
+    }
+  }
+}
+
+function addCoord(cell, kind, text) {
+  const c = document.createElement("span");
+  c.className = "coord " + kind;
+  c.textContent = text;
+  cell.appendChild(c);
+}
+
+function cellOf(sq) {
+  return document.querySelector('#board .cell[data-sq="' + sq + '"]');
+}
+
+function renderBoard() {
+  const s = state;
+  const hint = s.hint ? [s.hint.slice(0, 2), s.hint.slice(2, 4)] : [];
+  const last = s.lastMove ? [s.lastMove.slice(0, 2), s.lastMove.slice(2, 4)] : [];
+  const targets = selected ? (s.legal[selected] || []) : [];
+  const forbidden = selected ? (s.forbidden[selected] || []) : [];
+  for (const cell of document.querySelectorAll("#board .cell")) {
+    const sq = cell.dataset.sq;
+    const index = FILES.indexOf(sq[0]) + 7 * (Number(sq.slice(1)) - 1);
+    const p = s.board[index];
+    let piece = cell.querySelector(".piece");
+    if (p) {
+      if (!piece) {
+        piece = document.createElement("div");
+        piece.innerHTML = '<span class="rank"></span><span class="name"></span>';
+        cell.appendChild(piece);
+      }
+      piece.className = "piece " + p.color;
+      piece.querySelector(".rank").textContent = p.rank;
+      piece.querySelector(".name").textContent = NAMES[p.animal] || p.animal;
+      cell.setAttribute("aria-label", sq + " " + p.color + " " + p.animal);
+      cell.dataset.piece = p.letter;
+    } else {
+      if (piece) piece.remove();
+      cell.setAttribute("aria-label", sq);
+      delete cell.dataset.piece;
+    }
+    cell.classList.toggle("selected", sq === selected);
+    cell.classList.toggle("target", targets.includes(sq));
+    cell.classList.toggle("capture", targets.includes(sq) && !!p);
+    cell.classList.toggle("forbidden", forbidden.includes(sq));
+    cell.classList.toggle("hint", hint.includes(sq));
+    cell.classList.toggle("last", last.includes(sq));
+  }
+}
+
+function onCellActivated(sq) {
+  if (!state) return;
+  if (selected && sq !== selected) {
+    const mine = state.legal[sq];
+    if (mine && !(state.legal[selected] || []).includes(sq) && !(state.forbidden[selected] || []).includes(sq)) {
+      selected = sq; // another of one's own animals
+      renderBoard();
+      return;
+    }
+    const move = selected + sq;
+    selected = null;
+    renderBoard();
+    post("move", { move });
+    return;
+  }
+  if (selected === sq) {
+    selected = null;
+  } else if (state.legal[sq] || state.forbidden[sq]) {
+    selected = sq;
+  } else if (state.board[FILES.indexOf(sq[0]) + 7 * (Number(sq.slice(1)) - 1)]) {
+    explainWhyNot(sq);
+    selected = null;
+  }
+  renderBoard();
+}
+
+function explainWhyNot(sq) {
+  if (state.result) return;
+  if (state.thinking) {
+    showNotice("info", state.thinking.engine + " is thinking…");
+  } else if (Object.keys(state.legal).length === 0) {
+    showNotice("info", "It is not your turn.");
+  } else {
+    showNotice("info", "That animal has no move now.");
+  }
+}
+
+function cellFromEvent(e) {
+  const el = document.elementFromPoint(e.clientX, e.clientY);
+  return el ? el.closest("#board .cell") : null;
+}
+
+function setUpPointer() {
+  const board = $("board");
+  board.addEventListener("pointerdown", (e) => {
+    const cell = cellFromEvent(e);
+    dragFrom = cell ? cell.dataset.sq : null;
+  });
+  board.addEventListener("pointerup", (e) => {
+    const cell = cellFromEvent(e);
+    if (!cell) return;
+    const to = cell.dataset.sq;
+    if (dragFrom && dragFrom !== to && state && state.legal[dragFrom]) {
+      // A drag from one of one's animals to another square: a move.
+      selected = null;
+      post("move", { move: dragFrom + to });
+    } else {
+      onCellActivated(to);
+    }
+    dragFrom = null;
+  });
+}
+
+// ----- the rest of the page ----------------------------------------------------
+
+function sideName(color) {
+  return color === "red" ? "Red" : "Blue";
+}
+
+function formatClock(ms) {
+  const t = Math.max(0, Math.round(ms / 100));
+  const tenths = t % 10;
+  const secs = Math.floor(t / 10) % 60;
+  const mins = Math.floor(t / 600);
+  return mins + ":" + String(secs).padStart(2, "0") + "." + tenths;
+}
+
+function renderPlayers() {
+  const s = state;
+  const top = flipped ? "red" : "blue";
+  const bottom = flipped ? "blue" : "red";
+  for (const [id, color] of [["player-top", top], ["player-bottom", bottom]]) {
+    const who = document.querySelector("#" + id + " .who");
+    who.className = "who " + color;
+    who.textContent = sideName(color) + ": " + s.seats[color];
+    const clock = document.querySelector("#" + id + " .clock");
+    if (s.players === "engines") {
+      let ms = s.watch.clocks[color === "red" ? 0 : 1];
+      const running = s.thinking && s.thinking.side === color;
+      if (running) ms -= s.thinking.elapsedMs + (Date.now() - stateReceivedAt);
+      clock.textContent = formatClock(ms);
+      clock.classList.toggle("running", !!running);
+    } else {
+      clock.textContent = "";
+    }
+  }
+}
+
+function statusText() {
+  const s = state;
+  if (s.result) return s.result.text;
+  if (s.thinking) return s.thinking.engine + " (" + sideName(s.thinking.side) + ") is thinking…";
+  const mover = sideName(s.sideToMove);
+  if (s.players === "engines") return s.watch.running ? mover + " to move" : "Paused: " + mover + " to move (press Start)";
+  if (Object.keys(s.legal).length > 0) {
+    return (s.players === "both" ? mover + " to move" : "Your move (" + mover + ")") + (s.hint ? " — hint: " + s.hint : "");
+  }
+  return mover + " to move: " + s.seats[s.sideToMove] + " (press Engine move)";
+}
+
+function gameInfo() {
+  const s = state;
+  let text = "Rules: " + s.rules;
+  if (s.players === "red" || s.players === "blue") {
+    const l = s.levels[s.level - 1];
+    text += " · Level " + l.level + " " + l.name + " · " + (s.movetimeMs / 1000) + " s a move";
+  }
+  return text;
+}
+
+function renderMoves() {
+  const list = $("moves");
+  list.textContent = "";
+  const s = state;
+  const blueFirst = s.firstMover === "blue";
+  let li = null;
+  s.moves.forEach((m, i) => {
+    const slot = i + (blueFirst ? 1 : 0);
+    if (slot % 2 === 0 || li === null) {
+      li = document.createElement("li");
+      if (blueFirst && i === 0) {
+        const dots = document.createElement("span");
+        dots.textContent = "…";
+        li.appendChild(dots);
+      }
+      list.appendChild(li);
+    }
+    const span = document.createElement("span");
+    span.textContent = m;
+    span.dataset.ply = i + 1;
+    if (i + 1 === s.ply) span.className = "current";
+    else if (i + 1 > s.ply) span.className = "future";
+    span.addEventListener("click", () => post("goto", { ply: i + 1 }));
+    li.appendChild(span);
+  });
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+function renderSettings() {
+  const s = state;
+  const level = $("level");
+  if (level.options.length !== s.levels.length) {
+    level.textContent = "";
+    for (const l of s.levels) level.appendChild(new Option("", l.level));
+  }
+  s.levels.forEach((l, i) => {
+    level.options[i].textContent = l.level + " " + l.name + (l.elo ? " (Elo " + l.elo + ")" : "");
+  });
+  level.value = String(s.level);
+  level.disabled = !s.levelsSupported || s.players === "engines";
+  level.title = s.levelsSupported ? "" : "This engine has no strength options";
+  $("players").value = s.players;
+  const movetime = $("movetime");
+  if (![...movetime.options].some((o) => o.value === String(s.movetimeMs))) {
+    movetime.appendChild(new Option((s.movetimeMs / 1000) + " s", String(s.movetimeMs)));
+  }
+  movetime.value = String(s.movetimeMs);
+  // The position box follows the game, but what a person is typing there stays
+  // until the position itself changes.
+  if (s.fen !== fenShown) {
+    $("fen").value = s.fen;
+    fenShown = s.fen;
+  }
+  if (document.activeElement !== $("variant")) $("variant").value = s.variant;
+  $("dog-swims").checked = s.dogSwims;
+  $("trapped-lose-attack").checked = s.trappedLoseAttack;
+  $("undo").disabled = !s.canUndo;
+  $("redo").disabled = !s.canRedo;
+  $("hint").disabled = !!s.result || !!s.thinking;
+  $("engine-move").disabled = !!s.result;
+  $("engine-move").textContent = s.thinking ? "Move now" : "Engine move";
+  $("first").disabled = $("back").disabled = s.ply === 0;
+  $("forward").disabled = $("last").disabled = s.ply >= s.moves.length;
+  $("watch-info").textContent = s.engines[0] + " (Red) against " + s.engines[1] + " (Blue), " +
+    (s.watch.tc.baseMs / 1000) + " s + " + (s.watch.tc.incMs / 1000) + " s a move";
+  $("watch-run").disabled = (s.players === "engines" && s.watch.running) || !!s.result;
+  $("watch-pause").disabled = !(s.players === "engines" && s.watch.running);
+  const messages = $("messages");
+  messages.textContent = "";
+  for (const n of s.notices.slice().reverse()) {
+    const li = document.createElement("li");
+    li.className = n.kind;
+    li.textContent = n.text;
+    messages.appendChild(li);
+  }
+}
+
+function renderResult() {
+  const el = $("result");
+  if (state.result) {
+    el.textContent = state.result.text;
+    el.hidden = false;
+  } else {
+    el.hidden = true;
+  }
+}
+
+function renderAnalysis(a) {
+  analysis = a;
+  $("analysis").checked = a.on;
+  $("multipv").value = String(a.multipv);
+  const body = document.querySelector("#lines tbody");
+  body.textContent = "";
+  if (state && a.ply !== state.ply) return;
+  for (const l of a.lines) {
+    const tr = document.createElement("tr");
+    const [kind, value] = l.score.split(" ");
+    const score = kind === "mate" ? "mate " + value : (Number(value) / 100).toFixed(2);
+    for (const text of [l.multipv, l.depth, score, l.nodes, l.nps]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    const pv = document.createElement("td");
+    pv.className = "pv";
+    pv.textContent = l.pv.slice(0, 10).join(" ") + (l.pv.length > 10 ? " …" : "");
+    pv.title = l.pv.join(" ");
+    tr.appendChild(pv);
+    body.appendChild(tr);
+  }
+}
+
+function renderGraph() {
+  // One curve per side to move: two engines (or an engine and the analysis) may
+  // judge on different scales, and their curves should not zigzag into one.
+  const svg = $("graph");
+  const scores = state.scores;
+  const n = Math.max(scores.length - 1, 1);
+  const x = (i) => (i / n) * 300;
+  const y = (v) => 50 - (v / 1500) * 48;
+  const redFirst = state.firstMover === "red";
+  const series = { red: [], blue: [] };
+  scores.forEach((v, i) => {
+    if (v === null) return;
+    const mover = (i % 2 === 0) === redFirst ? "red" : "blue";
+    series[mover].push(x(i).toFixed(1) + "," + y(v).toFixed(1));
+  });
+  let html = '<line class="axis" x1="0" y1="50" x2="300" y2="50"/>';
+  for (const side of ["red", "blue"]) {
+    if (series[side].length > 1) {
+      html += '<polyline class="curve ' + side + '" points="' + series[side].join(" ") + '"/>';
+    }
+  }
+  html += '<line class="cursor" x1="' + x(state.ply) + '" y1="0" x2="' + x(state.ply) + '" y2="100"/>';
+  svg.innerHTML = html;
+}
+
+function render(s) {
+  // An answer to a request may arrive after a newer state sent on the event stream
+  // (the engine can reply before the answer to the move that asked it is read).
+  if (state && s.version < state.version) return;
+  const rulesChanged = state && (state.rules !== s.rules || state.startFen !== s.startFen);
+  state = s;
+  stateReceivedAt = Date.now();
+  if (selected && !(s.legal[selected] || s.forbidden[selected])) selected = null;
+  if (rulesChanged) selected = null;
+  renderBoard();
+  renderPlayers();
+  renderResult();
+  $("status").textContent = statusText();
+  $("game-info").textContent = gameInfo();
+  renderMoves();
+  renderSettings();
+  renderAnalysis(s.analysis);
+  renderGraph();
+  document.body.dataset.version = s.version;
+}
+
+// ----- controls -----------------------------------------------------------------
+
+function rulesChoice() {
+  return {
+    variant: $("variant").value,
+    dogSwims: $("dog-swims").checked,
+    trappedLoseAttack: $("trapped-lose-attack").checked,
+  };
+}
+
+function setUpControls() {
+  $("new").addEventListener("click", () => post("new", { players: $("players").value, rules: rulesChoice() }));
+  $("apply-rules").addEventListener("click", () => post("new", { players: $("players").value, rules: rulesChoice() }));
+  $("variant").addEventListener("change", () => post("new", { players: $("players").value, rules: rulesChoice() }));
+  $("undo").addEventListener("click", () => post("undo"));
+  $("redo").addEventListener("click", () => post("redo"));
+  $("hint").addEventListener("click", () => post("hint"));
+  $("engine-move").addEventListener("click", () => post("movenow"));
+  $("flip").addEventListener("click", () => {
+    flipped = !flipped;
+    buildBoard();
+    if (state) render(state);
+  });
+  $("players").addEventListener("change", () => post("settings", { players: $("players").value }));
+  $("level").addEventListener("change", () => post("settings", { level: Number($("level").value) }));
+  $("movetime").addEventListener("change", () => post("settings", { movetimeMs: Number($("movetime").value) }));
+  $("set-fen").addEventListener("click", () => post("new", { fen: $("fen").value, rules: rulesChoice() }));
+  $("move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("move-input").value.trim();
+    if (!text) return;
+    post("move", { move: text }).then((ok) => {
+      if (ok) $("move-input").value = "";
+    });
+  });
+  $("first").addEventListener("click", () => post("goto", { ply: 0 }));
+  $("back").addEventListener("click", () => post("goto", { ply: Math.max(0, state.ply - 1) }));
+  $("forward").addEventListener("click", () => post("goto", { ply: Math.min(state.moves.length, state.ply + 1) }));
+  $("last").addEventListener("click", () => post("goto", { ply: state.moves.length }));
+  $("analysis").addEventListener("change", () => post("analysis", { on: $("analysis").checked, multipv: Number($("multipv").value) }));
+  $("multipv").addEventListener("change", () => post("analysis", { on: $("analysis").checked, multipv: Number($("multipv").value) }));
+  $("watch-run").addEventListener("click", () => post("watch", { run: true }));
+  $("watch-pause").addEventListener("click", () => post("watch", { run: false }));
+  $("load").addEventListener("change", () => {
+    const file = $("load").files[0];
+    if (!file) return;
+    file.text().then((text) => post("load", { text, game: Number($("load-number").value) || 1 }));
+    $("load").value = "";
+  });
+  $("graph").addEventListener("click", (e) => {
+    if (!state || state.moves.length === 0) return;
+    const rect = $("graph").getBoundingClientRect();
+    const ply = Math.round(((e.clientX - rect.left) / rect.width) * state.moves.length);
+    post("goto", { ply: Math.max(0, Math.min(state.moves.length, ply)) });
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || !state) return;
+    if (e.key === "ArrowLeft" && state.ply > 0) post("goto", { ply: state.ply - 1 });
+    if (e.key === "ArrowRight" && state.ply < state.moves.length) post("goto", { ply: state.ply + 1 });
+  });
+  // The running clock of a watched game.
+  setInterval(() => {
+    if (state && state.players === "engines" && state.thinking) renderPlayers();
+  }, 200);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  buildBoard();
+  setUpPointer();
+  setUpControls();
+  fetch("/api/state").then((r) => r.json()).then(render).catch(() => {});
+  connect();
+});

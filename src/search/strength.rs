@@ -1,0 +1,330 @@
+//! Weaker play for people: `Skill Level` below 20, or `UCI_LimitStrength` with
+//! `UCI_Elo`. A weakened search stops at a small depth, looks at several root moves
+//! (`MultiPV`), and picks one at random with the softmax rule
+//! `P(move) ∝ exp((score − best score) / T)`: the higher the temperature `T`, the more
+//! often a worse move is played; at `T = 0` the best move is.
+//!
+//! The rows of `LEVELS` were measured in games (`jungle match`, protocol.md has the
+//! commands and the table): the Elo scale puts the one-ply greedy player
+//! (`jungle greedy`) at 1000. An Elo between two rows plays each move with the
+//! stronger row's settings with probability proportional to the distance, so the
+//! strength moves smoothly between the measured points.
+
+use super::limits::SearchOptions;
+use super::score::INFINITE;
+use super::search::RootMove;
+
+/// One measured setting: its Elo, the search depth (0 = no limit) and the softmax
+/// temperature in centipawns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub elo: u32,
+    pub depth: i32,
+    pub temperature: i32,
+}
+
+/// Measured settings, weakest first; the last row is full strength (protocol.md,
+/// "Strength levels", has the matches; `scripts/calibrate-levels.sh` measures them).
+pub const LEVELS: [Level; 10] = [
+    Level {
+        elo: 967,
+        depth: 1,
+        temperature: 1200,
+    },
+    Level {
+        elo: 1082,
+        depth: 1,
+        temperature: 600,
+    },
+    Level {
+        elo: 1190,
+        depth: 1,
+        temperature: 300,
+    },
+    Level {
+        elo: 1386,
+        depth: 1,
+        temperature: 150,
+    },
+    Level {
+        elo: 1517,
+        depth: 1,
+        temperature: 60,
+    },
+    Level {
+        elo: 1666,
+        depth: 2,
+        temperature: 30,
+    },
+    Level {
+        elo: 1859,
+        depth: 3,
+        temperature: 20,
+    },
+    Level {
+        elo: 1953,
+        depth: 5,
+        temperature: 10,
+    },
+    Level {
+        elo: 2009,
+        depth: 8,
+        temperature: 0,
+    },
+    Level {
+        elo: 2078,
+        depth: 0,
+        temperature: 0,
+    },
+];
+
+/// The range of `UCI_Elo`: the weakest row to full strength.
+pub const ELO_MIN: u32 = LEVELS[0].elo;
+pub const ELO_MAX: u32 = LEVELS[LEVELS.len() - 1].elo;
+
+/// Scores beyond this are clamped before the softmax, so a forced win is very likely
+/// but not certain to be taken by the weakest settings.
+const SCORE_CAP: i32 = 3000;
+
+/// The weakening of one search (drawn once per search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// Maximum depth (0: no limit).
+    pub depth: i32,
+    pub temperature: i32,
+    seed: u64,
+}
+
+impl Strength {
+    /// Full strength: no limit, the best move.
+    pub const FULL: Strength = Strength {
+        depth: 0,
+        temperature: 0,
+        seed: 1,
+    };
+
+    /// The Elo the options ask for, if they ask for less than full strength.
+    pub fn target_elo(options: &SearchOptions) -> Option<u32> {
+        if let Some(elo) = options.limit_elo {
+            return (elo < ELO_MAX).then_some(elo.max(ELO_MIN));
+        }
+        (options.skill_level < 20).then(|| skill_level_elo(options.skill_level))
+    }
+
+    /// The weakening for `options`, with random choices from `seed`.
+    pub fn for_options(options: &SearchOptions, seed: u64) -> Strength {
+        match Strength::target_elo(options) {
+            None => Strength::FULL,
+            Some(elo) => Strength::at_elo(elo, seed),
+        }
+    }
+
+    /// The settings for `elo`: between two measured rows, the stronger row's with
+    /// probability proportional to the distance from the weaker one.
+    pub fn at_elo(elo: u32, seed: u64) -> Strength {
+        let elo = elo.clamp(ELO_MIN, ELO_MAX);
+        let upper = LEVELS
+            .iter()
+            .position(|l| l.elo >= elo)
+            .unwrap_or(LEVELS.len() - 1);
+        let row = if upper == 0 || LEVELS[upper].elo == elo {
+            LEVELS[upper]
+        } else {
+            let (lo, hi) = (LEVELS[upper - 1], LEVELS[upper]);
+            let roll = unit(splitmix64(seed ^ 0x5EED)) * f64::from(hi.elo - lo.elo);
+            if roll < f64::from(elo - lo.elo) {
+                hi
+            } else {
+                lo
+            }
+        };
+        Strength {
+            depth: row.depth,
+            temperature: row.temperature,
+            seed: splitmix64(seed),
+        }
+    }
+
+    /// True when this search is weakened at all.
+    pub fn enabled(self) -> bool {
+        self.depth > 0 || self.temperature > 0
+    }
+
+    /// Root moves to score so the choice has something to choose from: every move at
+    /// small depths (a beginner's blunders must be possible), a few at larger ones.
+    pub fn multipv(self, asked: usize) -> usize {
+        if self.temperature == 0 {
+            asked
+        } else if self.depth > 0 && self.depth <= 3 {
+            asked.max(64)
+        } else {
+            asked.max(6)
+        }
+    }
+
+    /// Index into `root_moves` (sorted best first) of the move to play, among the
+    /// first `lines` (the ones scored exactly).
+    pub fn pick(self, root_moves: &[RootMove], lines: usize) -> usize {
+        if self.temperature <= 0 {
+            return 0;
+        }
+        let n = lines.min(root_moves.len()).max(1);
+        let scored = |rm: &RootMove| rm.score.clamp(-SCORE_CAP, SCORE_CAP);
+        let top = scored(&root_moves[0]);
+        let weights: Vec<f64> = root_moves[..n]
+            .iter()
+            .map(|rm| {
+                if rm.score <= -INFINITE {
+                    0.0
+                } else {
+                    (f64::from(scored(rm) - top) / f64::from(self.temperature)).exp()
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = unit(splitmix64(self.seed)) * total;
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                return i;
+            }
+            x -= w;
+        }
+        0
+    }
+}
+
+/// `Skill Level` 0–19 on the same scale: level 0 the weakest row, evenly up to full
+/// strength at 20.
+pub fn skill_level_elo(level: u32) -> u32 {
+    ELO_MIN + (ELO_MAX - ELO_MIN) * level.min(20) / 20
+}
+
+/// SplitMix64: a well-mixed 64-bit value from any seed (a clock reading, a counter);
+/// every output bit depends on every input bit, so nearby seeds give unrelated draws.
+pub fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A number in [0, 1) from a well-mixed value.
+fn unit(bits: u64) -> f64 {
+    (bits >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Move, Square};
+
+    fn root(scores: &[i32]) -> Vec<RootMove> {
+        scores
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let file = i as u8 % 7;
+                let mv = Move::new(
+                    Square::new(file, 0).expect("on the board"),
+                    Square::new(file, 1).expect("on the board"),
+                );
+                RootMove {
+                    mv,
+                    score: s,
+                    previous_score: s,
+                    display_score: s,
+                    bound: None,
+                    seldepth: 1,
+                    pv: vec![mv],
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_table_rises_and_ends_at_full_strength() {
+        for pair in LEVELS.windows(2) {
+            assert!(pair[0].elo < pair[1].elo, "{pair:?}");
+        }
+        let top = LEVELS[LEVELS.len() - 1];
+        assert_eq!((top.depth, top.temperature), (0, 0));
+        assert!(!Strength::at_elo(ELO_MAX, 7).enabled());
+        assert!(Strength::at_elo(ELO_MIN, 7).enabled());
+    }
+
+    #[test]
+    fn options_choose_the_strength() {
+        let full = SearchOptions::default();
+        assert_eq!(Strength::target_elo(&full), None);
+        let skill0 = SearchOptions {
+            skill_level: 0,
+            ..full
+        };
+        assert_eq!(Strength::target_elo(&skill0), Some(ELO_MIN));
+        let limited = SearchOptions {
+            limit_elo: Some(ELO_MIN - 500),
+            ..full
+        };
+        assert_eq!(Strength::target_elo(&limited), Some(ELO_MIN));
+        let at_max = SearchOptions {
+            limit_elo: Some(ELO_MAX),
+            skill_level: 0,
+            ..full
+        };
+        assert_eq!(
+            Strength::target_elo(&at_max),
+            None,
+            "UCI_Elo wins over Skill Level"
+        );
+        assert_eq!(skill_level_elo(20), ELO_MAX);
+    }
+
+    #[test]
+    fn between_two_rows_both_are_played_in_proportion() {
+        let settings = |s: Strength| (s.depth, s.temperature);
+        for pair in LEVELS.windows(2) {
+            let (lo, hi) = (pair[0], pair[1]);
+            let quarter = lo.elo + (hi.elo - lo.elo) / 4;
+            let strong = (0..4000u64)
+                .filter(|&s| settings(Strength::at_elo(quarter, s)) == (hi.depth, hi.temperature))
+                .count();
+            assert!((850..1150).contains(&strong), "{strong} of 4000");
+            assert_eq!(
+                settings(Strength::at_elo(lo.elo, 3)),
+                (lo.depth, lo.temperature)
+            );
+        }
+    }
+
+    #[test]
+    fn temperature_spreads_the_choice() {
+        let moves = root(&[100, 90, -500, -2000]);
+        let cold = Strength {
+            depth: 1,
+            temperature: 0,
+            seed: 5,
+        };
+        assert_eq!(cold.pick(&moves, 4), 0);
+        let mut counts = [0usize; 4];
+        for seed in 0..2000u64 {
+            let warm = Strength {
+                depth: 1,
+                temperature: 100,
+                seed: seed * 2654435761 + 1,
+            };
+            counts[warm.pick(&moves, 4)] += 1;
+        }
+        // exp(0) : exp(-0.1) : exp(-6) : exp(-21): the two good moves share nearly all.
+        assert!(counts[0] > counts[1] && counts[1] > 700, "{counts:?}");
+        assert!(counts[2] < 20 && counts[3] == 0, "{counts:?}");
+        // Only the first `lines` moves are candidates.
+        for seed in 0..200u64 {
+            let warm = Strength {
+                depth: 1,
+                temperature: 10_000,
+                seed: seed * 2654435761 + 1,
+            };
+            assert!(warm.pick(&moves, 2) < 2);
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! The GUI in a real browser: headless Chromium driven over WebDriver (chromedriver)
+//! plays a legal move by clicking, waits for the engine's reply, uses hint, undo and a
+//! rule-set switch, and finishes a forced win that the page announces. Screenshots
+//! go to `target/tmp/gui-screenshots/` (outside git).
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without
+//! them the test says so and passes, except under CI (`CI` set), where it fails.
+//! `CHROMIUM` and `CHROMEDRIVER` name other binaries.
+
+mod gui_common;
+
+use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
+use gui_common::{jungle, Gui};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The flags that work on this project's machines (see the README).
+const CHROMIUM_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1200,900",
+];
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn binary(var: &str, default: &str) -> Option<String> {
+    let path = std::env::var(var).unwrap_or_else(|_| default.to_string());
+    std::path::Path::new(&path).exists().then_some(path)
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn shots_dir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    dir
+}
+
+async fn shot(client: &Client, name: &str) {
+    let png = client.screenshot().await.expect("screenshot");
+    let path = shots_dir().join(format!("{name}.png"));
+    std::fs::write(&path, png).expect("writes the screenshot");
+    eprintln!("screenshot: {}", path.display());
+}
+
+async fn css(client: &Client, selector: &str) -> Element {
+    client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(Locator::Css(selector))
+        .await
+        .unwrap_or_else(|e| panic!("no element {selector}: {e}"))
+}
+
+async fn cell(client: &Client, sq: &str) -> Element {
+    css(client, &format!("#board .cell[data-sq=\"{sq}\"]")).await
+}
+
+async fn click_move(client: &Client, from: &str, to: &str) {
+    cell(client, from).await.click().await.expect("click from");
+    css(
+        client,
+        &format!("#board .cell.selected[data-sq=\"{from}\"]"),
+    )
+    .await;
+    cell(client, to).await.click().await.expect("click to");
+}
+
+/// Waits until the page's JavaScript expression is true.
+async fn until(client: &Client, what: &str, js: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let v = client
+            .execute(&format!("return !!({js});"), vec![])
+            .await
+            .expect("script runs");
+        if v == serde_json::Value::Bool(true) {
+            return;
+        }
+        if Instant::now() > deadline {
+            let status = client
+                .execute("return document.getElementById('status').textContent + ' | ' + document.getElementById('notice').textContent;", vec![])
+                .await
+                .unwrap_or_default();
+            panic!("timed out waiting for {what} ({js}); page says {status}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits for the engine's reply: `plies` moves in the list, the person to move.
+async fn engine_replied(client: &Client, plies: usize) {
+    until(
+        client,
+        "the engine's reply",
+        &format!("document.querySelectorAll('#moves span[data-ply]').length === {plies}"),
+    )
+    .await;
+    until(
+        client,
+        "the person's turn",
+        "document.getElementById('status').textContent.startsWith('Your move')",
+    )
+    .await;
+}
+
+async fn text(client: &Client, selector: &str) -> String {
+    css(client, selector).await.text().await.expect("text")
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_person_plays_in_the_browser() {
+    let (Some(chromium), Some(chromedriver)) = (
+        binary("CHROMIUM", "/usr/bin/chromium"),
+        binary("CHROMEDRIVER", "/usr/bin/chromedriver"),
+    ) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have chromium and chromium-driver (.ci/run installs them)"
+        );
+        eprintln!("SKIPPED: no /usr/bin/chromium or /usr/bin/chromedriver (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let started = Instant::now();
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", jungle()),
+        "--movetime",
+        "200",
+    ]);
+    let port = free_port();
+    let _driver = Driver(
+        Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let profile = std::env::temp_dir().join(format!("jungle-chromium-{}", std::process::id()));
+    let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({ "binary": chromium, "args": args }),
+    );
+    let url = format!("http://127.0.0.1:{port}");
+    let mut client = None;
+    for _ in 0..100 {
+        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(c) => {
+                client = Some(c);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    let client = client.expect("chromedriver answers");
+
+    client.goto(&gui.url()).await.expect("page loads");
+    css(&client, "#board .cell[data-sq=\"g3\"][data-piece=\"R\"]").await;
+    until(
+        &client,
+        "live updates",
+        "document.getElementById('connection').className === 'online'",
+    )
+    .await;
+    until(
+        &client,
+        "the levels",
+        "!document.getElementById('level').disabled",
+    )
+    .await;
+    assert_eq!(text(&client, "#status").await, "Your move (Red)");
+    shot(&client, "1-start").await;
+
+    // A legal move by clicking: the rat g3 to g4. The engine answers.
+    click_move(&client, "g3", "g4").await;
+    css(&client, "#board .cell[data-sq=\"g4\"][data-piece=\"R\"]").await;
+    engine_replied(&client, 2).await;
+    shot(&client, "2-engine-replied").await;
+
+    // Hint: two squares marked on the board.
+    css(&client, "#hint").await.click().await.expect("hint");
+    until(
+        &client,
+        "the hint",
+        "document.querySelectorAll('#board .cell.hint').length === 2",
+    )
+    .await;
+    assert!(text(&client, "#status").await.contains("hint:"));
+    shot(&client, "3-hint").await;
+
+    // Undo takes back the move and the reply.
+    css(&client, "#undo").await.click().await.expect("undo");
+    until(&client, "the undo", "document.querySelector('#board .cell[data-sq=\"g3\"]').dataset.piece === 'R' && !document.querySelector('#moves .current')").await;
+
+    // An illegal click is refused by the server, with its reason on the page.
+    click_move(&client, "g3", "g5").await;
+    until(
+        &client,
+        "the refusal",
+        "!document.getElementById('notice').hidden",
+    )
+    .await;
+    assert_eq!(
+        text(&client, "#notice").await,
+        "'g3g5' is not a legal move in this position"
+    );
+    click_move(&client, "a1", "b1").await;
+    engine_replied(&client, 2).await;
+
+    // The rule set: Chinese rules, a new game.
+    css(&client, "#variant")
+        .await
+        .select_by_value("jungle-cn")
+        .await
+        .expect("select");
+    until(
+        &client,
+        "the new rules",
+        "document.getElementById('game-info').textContent.startsWith('Rules: jungle-cn')",
+    )
+    .await;
+    until(
+        &client,
+        "a new game",
+        "document.querySelectorAll('#moves span[data-ply]').length === 0",
+    )
+    .await;
+
+    // A forced win: the rat walks into the den in two moves; the engine cannot stop it.
+    let fen = css(&client, "#fen").await;
+    fen.clear().await.expect("clear");
+    fen.send_keys("l5t/7/3R3/7/7/7/7/7/6L r")
+        .await
+        .expect("type");
+    css(&client, "#set-fen").await.click().await.expect("set");
+    css(&client, "#board .cell[data-sq=\"d7\"][data-piece=\"R\"]").await;
+    click_move(&client, "d7", "d8").await;
+    engine_replied(&client, 2).await;
+    click_move(&client, "d8", "d9").await;
+    until(
+        &client,
+        "the announced win",
+        "!document.getElementById('result').hidden",
+    )
+    .await;
+    assert_eq!(text(&client, "#result").await, "Red wins: den entered");
+    assert_eq!(text(&client, "#status").await, "Red wins: den entered");
+    shot(&client, "4-won").await;
+
+    // Phone-sized: the board fills the width, the panel goes below.
+    client.set_window_size(400, 860).await.expect("resize");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, _, board_width, _) = css(&client, "#board")
+        .await
+        .rectangle()
+        .await
+        .expect("rect");
+    assert!(
+        board_width > 300.0,
+        "board {board_width} px wide on a phone"
+    );
+    shot(&client, "5-phone").await;
+
+    client.close().await.expect("closes");
+    let _ = std::fs::remove_dir_all(&profile);
+    eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
+}

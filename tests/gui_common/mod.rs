@@ -1,0 +1,147 @@
+//! Starting `jungle gui` for a test, and a plain HTTP/1.1 client written on the socket
+//! (the tests need to send malformed and oversized requests, which a client library
+//! would refuse to send).
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub fn jungle() -> &'static str {
+    env!("CARGO_BIN_EXE_jungle")
+}
+
+pub fn fake(name: &str) -> String {
+    format!(
+        "cmd=bash arg={}/tests/fake_engines/{name}.sh name={name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// A running `jungle gui`; killed when dropped.
+pub struct Gui {
+    child: Child,
+    pub addr: String,
+}
+
+impl Gui {
+    /// Starts `jungle gui --port 0 <args>` and waits for its URL.
+    pub fn start(args: &[&str]) -> Gui {
+        let mut child = Command::new(jungle())
+            .args(["gui", "--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("jungle gui starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the URL line");
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .to_string();
+        Gui { child, addr }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Sends raw bytes, returns (status, headers, body).
+    pub fn raw(&self, request: &[u8]) -> (u16, String, String) {
+        let mut s = TcpStream::connect(&self.addr).expect("connects");
+        s.set_read_timeout(Some(Duration::from_secs(20))).ok();
+        s.write_all(request).expect("sends");
+        let mut buf = Vec::new();
+        let _ = s.read_to_end(&mut buf);
+        let text = String::from_utf8_lossy(&buf).into_owned();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        (status, head.to_string(), body.to_string())
+    }
+
+    pub fn get(&self, path: &str) -> (u16, String) {
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        );
+        let (status, _, body) = self.raw(req.as_bytes());
+        (status, body)
+    }
+
+    pub fn post(&self, action: &str, body: &str) -> (u16, serde_json::Value) {
+        let req = format!(
+            "POST /api/{action} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        let (status, _, text) = self.raw(req.as_bytes());
+        let json = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{action}: not JSON ({e}): {text:?}"));
+        (status, json)
+    }
+
+    pub fn state(&self) -> serde_json::Value {
+        let (status, body) = self.get("/api/state");
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str(&body).expect("JSON state")
+    }
+
+    /// Polls the state until `done` holds (or panics after `secs`).
+    pub fn wait_for(
+        &self,
+        secs: u64,
+        what: &str,
+        done: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let s = self.state();
+            if done(&s) {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; state: {s}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn moves(state: &serde_json::Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().expect("text").to_string())
+        .collect()
+}
+
+pub fn notices(state: &serde_json::Value) -> String {
+    state["notices"]
+        .as_array()
+        .expect("notices")
+        .iter()
+        .map(|n| n["text"].as_str().unwrap_or("").to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
