@@ -18,7 +18,7 @@
 //! What is never reached is a draw (DTM) or not decided within the rule (DTZ).
 
 use super::index::{Indexer, Placement, LAND_DOMAIN, LEFT_HALF, SWIM_DOMAIN};
-use super::material::{Material, TbRules};
+use super::material::{Material, TbRules, MAX_ANIMALS};
 use super::table::{Dtms, Outcome, Table};
 use super::TbError;
 use crate::board::geometry::{JUMPS, NEIGHBOURS, TRAPS, WATER};
@@ -46,6 +46,10 @@ const NO_MOVES: u8 = 16;
 /// Tables with at least this many positions are built with all threads; smaller ones
 /// with one thread each (several side by side: see `store`).
 pub const PARALLEL_FROM: usize = 1 << 20;
+
+/// Tables up to this many positions keep every placement in memory while building
+/// (8 bytes each).
+const KEEP_PLACEMENTS_UP_TO: usize = 1 << 24;
 
 /// Receives progress lines (for stderr).
 pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
@@ -229,6 +233,9 @@ struct Builder<'a, R: MoveRules> {
     /// Work on this table is split between threads (large tables only: small ones
     /// are built side by side, one thread each).
     par: bool,
+    /// Every stored placement, packed, when the table is small enough to keep them
+    /// (decoding an index costs more than reading this).
+    placements: Vec<u64>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -286,8 +293,14 @@ impl<'a, R: MoveRules> Builder<'a, R> {
                 jumper_slots |= 1 << i;
             }
         }
+        let mut placements = Vec::new();
+        if ix.len() <= KEEP_PLACEMENTS_UP_TO {
+            placements.reserve_exact(ix.len());
+            ix.for_each_placement(|_, p| placements.push(pack(p)));
+        }
         Ok(Builder {
             par: ix.len() >= PARALLEL_FROM,
+            placements,
             ix,
             rules,
             child,
@@ -301,7 +314,7 @@ impl<'a, R: MoveRules> Builder<'a, R> {
     /// The first look at position `i`: its capture summary (`cap`), flags and the
     /// number of moves that stay in this table.
     fn first_look(&self, i: usize) -> (u16, u8, u8) {
-        let pos = self.ix.position_unkeyed(&self.ix.decode(i));
+        let pos = self.ix.position_unkeyed(&self.placement(i));
         let us = pos.side_to_move();
         let them = us.other();
         // An animal on an enemy trap stands next to the enemy den and may enter it.
@@ -365,7 +378,7 @@ impl<'a, R: MoveRules> Builder<'a, R> {
     /// exactly the moves that the first look counted from the stored forms.
     fn for_each_predecessor(&self, index: usize, mut f: impl FnMut(usize)) {
         let n = self.ix.pieces.len();
-        let stored = self.ix.decode(index);
+        let stored = self.placement(index);
         // The mirror image maps to the same index unless the first slot is on the
         // d-file (then it is stored apart, or is the same placement).
         let mirrored = stored.squares[0] % 7 < 3;
@@ -569,6 +582,15 @@ impl<'a, R: MoveRules> Builder<'a, R> {
 }
 
 impl<R: MoveRules> Builder<'_, R> {
+    /// The stored placement of `index`.
+    #[inline]
+    fn placement(&self, index: usize) -> Placement {
+        match self.placements.get(index) {
+            Some(&packed) => unpack(packed),
+            None => self.ix.decode(index),
+        }
+    }
+
     /// Runs `f` over `list` in chunks, on all threads when the table is large, and
     /// gathers what it outputs.
     fn each<T: Send>(&self, list: &[u32], f: impl Fn(&[u32], &mut Vec<T>) + Sync) -> Vec<T> {
@@ -585,6 +607,32 @@ impl<R: MoveRules> Builder<'_, R> {
             f(list, &mut out);
             out
         }
+    }
+}
+
+/// A placement in one word: a byte per slot, the side in the top byte.
+#[inline]
+fn pack(p: &Placement) -> u64 {
+    let mut w = (p.side.index() as u64) << 56;
+    for (i, &s) in p.squares.iter().enumerate() {
+        w |= (s as u64) << (8 * i);
+    }
+    w
+}
+
+#[inline]
+fn unpack(w: u64) -> Placement {
+    let mut squares = [0u8; MAX_ANIMALS];
+    for (i, s) in squares.iter_mut().enumerate() {
+        *s = (w >> (8 * i)) as u8;
+    }
+    Placement {
+        squares,
+        side: if w >> 56 == 0 {
+            Color::Red
+        } else {
+            Color::Blue
+        },
     }
 }
 

@@ -81,6 +81,8 @@ pub struct Indexer {
     nth: [[u8; 64]; MAX_ANIMALS],
     /// `2^40 / radix + 1`: division by multiplication, exact below `2^34`.
     magic: [u64; MAX_ANIMALS],
+    /// Squares each slot may take (the first slot: files a-d only).
+    domain: [u64; MAX_ANIMALS],
     /// Positions with one side to move.
     half: usize,
     /// 2, or 1 for a signature equal to its colour twin.
@@ -143,6 +145,7 @@ impl Indexer {
         }
         Indexer {
             magic,
+            domain,
             rank,
             nth,
             material,
@@ -253,6 +256,44 @@ impl Indexer {
             sorted[j] = s;
         }
         Placement { squares, side }
+    }
+
+    /// Calls `f` with every stored placement in index order (`f` gets the index),
+    /// without dividing: the slots' squares are walked like an odometer.
+    pub fn for_each_placement(&self, mut f: impl FnMut(usize, &Placement)) {
+        let n = self.pieces.len();
+        let sides = [Color::Red, Color::Blue];
+        let mut index = 0usize;
+        for &side in &sides[..self.sides] {
+            let mut p = Placement {
+                squares: [CAPTURED; MAX_ANIMALS],
+                side,
+            };
+            self.walk(0, n, 0, &mut p, &mut index, &mut f);
+        }
+    }
+
+    fn walk(
+        &self,
+        i: usize,
+        n: usize,
+        occupied: u64,
+        p: &mut Placement,
+        index: &mut usize,
+        f: &mut impl FnMut(usize, &Placement),
+    ) {
+        if i == n {
+            f(*index, p);
+            *index += 1;
+            return;
+        }
+        let mut free = self.domain[i] & !occupied;
+        while free != 0 {
+            let s = free.trailing_zeros() as u8;
+            free &= free - 1;
+            p.squares[i] = s;
+            self.walk(i + 1, n, occupied | 1 << s, p, index, f);
+        }
     }
 
     /// The placement of a position of this signature or of its colour twin, in this
@@ -366,6 +407,20 @@ mod tests {
                 assert_eq!(ix.index_of(&pos), Some(i), "{name} {pos:?}");
                 assert_eq!(pos.key(), pos.compute_key());
             }
+        }
+    }
+
+    #[test]
+    fn the_odometer_walks_the_index_in_order() {
+        for (name, dog_swims) in [("TRvW", false), ("LvL", false), ("DvR", true)] {
+            let ix = Indexer::new(Material::parse(name).unwrap(), dog_swims);
+            let mut count = 0;
+            ix.for_each_placement(|i, p| {
+                assert_eq!(i, count);
+                assert_eq!(ix.decode(i), *p, "{name} {i}");
+                count += 1;
+            });
+            assert_eq!(count, ix.len());
         }
     }
 

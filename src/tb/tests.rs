@@ -432,3 +432,34 @@ fn full_four_animal_verification() {
         }
     }
 }
+
+/// The paper's two-animal patterns, printed (not a check): for one animal each of
+/// the same kind, how the result for the side to move splits by the parity of the
+/// distance (files + ranks) between the two animals.
+/// `cargo test --release -- --ignored two_animal_parity --nocapture`.
+#[test]
+#[ignore]
+fn two_animal_parity() {
+    for letter in ["R", "C", "D", "W", "P", "T", "L", "E"] {
+        let name = format!("{letter}v{letter}");
+        let (_tb, set) = tables(rules_default(), &[name.as_str()]);
+        let t = set.table(Material::parse(&name).unwrap()).unwrap();
+        // [parity][win, draw, loss] for Red to move.
+        let mut counts = [[0u32; 3]; 2];
+        for i in 0..t.len() {
+            let p = t.indexer.decode(i);
+            let (a, b) = (p.squares[0] as i32, p.squares[1] as i32);
+            let d = (a % 7 - b % 7).abs() + (a / 7 - b / 7).abs();
+            let k = match t.entry(i).outcome() {
+                Outcome::Win(_) => 0,
+                Outcome::Draw => 1,
+                Outcome::Loss(_) => 2,
+            };
+            counts[(d % 2) as usize][k] += 1;
+        }
+        eprintln!(
+            "{name}: even distance win/draw/loss {:?}, odd distance {:?}",
+            counts[0], counts[1]
+        );
+    }
+}
