@@ -66,6 +66,22 @@ impl RulesArgs {
     }
 }
 
+/// The evaluation a command's searches use (`--eval`).
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+enum EvalArg {
+    Classical,
+    Nnue,
+}
+
+impl EvalArg {
+    fn kind(self) -> EvalKind {
+        match self {
+            EvalArg::Classical => EvalKind::Classical,
+            EvalArg::Nnue => EvalKind::Nnue,
+        }
+    }
+}
+
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 enum BenchEval {
     Classical,
@@ -107,7 +123,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Evaluation: classical, nnue, or both (one run each, then their speed ratio).
-        #[arg(long, value_enum, default_value_t = BenchEval::Classical)]
+        #[arg(long, value_enum, default_value_t = BenchEval::Nnue)]
         eval: BenchEval,
         /// Network file for nnue (default: the embedded network).
         #[arg(long, value_name = "FILE")]
@@ -182,6 +198,9 @@ enum Command {
         /// Threads playing the verification games (the suite does not depend on it).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
+        /// Evaluation of the searches (the committed books were made with classical).
+        #[arg(long, value_enum, default_value_t = EvalArg::Nnue)]
+        eval: EvalArg,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -314,6 +333,9 @@ struct DatagenArgs {
     /// Play part K of N of the games (K from 1): the N files concatenate into the whole.
     #[arg(long, default_value = "1/1", value_name = "K/N")]
     shard: Shard,
+    /// Evaluation of the searches (the embedded network, or the classical terms).
+    #[arg(long, value_enum, default_value_t = EvalArg::Nnue)]
+    eval: EvalArg,
     /// Openings file(s) whose positions are never used (the test books always are not).
     #[arg(long, value_name = "FILE")]
     exclude: Vec<String>,
@@ -447,6 +469,7 @@ pub fn run() -> i32 {
             seed,
             verify_nodes,
             threads,
+            eval,
             rules,
         }) => {
             let settings = openings::Settings {
@@ -459,6 +482,7 @@ pub fn run() -> i32 {
                 rules: rules.rules(),
                 verify_nodes,
                 threads: threads as usize,
+                eval: eval.kind(),
             };
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
@@ -778,6 +802,7 @@ fn run_datagen(a: &DatagenArgs) -> i32 {
     settings.max_plies = a.max_plies;
     settings.opening_margin = a.opening_margin;
     settings.shard = a.shard;
+    settings.eval = a.eval.kind();
     settings.progress = !a.quiet;
     for path in &a.exclude {
         let keys = std::fs::read_to_string(path)

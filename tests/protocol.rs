@@ -27,7 +27,7 @@ fn option_lines() -> Vec<String> {
         "option name TrappedLoseAttack type check default false",
         "option name NoCaptureDrawPlies type spin default 100 min 0 max 1000",
         "option name RepetitionDraw type spin default 3 min 0 max 10",
-        "option name Eval type combo default classical var classical var nnue",
+        "option name Eval type combo default nnue var classical var nnue",
         "option name EvalFile type string default <embedded>",
         "option name TablebasePath type string default <empty>",
         "option name TablebaseProbeLimit type spin default 5 min 0 max 5",
@@ -1592,9 +1592,13 @@ fn limited_strength_plays_varied_legal_moves_and_full_strength_does_not() {
     let mut e = Engine::start("limit-strength");
     let game = Game::startpos();
     let distinct = |e: &mut Engine, label: &str| {
-        e.send_silent("position startpos");
         let mut seen = std::collections::HashSet::new();
         for i in 0..16 {
+            // A fresh table each time: at full strength the same search from the same
+            // state gives the same move, while a table kept from the search before may
+            // pick another among moves of equal score.
+            e.send_silent("ucinewgame");
+            e.send_silent("position startpos");
             let out = e.go("go depth 4", T_SEARCH);
             seen.insert(out.check_legal(&game, &format!("{label} search {i}")));
         }

@@ -6,6 +6,7 @@
 
 use crate::board::Position;
 use crate::game::{Game, GameResult, Rules};
+use crate::nnue::EvalKind;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score};
 use rayon::prelude::*;
@@ -27,6 +28,8 @@ pub struct Settings {
     pub verify_nodes: Option<u64>,
     /// Threads playing the verification games (the suite does not depend on it).
     pub threads: usize,
+    /// Evaluation of the searches.
+    pub eval: EvalKind,
 }
 
 /// A small deterministic generator (xorshift64*).
@@ -54,6 +57,7 @@ pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> 
     }
     let mut engine = Engine::new(16).map_err(|e| io::Error::other(e.to_string()))?;
     engine.options.report = false;
+    engine.options.eval = settings.eval;
     let mut rng = Rng(settings.seed.max(1));
     let (mut kept, mut flag) = if settings.min_margin > 0 {
         (
@@ -68,6 +72,9 @@ pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> 
             ", and a self-play game from it at {n} nodes per move is won by the side the search favours"
         ));
         flag.push_str(&format!(" --verify-nodes {n}"));
+    }
+    if settings.eval != EvalKind::default() {
+        flag.push_str(&format!(" --eval {}", settings.eval.name()));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.threads.max(1))
@@ -146,7 +153,7 @@ fn keep_verified(
         Some(nodes) => pool.install(|| {
             candidates
                 .par_iter()
-                .map(|&(pos, cp)| favoured_side_wins(pos, cp, nodes, settings.rules))
+                .map(|&(pos, cp)| favoured_side_wins(pos, cp, nodes, settings))
                 .collect()
         }),
     };
@@ -164,11 +171,13 @@ fn keep_verified(
 /// True when the engine, playing both sides from `pos` at `nodes` nodes per move (one
 /// thread, fresh table), wins the game for the side that `cp` (the side to move's
 /// score) favours.
-fn favoured_side_wins(pos: Position, cp: i32, nodes: u64, rules: Rules) -> bool {
+fn favoured_side_wins(pos: Position, cp: i32, nodes: u64, settings: &Settings) -> bool {
+    let rules = settings.rules;
     let Ok(mut engine) = Engine::new(16) else {
         return false;
     };
     engine.options.report = false;
+    engine.options.eval = settings.eval;
     let favoured = if cp > 0 {
         pos.side_to_move()
     } else {
@@ -206,6 +215,7 @@ mod tests {
             rules: Rules::default(),
             verify_nodes: None,
             threads: 1,
+            eval: EvalKind::default(),
         };
         let mut out = Vec::new();
         assert_eq!(generate(&settings, &mut out).expect("writes"), 6);
@@ -249,6 +259,7 @@ mod tests {
             rules: Rules::default(),
             verify_nodes: None,
             threads: 1,
+            eval: EvalKind::default(),
         };
         let mut out = Vec::new();
         let err = generate(&empty, &mut out).expect_err("refused");
@@ -260,23 +271,28 @@ mod tests {
 
     #[test]
     fn verified_suites_keep_positions_the_favoured_side_wins() {
+        let settings_with = |threads| Settings {
+            count: 4,
+            plies: 8,
+            depth: 3,
+            margin: 3000,
+            min_margin: 150,
+            seed: 5,
+            rules: Rules::default(),
+            verify_nodes: Some(300),
+            threads,
+            eval: EvalKind::default(),
+        };
         let verified = |threads| {
-            let settings = Settings {
-                count: 4,
-                plies: 8,
-                depth: 3,
-                margin: 3000,
-                min_margin: 150,
-                seed: 5,
-                rules: Rules::default(),
-                verify_nodes: Some(300),
-                threads,
-            };
             let mut out = Vec::new();
-            assert_eq!(generate(&settings, &mut out).expect("writes"), 4);
+            assert_eq!(
+                generate(&settings_with(threads), &mut out).expect("writes"),
+                4
+            );
             String::from_utf8(out).expect("utf-8")
         };
         let text = verified(1);
+        let settings = settings_with(1);
         assert!(
             text.contains("--min-margin 150 --verify-nodes 300 --seed 5\n"),
             "{text}"
@@ -285,19 +301,12 @@ mod tests {
             let (fen, eval) = line.split_once(" ; eval ").expect("eval comment");
             let pos = Position::from_fen(fen).expect("a valid position");
             let cp: i32 = eval.parse().expect("a number");
-            assert!(favoured_side_wins(pos, cp, 300, Rules::default()), "{line}");
+            assert!(favoured_side_wins(pos, cp, 300, &settings), "{line}");
         }
         // Not every candidate passes: the plain suite of the same seed differs.
         let plain = Settings {
-            count: 4,
-            plies: 8,
-            depth: 3,
-            margin: 3000,
-            min_margin: 150,
-            seed: 5,
-            rules: Rules::default(),
             verify_nodes: None,
-            threads: 1,
+            ..settings_with(1)
         };
         let mut out = Vec::new();
         generate(&plain, &mut out).expect("writes");

@@ -49,9 +49,9 @@ pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalKind {
     /// The hand-written, Texel-tuned evaluation (`crate::eval`).
-    #[default]
     Classical,
-    /// The network.
+    /// The network (the default: it beat the classical evaluation, CHANGES.md).
+    #[default]
     Nnue,
 }
 

@@ -383,7 +383,10 @@ impl Session {
         text.push_str("option name TrappedLoseAttack type check default false\n");
         text.push_str(&spin_line(&NO_CAPTURE_DRAW));
         text.push_str(&spin_line(&REPETITION_DRAW));
-        text.push_str("option name Eval type combo default classical var classical var nnue\n");
+        text.push_str(&format!(
+            "option name Eval type combo default {} var classical var nnue\n",
+            EvalKind::default().name()
+        ));
         text.push_str("option name EvalFile type string default <embedded>\n");
         text.push_str("option name TablebasePath type string default <empty>\n");
         text.push_str(&spin_line(&TB_PROBE_LIMIT));

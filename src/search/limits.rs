@@ -63,7 +63,7 @@ impl Default for SearchOptions {
             skill_level: 20,
             limit_elo: None,
             report: true,
-            eval: EvalKind::Classical,
+            eval: EvalKind::default(),
             tb_probe_limit: crate::tb::MAX_ANIMALS as u32,
         }
     }

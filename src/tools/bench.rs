@@ -33,7 +33,7 @@ impl Default for Settings {
             hash_mb: 16,
             json: false,
             rules: Rules::default(),
-            eval: EvalKind::Classical,
+            eval: EvalKind::default(),
             network: None,
         }
     }

@@ -38,6 +38,7 @@ use crate::arena::match_runner::read_openings;
 use crate::arena::shard::Shard;
 use crate::board::{Color, Position};
 use crate::game::{DrawReason, Game, GameResult, Rules};
+use crate::nnue::EvalKind;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score, SearchOutcome};
 use std::collections::{BTreeMap, HashSet};
@@ -78,6 +79,8 @@ pub struct Settings {
     /// An opening is kept when its first search scores it within this many centipawns.
     pub opening_margin: i32,
     pub shard: Shard,
+    /// Evaluation of the searches.
+    pub eval: EvalKind,
     /// Keys of positions never used as openings or samples.
     pub excluded: HashSet<u64>,
     /// Show a progress line on stderr.
@@ -104,6 +107,7 @@ impl Settings {
             max_plies: 12,
             opening_margin: 200,
             shard: Shard::WHOLE,
+            eval: EvalKind::default(),
             excluded,
             progress: false,
         }
@@ -368,6 +372,7 @@ pub fn generate(s: &Settings, out: &mut impl Write) -> Result<Stats, DatagenErro
         let mut engine = Engine::new(s.hash_mb)
             .map_err(|e| DatagenError::Settings(format!("--hash {}: {e}", s.hash_mb)))?;
         engine.options.report = false;
+        engine.options.eval = s.eval;
         engines.push(engine);
     }
     let next = AtomicU64::new(range.start);
