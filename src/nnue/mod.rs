@@ -42,6 +42,14 @@ pub const QB: i32 = 64;
 /// quantised values and sums provably fit: see `network::Network::validate`.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
+/// Fewest animals on the board for the network to evaluate a position; with fewer the
+/// search uses the classical evaluation. The training data has almost no such
+/// positions (of 865,668: 461 with 4 animals or fewer, 7,535 with 5 or 6), and there
+/// the network is wrong in ways that cost mates: it scores a tiger and a lion against
+/// a lion as even, and a search at depth 10 found a mate in 4 where a mate in 3 was
+/// (tests/mates.txt). Three animals or fewer are the tablebases' in play.
+pub const MIN_ANIMALS: u32 = 7;
+
 /// The network built into the binary (see CHANGES.md for how it was trained).
 pub static EMBEDDED: &[u8] = include_bytes!("default.nnue");
 

@@ -184,13 +184,12 @@ impl<'a, R: MoveRules> Worker<'a, R> {
     /// The static score of `pos` (at `ply`) for the side to move.
     #[inline]
     fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        let animals = pos.all_occupied().count();
         match self.nnue {
-            None => evaluate(pos),
-            Some(net) => net.evaluate(
-                self.accumulators.at(ply),
-                pos.side_to_move(),
-                pos.all_occupied().count(),
-            ),
+            Some(net) if animals >= crate::nnue::MIN_ANIMALS => {
+                net.evaluate(self.accumulators.at(ply), pos.side_to_move(), animals)
+            }
+            _ => evaluate(pos),
         }
     }
 
