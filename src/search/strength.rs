@@ -27,52 +27,52 @@ pub struct Level {
 /// "Strength levels", has the matches; `scripts/calibrate-levels.sh` measures them).
 pub const LEVELS: [Level; 10] = [
     Level {
-        elo: 967,
+        elo: 1005,
         depth: 1,
         temperature: 1200,
     },
     Level {
-        elo: 1082,
+        elo: 1092,
         depth: 1,
         temperature: 600,
     },
     Level {
-        elo: 1190,
+        elo: 1211,
         depth: 1,
         temperature: 300,
     },
     Level {
-        elo: 1386,
+        elo: 1377,
         depth: 1,
         temperature: 150,
     },
     Level {
-        elo: 1517,
+        elo: 1594,
         depth: 1,
         temperature: 60,
     },
     Level {
-        elo: 1666,
+        elo: 1760,
         depth: 2,
         temperature: 30,
     },
     Level {
-        elo: 1859,
+        elo: 1883,
         depth: 3,
         temperature: 20,
     },
     Level {
-        elo: 1953,
+        elo: 2024,
         depth: 5,
         temperature: 10,
     },
     Level {
-        elo: 2009,
+        elo: 2078,
         depth: 8,
         temperature: 0,
     },
     Level {
-        elo: 2078,
+        elo: 2167,
         depth: 0,
         temperature: 0,
     },
