@@ -194,10 +194,16 @@ impl<'a, R: MoveRules> Worker<'a, R> {
     }
 
     /// Brings the accumulator of ply `ply + 1` up to date with `m` played in `pos`.
+    ///
+    /// Below `MIN_ANIMALS` the network is not asked (see `evaluate`), and no move adds
+    /// an animal: from such a position on, no accumulator is read again, so none is
+    /// kept up to date.
     #[inline]
     fn update_accumulator(&mut self, pos: &Position, m: Move, ply: usize) {
         if let Some(net) = self.nnue {
-            self.accumulators.push_move(net, ply, pos, m);
+            if pos.all_occupied().count() >= crate::nnue::MIN_ANIMALS {
+                self.accumulators.push_move(net, ply, pos, m);
+            }
         }
     }
 
@@ -509,7 +515,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let mut child = *pos;
                 child.play_null();
-                if self.nnue.is_some() {
+                if self.nnue.is_some() && pos.all_occupied().count() >= crate::nnue::MIN_ANIMALS {
                     self.accumulators.push_null(ply);
                 }
                 self.keys.push(child.key());
