@@ -17,8 +17,8 @@ and
   0`) and kept only when the search finds no mate and scores it within
   `--max-score` centipawns (default 800): the positions still to be played out.
 
-    scripts/endgame-suite.py --engine target/release/jungle --out books/endgames.txt \
-        records1.txt records2.txt
+    scripts/endgame-suite.py --engine target/release/jungle --every 8 --depth 10 \
+        --out books/endgames.txt records1.txt records2.txt
 
 Only records of the default rules (`[Rules "jungle"]`) are read.
 """
@@ -26,6 +26,7 @@ Only records of the default rules (`[Rules "jungle"]`) are read.
 import argparse
 import subprocess
 import sys
+
 
 def parse_records(path):
     """Yields (fen, moves, rules) for every game of a record file."""
@@ -166,8 +167,8 @@ def main():
     if args.depth:
         kept = []
         for pos, n, path in suite:
-            kind, value = engine.score(pos, args.depth)
-            if kind == "cp" and abs(value) <= args.max_score:
+            score = engine.score(pos, args.depth)
+            if score and score[0] == "cp" and abs(score[1]) <= args.max_score:
                 kept.append((pos, n, path))
         print(f"{len(kept)} of {len(suite)} positions: no mate and within "
               f"{args.max_score} cp at depth {args.depth}")

@@ -184,26 +184,31 @@ impl<'a, R: MoveRules> Worker<'a, R> {
     /// The static score of `pos` (at `ply`) for the side to move.
     #[inline]
     fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
-        let animals = pos.all_occupied().count();
-        match self.nnue {
-            Some(net) if animals >= crate::nnue::MIN_ANIMALS => {
-                net.evaluate(self.accumulators.at(ply), pos.side_to_move(), animals)
-            }
-            _ => evaluate(pos),
+        match self.network_for(pos) {
+            Some(net) => net.evaluate(
+                self.accumulators.at(ply),
+                pos.side_to_move(),
+                pos.all_occupied().count(),
+            ),
+            None => evaluate(pos),
         }
     }
 
-    /// Brings the accumulator of ply `ply + 1` up to date with `m` played in `pos`.
-    ///
-    /// Below `MIN_ANIMALS` the network is not asked (see `evaluate`), and no move adds
-    /// an animal: from such a position on, no accumulator is read again, so none is
-    /// kept up to date.
+    /// The network when it evaluates `pos` and the positions below it: below
+    /// `MIN_ANIMALS` it is not asked, and no move adds an animal, so from such a
+    /// position on no accumulator is read again and none is kept up to date.
+    #[inline]
+    fn network_for(&self, pos: &Position) -> Option<&'a Network> {
+        self.nnue
+            .filter(|_| pos.all_occupied().count() >= crate::nnue::MIN_ANIMALS)
+    }
+
+    /// Brings the accumulator of ply `ply + 1` up to date with `m` played in `pos`
+    /// (when the network is used there: `network_for`).
     #[inline]
     fn update_accumulator(&mut self, pos: &Position, m: Move, ply: usize) {
-        if let Some(net) = self.nnue {
-            if pos.all_occupied().count() >= crate::nnue::MIN_ANIMALS {
-                self.accumulators.push_move(net, ply, pos, m);
-            }
+        if let Some(net) = self.network_for(pos) {
+            self.accumulators.push_move(net, ply, pos, m);
         }
     }
 
@@ -515,7 +520,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let mut child = *pos;
                 child.play_null();
-                if self.nnue.is_some() && pos.all_occupied().count() >= crate::nnue::MIN_ANIMALS {
+                if self.network_for(pos).is_some() {
                     self.accumulators.push_null(ply);
                 }
                 self.keys.push(child.key());
