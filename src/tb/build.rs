@@ -1,13 +1,14 @@
 //! Retrograde analysis: the values of every position of a signature, from the tables
 //! of the signatures its captures lead to.
 //!
-//! 1. One pass over all positions (parallel) generates each position's moves with the
-//!    rules core. Captures and den entries end the stay in this table and are decided
+//! 1. One pass over all positions (parallel) looks at each position's moves. Captures
+//!    (from the rules core) and den entries end the stay in this table and are decided
 //!    at once from the smaller tables (or win outright: a den entry, the last enemy
-//!    animal taken); the other moves are only counted.
+//!    animal taken); the other moves are only counted, and a small table (built on one
+//!    thread) keeps where they lead, turned around into lists of predecessors.
 //! 2. Level by level, in increasing distance `d`: positions decided at `d` become
-//!    final, and their predecessors (found by un-moving the side that just moved) are
-//!    updated: a predecessor of a loss in `d` wins in `d + 1`; each predecessor of a
+//!    final, and their predecessors (read from those lists, or in a large table found
+//!    by un-moving the side that just moved) are updated: a predecessor of a loss in `d` wins in `d + 1`; each predecessor of a
 //!    win in `d` has one move fewer left that does not lose, and with none left (and no
 //!    capture that wins or escapes) it is lost, in `d + 1` or in its longest capture
 //!    line if that is longer. Each level is processed in parallel with atomics.
@@ -22,8 +23,8 @@ use super::material::{Material, TbRules, MAX_ANIMALS};
 use super::table::{Dtms, Outcome, Table};
 use super::TbError;
 use crate::board::geometry::{JUMPS, NEIGHBOURS, TRAPS, WATER};
-use crate::board::movegen::generate_with;
-use crate::board::{Animal, Color, MoveList, MoveRules};
+use crate::board::movegen::generate_to_with;
+use crate::board::{Animal, Bitboard, Color, MoveList, MoveRules};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
@@ -73,9 +74,22 @@ pub fn build<R: MoveRules>(
     children: &HashMap<Material, Arc<Table>>,
     progress: Progress,
 ) -> Result<(Table, BuildReport), TbError> {
+    build_finding_predecessors::<R>(material, rules, children, progress, None)
+}
+
+/// `build`, with the way predecessors are found forced (`Some(true)`: the move graph,
+/// `Some(false)`: un-moves) or chosen by size (`None`: the graph for tables built on
+/// one thread).
+fn build_finding_predecessors<R: MoveRules>(
+    material: Material,
+    rules: TbRules,
+    children: &HashMap<Material, Arc<Table>>,
+    progress: Progress,
+    use_graph: Option<bool>,
+) -> Result<(Table, BuildReport), TbError> {
     let start = Instant::now();
     let material = material.canonical();
-    let builder = Builder::<R>::new(material, rules, children)?;
+    let mut builder = Builder::<R>::new(material, rules, children)?;
     let n = builder.ix.len();
     let dtm = zeroed_u16(n);
     let cap = zeroed_u16(n);
@@ -84,18 +98,41 @@ pub fn build<R: MoveRules>(
     let counter = zeroed_u8(n);
     let work_bytes = n * 7;
 
-    let look = |i: usize| {
-        let (c, f, m) = builder.first_look(i);
+    let store = |i: usize, (c, f, m): (u16, u8, u8)| {
         cap[i].store(c, Relaxed);
         flags[i].store(f, Relaxed);
         moves[i].store(m, Relaxed);
         counter[i].store(m, Relaxed);
     };
-    if builder.par {
-        (0..n).into_par_iter().with_min_len(4096).for_each(look);
+    if !use_graph.unwrap_or(!builder.par) {
+        builder.keep_placements();
+        let look =
+            |i: usize| builder.first_look::<false>(i, &builder.placement(i), &mut Vec::new());
+        if builder.par {
+            (0..n)
+                .into_par_iter()
+                .with_min_len(4096)
+                .for_each(|i| store(i, look(i)));
+        } else {
+            (0..n).for_each(|i| store(i, look(i)));
+        }
     } else {
-        (0..n).for_each(look);
+        // A small table keeps the moves it generates, turned around, for both walks.
+        let mut successors = Vec::with_capacity(n * 8);
+        let mut ends = Vec::with_capacity(n);
+        // Predecessors of each position, counted while the lists are in cache.
+        let mut counts = vec![0u32; n + 1];
+        builder.ix.for_each_placement(|i, p| {
+            let begin = successors.len();
+            store(i, builder.first_look::<true>(i, p, &mut successors));
+            for &t in &successors[begin..] {
+                counts[t as usize + 1] += 1;
+            }
+            ends.push(successors.len() as u32);
+        });
+        builder.graph = Some(MoveGraph::reversed(counts, &ends, &successors));
     }
+    let work_bytes = work_bytes + builder.graph.as_ref().map_or(0, MoveGraph::bytes);
 
     // DTM: every level until nothing changes.
     let (wins, losses) = seeds(n, builder.par, |i| {
@@ -236,6 +273,9 @@ struct Builder<'a, R: MoveRules> {
     /// Every stored placement, packed, when the table is small enough to keep them
     /// (decoding an index costs more than reading this).
     placements: Vec<u64>,
+    /// The quiet moves turned around, kept for tables built on one thread (made by
+    /// the first look); `None`: predecessors are found by un-moving.
+    graph: Option<MoveGraph>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -293,14 +333,10 @@ impl<'a, R: MoveRules> Builder<'a, R> {
                 jumper_slots |= 1 << i;
             }
         }
-        let mut placements = Vec::new();
-        if ix.len() <= KEEP_PLACEMENTS_UP_TO {
-            placements.reserve_exact(ix.len());
-            ix.for_each_placement(|_, p| placements.push(pack(p)));
-        }
         Ok(Builder {
             par: ix.len() >= PARALLEL_FROM,
-            placements,
+            placements: Vec::new(),
+            graph: None,
             ix,
             rules,
             child,
@@ -311,28 +347,79 @@ impl<'a, R: MoveRules> Builder<'a, R> {
         })
     }
 
+    /// Keeps every placement when the table is small enough (for the un-moves).
+    fn keep_placements(&mut self) {
+        if self.ix.len() <= KEEP_PLACEMENTS_UP_TO {
+            let mut placements = Vec::with_capacity(self.ix.len());
+            self.ix.for_each_placement(|_, p| placements.push(pack(p)));
+            self.placements = placements;
+        }
+    }
+
     /// The first look at position `i`: its capture summary (`cap`), flags and the
-    /// number of moves that stay in this table.
-    fn first_look(&self, i: usize) -> (u16, u8, u8) {
-        let pos = self.ix.position_unkeyed(&self.placement(i));
-        let us = pos.side_to_move();
+    /// number of moves that stay in this table. With `RECORD`, the index each of those
+    /// moves leads to is pushed on `successors`.
+    ///
+    /// Quiet moves (onto empty squares) are the steps and jumps `steps` gives, the
+    /// same geometry the un-moves use; captures come from the rules core, asked only
+    /// when an enemy animal is within reach (a test checks both against the core).
+    fn first_look<const RECORD: bool>(
+        &self,
+        i: usize,
+        p: &Placement,
+        successors: &mut Vec<u32>,
+    ) -> (u16, u8, u8) {
+        let n = self.ix.pieces.len();
+        let us = p.side;
         let them = us.other();
+        let (mut own, mut enemies) = (0u64, 0u64);
+        for k in 0..n {
+            if self.ix.pieces[k].color == us {
+                own |= 1 << p.squares[k];
+            } else {
+                enemies |= 1 << p.squares[k];
+            }
+        }
         // An animal on an enemy trap stands next to the enemy den and may enter it.
-        if (pos.occupied(us) & TRAPS[them.index()]).any() {
+        if own & TRAPS[them.index()].0 != 0 {
             return (CAP_WIN | 1, Z_WIN, 0);
         }
+        let blockers = self.jump_blockers(p);
+        let mut quiet = 0u8;
+        let mut reach = 0u64;
+        for k in 0..n {
+            if self.ix.pieces[k].color != us {
+                continue;
+            }
+            let steps = self.steps(k, p.squares[k], blockers);
+            reach |= steps;
+            let mut to = steps & !(own | enemies);
+            quiet += to.count_ones() as u8;
+            while RECORD && to != 0 {
+                let t = to.trailing_zeros() as u8;
+                to &= to - 1;
+                successors.push(self.successor(i, p, k, t) as u32);
+            }
+        }
+        if reach & enemies == 0 {
+            return if quiet == 0 {
+                (0, NO_MOVES, 0)
+            } else {
+                (0, 0, quiet)
+            };
+        }
+        let pos = self.ix.position_unkeyed(p);
         let mut list = MoveList::new();
-        generate_with::<R>(&pos, &mut list);
-        if list.is_empty() {
+        generate_to_with::<R>(&pos, Bitboard(enemies), &mut list);
+        if list.is_empty() && quiet == 0 {
             return (0, NO_MOVES, 0);
         }
         let mut fastest_win = u16::MAX;
         let mut longest_loss = 0u16;
         let mut flags = 0u8;
-        let mut quiet = 0u8;
         for &m in list.iter() {
             let Some(victim) = pos.captured_by(m) else {
-                quiet += 1;
+                debug_assert!(false, "{m} from {pos:?} is not a capture");
                 continue;
             };
             let Some(table) = self.child[them.index()][victim.index()] else {
@@ -369,6 +456,48 @@ impl<'a, R: MoveRules> Builder<'a, R> {
         (cap, flags, quiet)
     }
 
+    /// Squares whose occupant blocks river jumps: swimmers in the water.
+    #[inline]
+    fn jump_blockers(&self, p: &Placement) -> u64 {
+        let mut blockers = 0u64;
+        for &k in &self.swimmer_slots {
+            blockers |= 1 << p.squares[k];
+        }
+        blockers & WATER.0
+    }
+
+    /// The squares slot `k` reaches from `from` by a step or an open river jump, within
+    /// its domain, occupied or not. Quiet moves are symmetric (a jump lands where a jump
+    /// back starts, over the same water), so this serves moves and un-moves alike.
+    #[inline]
+    fn steps(&self, k: usize, from: u8, blockers: u64) -> u64 {
+        let from = from as usize;
+        let mut to = NEIGHBOURS[from].0;
+        if self.jumper_slots >> k & 1 != 0 {
+            let jumps = &JUMPS[from];
+            for j in 0..2 {
+                if jumps.over[j].0 & blockers == 0 {
+                    to |= jumps.landing[j].0;
+                }
+            }
+        }
+        to & self.domain[k]
+    }
+
+    /// The index of the position reached from `p` (stored at `index`) when slot `k`
+    /// moves to the empty square `to`.
+    #[inline]
+    fn successor(&self, index: usize, p: &Placement, k: usize, to: u8) -> usize {
+        self.ix
+            .encode_after_move(index, &p.squares, k, to)
+            .unwrap_or_else(|| {
+                let mut child = *p;
+                child.squares[k] = to;
+                child.side = p.side.other();
+                self.ix.encode(&child)
+            })
+    }
+
     /// Calls `f` with the index of every position that has a move (not a capture)
     /// into position `index`, once per such move.
     ///
@@ -377,6 +506,13 @@ impl<'a, R: MoveRules> Builder<'a, R> {
     /// index maps to `index`, and only predecessors already in stored form are kept:
     /// exactly the moves that the first look counted from the stored forms.
     fn for_each_predecessor(&self, index: usize, mut f: impl FnMut(usize)) {
+        if let Some(graph) = &self.graph {
+            graph
+                .predecessors(index)
+                .iter()
+                .for_each(|&q| f(q as usize));
+            return;
+        }
         let n = self.ix.pieces.len();
         let stored = self.placement(index);
         // The mirror image maps to the same index unless the first slot is on the
@@ -419,29 +555,13 @@ impl<'a, R: MoveRules> Builder<'a, R> {
             occupied |= 1 << s;
         }
         // Rats (and dogs that swim) in the water block river jumps.
-        let mut blockers = 0u64;
-        for &i in &self.swimmer_slots {
-            blockers |= 1 << p.squares[i];
-        }
-        blockers &= WATER.0;
+        let blockers = self.jump_blockers(p);
         let mut sq = p.squares;
         for i in 0..n {
             if self.ix.pieces[i].color != mover {
                 continue;
             }
-            let to = p.squares[i] as usize;
-            let mut from = NEIGHBOURS[to].0;
-            if self.jumper_slots >> i & 1 != 0 {
-                // Jumps are symmetric: the landing square of a jump from `to` jumps
-                // back over the same water.
-                let jumps = &JUMPS[to];
-                for k in 0..2 {
-                    if jumps.over[k].0 & blockers == 0 {
-                        from |= jumps.landing[k].0;
-                    }
-                }
-            }
-            from &= self.domain[i] & !occupied;
+            let mut from = self.steps(i, p.squares[i], blockers) & !occupied;
             // Only predecessors in stored form: the first slot on files a-d.
             if i == 0 {
                 from &= LEFT_HALF;
@@ -610,6 +730,51 @@ impl<R: MoveRules> Builder<'_, R> {
     }
 }
 
+/// For each position, the positions with a quiet move into it (once per move), in
+/// compressed rows. Walking these lists costs a read per edge, where un-moving costs
+/// a move generation and an index per edge in each of the two walks (DTM and DTZ);
+/// the lists need 4 bytes an edge, so only tables built on one thread keep them.
+/// Made from the moves the first look counted, they agree with its counts exactly.
+struct MoveGraph {
+    /// Position `i`'s predecessors are `from[start[i]..start[i + 1]]`.
+    start: Vec<u32>,
+    from: Vec<u32>,
+}
+
+impl MoveGraph {
+    /// Turns the successor lists around: position `i`'s successors are
+    /// `successors[ends[i - 1]..ends[i]]` (from 0 for the first), and `counts[i + 1]`
+    /// is the number of times `i` is among them.
+    fn reversed(counts: Vec<u32>, ends: &[u32], successors: &[u32]) -> MoveGraph {
+        let mut start = counts;
+        let n = start.len() - 1;
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut from = vec![0u32; successors.len()];
+        let mut begin = 0usize;
+        for (i, &end) in ends.iter().enumerate() {
+            for &t in &successors[begin..end as usize] {
+                let slot = &mut next[t as usize];
+                from[*slot as usize] = i as u32;
+                *slot += 1;
+            }
+            begin = end as usize;
+        }
+        MoveGraph { start, from }
+    }
+
+    #[inline]
+    fn predecessors(&self, i: usize) -> &[u32] {
+        &self.from[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    fn bytes(&self) -> usize {
+        4 * (self.start.len() + self.from.len())
+    }
+}
+
 /// A placement in one word: a byte per slot, the side in the top byte.
 #[inline]
 fn pack(p: &Placement) -> u64 {
@@ -661,4 +826,97 @@ fn into_u16(v: Vec<AtomicU16>) -> Vec<u16> {
     let mut v = std::mem::ManuallyDrop::new(v);
     // SAFETY: as in `zeroed_u16`, the other way; no other reference to `v` remains.
     unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<u16>(), v.len(), v.capacity()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::movegen::generate_with;
+    use crate::board::rules::{DogSwims, TrappedLoseAttack};
+    use crate::board::Standard;
+    use crate::tb::tests::tables;
+    use crate::with_move_rules;
+
+    /// The first look's quiet moves (its own geometry) are exactly the rules core's
+    /// moves onto empty squares, each recorded once, with the index the core's move
+    /// leads to; a position has no moves exactly when the core finds none.
+    fn first_look_matches_the_core<R: MoveRules>(rules: TbRules, name: &str) {
+        let (tb, _) = tables(rules, &[name]);
+        let children = tb.snapshot().tables;
+        let builder = Builder::<R>::new(Material::parse(name).unwrap(), rules, &children).unwrap();
+        let ix = &builder.ix;
+        let mut checked = 0;
+        for i in (0..ix.len()).step_by(7) {
+            let mut recorded = Vec::new();
+            let p = ix.decode(i);
+            let (_, flags, quiet) = builder.first_look::<true>(i, &p, &mut recorded);
+            let pos = ix.position(&p);
+            let mut list = MoveList::new();
+            generate_with::<R>(&pos, &mut list);
+            let us = pos.side_to_move();
+            if (pos.occupied(us) & TRAPS[us.other().index()]).any() {
+                continue; // decided without looking at moves
+            }
+            assert_eq!(flags & NO_MOVES != 0, list.is_empty(), "{name} {pos:?}");
+            let mut expected: Vec<u32> = list
+                .iter()
+                .filter(|&&m| pos.captured_by(m).is_none())
+                .map(|&m| {
+                    let mut child = pos;
+                    child.play(m);
+                    ix.index_of(&child)
+                        .expect("a quiet move stays in the table") as u32
+                })
+                .collect();
+            expected.sort_unstable();
+            recorded.sort_unstable();
+            assert_eq!(quiet as usize, expected.len(), "{name} {pos:?}");
+            assert_eq!(recorded, expected, "{name} {pos:?}");
+            checked += 1;
+        }
+        assert!(checked > 300, "{name}: {checked}");
+    }
+
+    #[test]
+    fn first_look_quiet_moves_are_the_rules_cores() {
+        let standard = TbRules::default();
+        for name in ["LE v R", "TR v WD", "LR v LR", "CD v R", "L v T"] {
+            first_look_matches_the_core::<Standard>(standard, name);
+        }
+        let mut rules = standard;
+        rules.moves.dog_swims = true;
+        for name in ["TD v R", "LD v D"] {
+            first_look_matches_the_core::<DogSwims>(rules, name);
+        }
+        let mut rules = standard;
+        rules.moves.trapped_lose_attack = true;
+        first_look_matches_the_core::<TrappedLoseAttack>(rules, "LE v R");
+    }
+
+    /// The move graph (small tables) and the un-moves (large ones) give the same table.
+    #[test]
+    fn the_move_graph_and_the_unmoves_agree() {
+        let mut dog_swims = TbRules::default();
+        dog_swims.moves.dog_swims = true;
+        for (rules, name) in [
+            (TbRules::default(), "LE v R"),
+            (TbRules::default(), "TR v L"),
+            (TbRules::default(), "LR v LR"),
+            (dog_swims, "TD v R"),
+        ] {
+            let (tb, _) = tables(rules, &[name]);
+            let children = tb.snapshot().tables;
+            let m = Material::parse(name).unwrap();
+            let build = |graph| {
+                with_move_rules!(rules.moves, R => build_finding_predecessors::<R>(m, rules, &children, &|_| {}, Some(graph)))
+                    .unwrap()
+                    .0
+            };
+            let (by_graph, by_unmoves) = (build(true), build(false));
+            assert_eq!(by_graph.len(), by_unmoves.len());
+            for i in 0..by_graph.len() {
+                assert_eq!(by_graph.entry(i), by_unmoves.entry(i), "{name} at {i}");
+            }
+        }
+    }
 }

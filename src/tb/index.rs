@@ -79,6 +79,8 @@ pub struct Indexer {
     /// it), and the domain's squares in order.
     rank: [[u8; 64]; MAX_ANIMALS],
     nth: [[u8; 64]; MAX_ANIMALS],
+    /// Place value of each slot's digit (the product of the later slots' radices).
+    stride: [u64; MAX_ANIMALS],
     /// `2^40 / radix + 1`: division by multiplication, exact below `2^34`.
     magic: [u64; MAX_ANIMALS],
     /// Squares each slot may take (the first slot: files a-d only).
@@ -139,11 +141,16 @@ impl Indexer {
                 }
             }
         }
+        let mut stride = [1u64; MAX_ANIMALS];
+        for i in (0..pieces.len().saturating_sub(1)).rev() {
+            stride[i] = stride[i + 1] * radix[i + 1];
+        }
         let mut magic = [0u64; MAX_ANIMALS];
         for i in 0..MAX_ANIMALS {
             magic[i] = (1u64 << 40) / radix[i] + 1;
         }
         Indexer {
+            stride,
             magic,
             domain,
             rank,
@@ -215,6 +222,44 @@ impl Indexer {
             index = index * self.radix[i] + digit;
         }
         side.index() * self.half + index as usize
+    }
+
+    /// The index after a move, from the index of the position before it: the stored
+    /// placement `sq` (at `index`) with slot `k` moved to `to` and the other side to
+    /// move. Only the digits the move changes are recomputed (slot `k`'s, and the later
+    /// slots' that count it below them). `None` when the result is not in stored form
+    /// (the first slot crosses to files e-g, or the signature is its own colour twin):
+    /// then `encode` does it.
+    #[inline(always)]
+    pub fn encode_after_move(
+        &self,
+        index: usize,
+        sq: &[u8; MAX_ANIMALS],
+        k: usize,
+        to: u8,
+    ) -> Option<usize> {
+        if self.sides == 1 || (k == 0 && to % 7 > 3) {
+            return None;
+        }
+        let from = sq[k];
+        let n = self.pieces.len();
+        let (red_to_move, rest) = if index < self.half {
+            (true, index)
+        } else {
+            (false, index - self.half)
+        };
+        let below = |s: u8, t: u8| i64::from(s < t);
+        let mut digit =
+            i64::from(self.rank[k][to as usize]) - i64::from(self.rank[k][from as usize]);
+        for &earlier in &sq[..k] {
+            digit -= below(earlier, to) - below(earlier, from);
+        }
+        let mut delta = digit * self.stride[k] as i64;
+        for (&later, &stride) in sq[k + 1..n].iter().zip(&self.stride[k + 1..n]) {
+            delta -= (below(to, later) - below(from, later)) * stride as i64;
+        }
+        let rest = (rest as i64 + delta) as usize;
+        Some(if red_to_move { self.half + rest } else { rest })
     }
 
     /// The placement stored at `index` (`index < len()`).
@@ -407,6 +452,45 @@ mod tests {
                 assert_eq!(ix.index_of(&pos), Some(i), "{name} {pos:?}");
                 assert_eq!(pos.key(), pos.compute_key());
             }
+        }
+    }
+
+    /// The index after a move, computed from the digits it changes, is the index of
+    /// the placement after it, for every move of every slot that stays in stored form.
+    #[test]
+    fn the_index_after_a_move_matches_a_full_encode() {
+        for name in ["TRvW", "LvR", "ELvPW", "RvCD"] {
+            let ix = Indexer::new(Material::parse(name).unwrap(), false);
+            let n = ix.animals();
+            let mut checked = 0;
+            let step = (ix.len() / 3_000).max(1);
+            for i in (0..ix.len()).step_by(step) {
+                let p = ix.decode(i);
+                let occupied: u64 = p.squares[..n].iter().map(|&s| 1u64 << s).sum();
+                for k in 0..n {
+                    let domain = if ix.pieces[k].animal == Animal::Rat {
+                        SWIM_DOMAIN
+                    } else {
+                        LAND_DOMAIN
+                    };
+                    for to in 0..63u8 {
+                        if (domain & !occupied) >> to & 1 == 0 {
+                            continue;
+                        }
+                        let mut q = p;
+                        q.squares[k] = to;
+                        q.side = p.side.other();
+                        match ix.encode_after_move(i, &p.squares, k, to) {
+                            Some(j) => {
+                                assert_eq!(j, ix.encode(&q), "{name} {p:?} slot {k} to {to}");
+                                checked += 1;
+                            }
+                            None => assert!(k == 0 && to % 7 > 3, "{name} slot {k} to {to}"),
+                        }
+                    }
+                }
+            }
+            assert!(checked > 10_000, "{name}: {checked}");
         }
     }
 
