@@ -27,52 +27,52 @@ pub struct Level {
 /// "Strength levels", has the matches; `scripts/calibrate-levels.sh` measures them).
 pub const LEVELS: [Level; 10] = [
     Level {
-        elo: 1005,
+        elo: 1016,
         depth: 1,
         temperature: 1200,
     },
     Level {
-        elo: 1092,
+        elo: 1083,
         depth: 1,
         temperature: 600,
     },
     Level {
-        elo: 1211,
+        elo: 1187,
         depth: 1,
         temperature: 300,
     },
     Level {
-        elo: 1377,
+        elo: 1345,
         depth: 1,
         temperature: 150,
     },
     Level {
-        elo: 1594,
+        elo: 1560,
         depth: 1,
         temperature: 60,
     },
     Level {
-        elo: 1760,
+        elo: 1801,
         depth: 2,
         temperature: 30,
     },
     Level {
-        elo: 1883,
+        elo: 1952,
         depth: 3,
         temperature: 20,
     },
     Level {
-        elo: 2024,
+        elo: 2050,
         depth: 5,
         temperature: 10,
     },
     Level {
-        elo: 2078,
+        elo: 2126,
         depth: 8,
         temperature: 0,
     },
     Level {
-        elo: 2167,
+        elo: 2196,
         depth: 0,
         temperature: 0,
     },
