@@ -26,9 +26,9 @@ use crate::board::geometry::{JUMPS, NEIGHBOURS, TRAPS, WATER};
 use crate::board::movegen::generate_to_with;
 use crate::board::{Animal, Bitboard, Color, MoveList, MoveRules};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// In `cap`: some capture (or den entry) wins; the low bits are the fastest such win.
@@ -43,6 +43,13 @@ const Z_FLOOR: u8 = 4;
 const Z_ESCAPE: u8 = 8;
 /// The side to move has no legal move.
 const NO_MOVES: u8 = 16;
+
+/// In a quiet look (`quiet_look`): the number of quiet moves…
+const QUIET_MOVES: u8 = 0x3f;
+/// …and an enemy animal is within reach (the rules core is asked for captures).
+const ENEMY_IN_REACH: u8 = 0x40;
+/// An animal of the side to move stands on an enemy trap (it may enter the den).
+const ON_ENEMY_TRAP: u8 = 0xff;
 
 /// Tables with at least this many positions are built with all threads; smaller ones
 /// with one thread each (several side by side: see `store`).
@@ -64,28 +71,106 @@ pub struct BuildReport {
     pub dtm_levels: u16,
     /// Bytes of working memory the build used for this table (arrays and lists).
     pub work_bytes: usize,
+    /// The move graph came from a signature of the same geometry.
+    pub graph_shared: bool,
+}
+
+/// What the quiet moves of a signature's table depend on: each slot's colour and
+/// whether it jumps and swims, and the index's symmetries. Signatures that agree on
+/// it (`LE v R` and `TE v R`: a plain animal and a jumper against a rat) number their
+/// positions alike and have the same quiet moves between them (moves onto empty
+/// squares do not depend on rank), so one move graph serves them all.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Geometry {
+    /// Per slot: colour (bit 2), jumps (bit 1), swims (bit 0).
+    slots: Vec<u8>,
+    /// The slot of the same animal of the other colour (signatures equal to their
+    /// colour twin store one side to move and use it).
+    twin: Vec<usize>,
+    positions: usize,
+}
+
+impl Geometry {
+    pub fn of(material: Material, dog_swims: bool) -> Geometry {
+        let ix = Indexer::new(material, dog_swims);
+        let swims = |a: Animal| a == Animal::Rat || (dog_swims && a == Animal::Dog);
+        let slots = ix
+            .pieces
+            .iter()
+            .map(|p| {
+                (p.color.index() as u8) << 2
+                    | u8::from(p.animal.jumps()) << 1
+                    | u8::from(swims(p.animal))
+            })
+            .collect();
+        let twin = ix
+            .pieces
+            .iter()
+            .map(|p| ix.slot_of(p.color.other(), p.animal).unwrap_or(usize::MAX))
+            .collect();
+        Geometry {
+            slots,
+            twin,
+            positions: ix.len(),
+        }
+    }
+}
+
+/// Move graphs of the tables built so far, kept for the next signatures of the same
+/// `Geometry` (a build sorts its signatures by geometry so that they come together),
+/// up to a memory budget: the oldest go first.
+#[derive(Default)]
+pub struct MoveGraphs {
+    kept: Mutex<VecDeque<(Geometry, Arc<MoveGraph>)>>,
+}
+
+impl MoveGraphs {
+    /// Bytes of graphs kept at most (a 3-animal graph is about 3.5 MB).
+    const BUDGET: usize = 8 << 20;
+
+    fn get(&self, g: &Geometry) -> Option<Arc<MoveGraph>> {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter()
+            .find(|(k, _)| k == g)
+            .map(|(_, graph)| Arc::clone(graph))
+    }
+
+    fn keep(&self, g: Geometry, graph: Arc<MoveGraph>) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.iter().any(|(k, _)| *k == g) {
+            return; // built twice side by side
+        }
+        kept.push_back((g, graph));
+        while kept.len() > 1 && kept.iter().map(|(_, m)| m.bytes()).sum::<usize>() > Self::BUDGET {
+            kept.pop_front();
+        }
+    }
 }
 
 /// Builds the table of `material` (canonical form) under `rules`, given the tables of
-/// every signature one capture leads to (keyed by canonical material).
+/// every signature one capture leads to (keyed by canonical material). A small table
+/// takes its move graph from `graphs` when a signature of the same geometry left one
+/// there, and leaves its own.
 pub fn build<R: MoveRules>(
     material: Material,
     rules: TbRules,
     children: &HashMap<Material, Arc<Table>>,
+    graphs: &MoveGraphs,
     progress: Progress,
 ) -> Result<(Table, BuildReport), TbError> {
-    build_finding_predecessors::<R>(material, rules, children, progress, None)
+    build_finding_predecessors::<R>(material, rules, children, progress, None, Some(graphs))
 }
 
 /// `build`, with the way predecessors are found forced (`Some(true)`: the move graph,
 /// `Some(false)`: un-moves) or chosen by size (`None`: the graph for tables built on
-/// one thread).
+/// one thread), and graphs shared through `graphs` or not at all.
 fn build_finding_predecessors<R: MoveRules>(
     material: Material,
     rules: TbRules,
     children: &HashMap<Material, Arc<Table>>,
     progress: Progress,
     use_graph: Option<bool>,
+    graphs: Option<&MoveGraphs>,
 ) -> Result<(Table, BuildReport), TbError> {
     let start = Instant::now();
     let material = material.canonical();
@@ -104,6 +189,7 @@ fn build_finding_predecessors<R: MoveRules>(
         moves[i].store(m, Relaxed);
         counter[i].store(m, Relaxed);
     };
+    let mut graph_shared = false;
     if !use_graph.unwrap_or(!builder.par) {
         builder.keep_placements();
         let look =
@@ -116,23 +202,44 @@ fn build_finding_predecessors<R: MoveRules>(
         } else {
             (0..n).for_each(|i| store(i, look(i)));
         }
+    } else if let Some((graph, _)) = graphs.and_then(|g| {
+        let geometry = Geometry::of(material, rules.moves.dog_swims);
+        g.get(&geometry).map(|graph| (graph, geometry))
+    }) {
+        // Another signature of this geometry made the graph and counted the quiet
+        // moves: only captures are left to look at.
+        builder
+            .ix
+            .for_each_placement(|i, p| store(i, builder.finish_look(graph.looks[i], p)));
+        builder.graph = Some(graph);
+        graph_shared = true;
     } else {
         // A small table keeps the moves it generates, turned around, for both walks.
         let mut successors = Vec::with_capacity(n * 8);
         let mut ends = Vec::with_capacity(n);
         // Predecessors of each position, counted while the lists are in cache.
         let mut counts = vec![0u32; n + 1];
+        let mut looks = Vec::with_capacity(n);
         builder.ix.for_each_placement(|i, p| {
             let begin = successors.len();
-            store(i, builder.first_look::<true>(i, p, &mut successors));
+            let look = builder.quiet_look::<true>(i, p, &mut successors);
+            looks.push(look);
+            store(i, builder.finish_look(look, p));
             for &t in &successors[begin..] {
                 counts[t as usize + 1] += 1;
             }
             ends.push(successors.len() as u32);
         });
-        builder.graph = Some(MoveGraph::reversed(counts, &ends, &successors));
+        let graph = Arc::new(MoveGraph::reversed(counts, &ends, &successors, looks));
+        if let Some(g) = graphs {
+            g.keep(
+                Geometry::of(material, rules.moves.dog_swims),
+                Arc::clone(&graph),
+            );
+        }
+        builder.graph = Some(graph);
     }
-    let work_bytes = work_bytes + builder.graph.as_ref().map_or(0, MoveGraph::bytes);
+    let work_bytes = work_bytes + builder.graph.as_ref().map_or(0, |g| g.bytes());
 
     // DTM: every level until nothing changes.
     let (wins, losses) = seeds(n, builder.par, |i| {
@@ -215,6 +322,7 @@ fn build_finding_predecessors<R: MoveRules>(
         seconds: start.elapsed().as_secs_f64(),
         dtm_levels,
         work_bytes,
+        graph_shared,
     };
     Ok((table, report))
 }
@@ -274,8 +382,9 @@ struct Builder<'a, R: MoveRules> {
     /// (decoding an index costs more than reading this).
     placements: Vec<u64>,
     /// The quiet moves turned around, kept for tables built on one thread (made by
-    /// the first look); `None`: predecessors are found by un-moving.
-    graph: Option<MoveGraph>,
+    /// the first look, here or for a signature of the same geometry); `None`:
+    /// predecessors are found by un-moving.
+    graph: Option<Arc<MoveGraph>>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -369,20 +478,41 @@ impl<'a, R: MoveRules> Builder<'a, R> {
         p: &Placement,
         successors: &mut Vec<u32>,
     ) -> (u16, u8, u8) {
+        let look = self.quiet_look::<RECORD>(i, p, successors);
+        self.finish_look(look, p)
+    }
+
+    /// The first look, from what its geometric part (`quiet_look`) found.
+    #[inline]
+    fn finish_look(&self, look: u8, p: &Placement) -> (u16, u8, u8) {
+        let quiet = look & QUIET_MOVES;
+        if look == ON_ENEMY_TRAP {
+            (CAP_WIN | 1, Z_WIN, 0)
+        } else if look & ENEMY_IN_REACH != 0 {
+            self.capture_look(p, quiet)
+        } else if quiet == 0 {
+            (0, NO_MOVES, 0)
+        } else {
+            (0, 0, quiet)
+        }
+    }
+
+    /// The part of the first look that depends only on the geometry (`Geometry`):
+    /// the number of quiet moves (pushed on `successors` with `RECORD`), whether an
+    /// enemy animal is within reach (`ENEMY_IN_REACH`), or `ON_ENEMY_TRAP`.
+    #[inline]
+    fn quiet_look<const RECORD: bool>(
+        &self,
+        i: usize,
+        p: &Placement,
+        successors: &mut Vec<u32>,
+    ) -> u8 {
         let n = self.ix.pieces.len();
         let us = p.side;
-        let them = us.other();
-        let (mut own, mut enemies) = (0u64, 0u64);
-        for k in 0..n {
-            if self.ix.pieces[k].color == us {
-                own |= 1 << p.squares[k];
-            } else {
-                enemies |= 1 << p.squares[k];
-            }
-        }
+        let (own, enemies) = self.sides(p);
         // An animal on an enemy trap stands next to the enemy den and may enter it.
-        if own & TRAPS[them.index()].0 != 0 {
-            return (CAP_WIN | 1, Z_WIN, 0);
+        if own & TRAPS[us.other().index()].0 != 0 {
+            return ON_ENEMY_TRAP;
         }
         let blockers = self.jump_blockers(p);
         let mut quiet = 0u8;
@@ -401,13 +531,33 @@ impl<'a, R: MoveRules> Builder<'a, R> {
                 successors.push(self.successor(i, p, k, t) as u32);
             }
         }
-        if reach & enemies == 0 {
-            return if quiet == 0 {
-                (0, NO_MOVES, 0)
-            } else {
-                (0, 0, quiet)
-            };
+        debug_assert!(quiet <= QUIET_MOVES);
+        if reach & enemies != 0 {
+            quiet | ENEMY_IN_REACH
+        } else {
+            quiet
         }
+    }
+
+    /// The squares of the side to move's animals and of the other side's.
+    #[inline]
+    fn sides(&self, p: &Placement) -> (u64, u64) {
+        let (mut own, mut enemies) = (0u64, 0u64);
+        for k in 0..self.ix.pieces.len() {
+            if self.ix.pieces[k].color == p.side {
+                own |= 1 << p.squares[k];
+            } else {
+                enemies |= 1 << p.squares[k];
+            }
+        }
+        (own, enemies)
+    }
+
+    /// The first look where an enemy animal is within reach: the captures, from the
+    /// rules core, decided from the smaller tables.
+    fn capture_look(&self, p: &Placement, quiet: u8) -> (u16, u8, u8) {
+        let them = p.side.other();
+        let (_, enemies) = self.sides(p);
         let pos = self.ix.position_unkeyed(p);
         let mut list = MoveList::new();
         generate_to_with::<R>(&pos, Bitboard(enemies), &mut list);
@@ -735,17 +885,19 @@ impl<R: MoveRules> Builder<'_, R> {
 /// a move generation and an index per edge in each of the two walks (DTM and DTZ);
 /// the lists need 4 bytes an edge, so only tables built on one thread keep them.
 /// Made from the moves the first look counted, they agree with its counts exactly.
-struct MoveGraph {
+pub struct MoveGraph {
     /// Position `i`'s predecessors are `from[start[i]..start[i + 1]]`.
     start: Vec<u32>,
     from: Vec<u32>,
+    /// What the quiet look found at each position (`quiet_look`).
+    looks: Vec<u8>,
 }
 
 impl MoveGraph {
     /// Turns the successor lists around: position `i`'s successors are
     /// `successors[ends[i - 1]..ends[i]]` (from 0 for the first), and `counts[i + 1]`
     /// is the number of times `i` is among them.
-    fn reversed(counts: Vec<u32>, ends: &[u32], successors: &[u32]) -> MoveGraph {
+    fn reversed(counts: Vec<u32>, ends: &[u32], successors: &[u32], looks: Vec<u8>) -> MoveGraph {
         let mut start = counts;
         let n = start.len() - 1;
         for i in 0..n {
@@ -762,7 +914,7 @@ impl MoveGraph {
             }
             begin = end as usize;
         }
-        MoveGraph { start, from }
+        MoveGraph { start, from, looks }
     }
 
     #[inline]
@@ -771,7 +923,7 @@ impl MoveGraph {
     }
 
     fn bytes(&self) -> usize {
-        4 * (self.start.len() + self.from.len())
+        4 * (self.start.len() + self.from.len()) + self.looks.len()
     }
 }
 
@@ -893,6 +1045,59 @@ mod tests {
         first_look_matches_the_core::<TrappedLoseAttack>(rules, "LE v R");
     }
 
+    /// A table built on the move graph of another signature of its geometry is the
+    /// table built on its own graph, and signatures of other geometries do not share.
+    #[test]
+    fn signatures_of_one_geometry_share_a_move_graph() {
+        let mut dog_swims = TbRules::default();
+        dog_swims.moves.dog_swims = true;
+        for (rules, first, second) in [
+            (TbRules::default(), "LE v R", "TE v R"),
+            (TbRules::default(), "WR v L", "PR v T"),
+            (dog_swims, "LD v R", "TD v R"),
+        ] {
+            let (tb, _) = tables(rules, &[first, second]);
+            let children = tb.snapshot().tables;
+            let (a, b) = (
+                Material::parse(first).unwrap(),
+                Material::parse(second).unwrap(),
+            );
+            let dog = rules.moves.dog_swims;
+            assert_eq!(
+                Geometry::of(a, dog),
+                Geometry::of(b, dog),
+                "{first} {second}"
+            );
+            let build = |m, graphs| {
+                with_move_rules!(rules.moves, R => build_finding_predecessors::<R>(m, rules, &children, &|_| {}, None, graphs))
+                    .unwrap()
+            };
+            let graphs = MoveGraphs::default();
+            let (_, own) = build(a, Some(&graphs));
+            assert!(!own.graph_shared);
+            let (shared, report) = build(b, Some(&graphs));
+            assert!(report.graph_shared, "{second} did not take {first}'s graph");
+            let (alone, _) = build(b, None);
+            assert_eq!(shared.len(), alone.len());
+            for i in 0..alone.len() {
+                assert_eq!(shared.entry(i), alone.entry(i), "{second} at {i}");
+            }
+        }
+        // A jumper against a rat is not a plain animal against one.
+        let (l, e) = (
+            Material::parse("L v R").unwrap(),
+            Material::parse("E v R").unwrap(),
+        );
+        assert_ne!(Geometry::of(l, false), Geometry::of(e, false));
+        // Dogs are swimmers only when they swim.
+        let (d, w) = (
+            Material::parse("D v R").unwrap(),
+            Material::parse("W v R").unwrap(),
+        );
+        assert_eq!(Geometry::of(d, false), Geometry::of(w, false));
+        assert_ne!(Geometry::of(d, true), Geometry::of(w, true));
+    }
+
     /// The move graph (small tables) and the un-moves (large ones) give the same table.
     #[test]
     fn the_move_graph_and_the_unmoves_agree() {
@@ -908,7 +1113,7 @@ mod tests {
             let children = tb.snapshot().tables;
             let m = Material::parse(name).unwrap();
             let build = |graph| {
-                with_move_rules!(rules.moves, R => build_finding_predecessors::<R>(m, rules, &children, &|_| {}, Some(graph)))
+                with_move_rules!(rules.moves, R => build_finding_predecessors::<R>(m, rules, &children, &|_| {}, Some(graph), None))
                     .unwrap()
                     .0
             };

@@ -1,5 +1,6 @@
 //! `jungle tb build` and `jungle tb probe`.
 
+use super::build::{Geometry, MoveGraphs};
 use super::material::{Material, TbRules, MAX_ANIMALS};
 use super::probe::{probe_moves, probe_position};
 use super::store::{Event, Tablebases};
@@ -104,7 +105,7 @@ fn build(
     dir: Option<PathBuf>,
     rules: TbRules,
 ) -> Result<(), String> {
-    let targets: Vec<Material> = match material {
+    let mut targets: Vec<Material> = match material {
         Some(text) => {
             let m = Material::parse(text).map_err(|e| e.to_string())?;
             if !m.is_playable() {
@@ -116,6 +117,9 @@ fn build(
             .flat_map(Material::all_with)
             .collect(),
     };
+    // Signatures of one geometry next to each other: they share a move graph.
+    targets.sort_by_cached_key(|m| (m.count(), Geometry::of(*m, rules.moves.dog_swims)));
+    let graphs = MoveGraphs::default();
     let largest = targets.iter().map(|m| m.count()).max().unwrap_or(0);
     let built = Arc::new(AtomicU64::new(0));
     let written = Arc::new(AtomicU64::new(0));
@@ -126,8 +130,15 @@ fn build(
             Event::Built(m, r) => {
                 b.fetch_add(1, Ordering::Relaxed);
                 eprintln!(
-                    "built {m}: {} positions in {:.3} s ({} DTM levels)",
-                    r.positions, r.seconds, r.dtm_levels
+                    "built {m}: {} positions in {:.3} s ({} DTM levels{})",
+                    r.positions,
+                    r.seconds,
+                    r.dtm_levels,
+                    if r.graph_shared {
+                        ", move graph shared"
+                    } else {
+                        ""
+                    }
                 );
             }
             Event::Written(_, path, size) => {
@@ -145,7 +156,7 @@ fn build(
         .copied()
         .filter(|m| m.count() < largest)
         .collect();
-    tb.ensure_all(&smaller, &|line| eprintln!("{line}"))
+    tb.ensure_all_sharing(&smaller, &|line| eprintln!("{line}"), &graphs)
         .map_err(|e| e.to_string())?;
     let mut positions = 0usize;
     let mut disk = 0u64;
@@ -156,7 +167,7 @@ fn build(
     let batch = if small { 64 } else { 1 };
     let mut k = 0;
     for group in targets.chunks(batch) {
-        tb.ensure_all(group, &|line| eprintln!("{line}"))
+        tb.ensure_all_sharing(group, &|line| eprintln!("{line}"), &graphs)
             .map_err(|e| e.to_string())?;
         for &m in group {
             k += 1;

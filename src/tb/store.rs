@@ -2,7 +2,7 @@
 //! directory when there, built when missing (within a size limit), in the background
 //! when asked to.
 
-use super::build::{self, BuildReport, Progress};
+use super::build::{self, BuildReport, Geometry, MoveGraphs, Progress};
 use super::file;
 use super::material::{Material, TbRules};
 use super::table::Table;
@@ -162,6 +162,18 @@ impl Tablebases {
     /// size side by side on all threads (each small table on one thread; a large one
     /// splits its own work).
     pub fn ensure_all(&self, targets: &[Material], progress: Progress) -> Result<(), TbError> {
+        self.ensure_all_sharing(targets, progress, &MoveGraphs::default())
+    }
+
+    /// `ensure_all`, with the move graphs of small tables kept in `graphs` for the
+    /// signatures of the same geometry (a build of many tables passes the same
+    /// `graphs` to each call).
+    pub fn ensure_all_sharing(
+        &self,
+        targets: &[Material],
+        progress: Progress,
+        graphs: &MoveGraphs,
+    ) -> Result<(), TbError> {
         for m in targets {
             if !m.is_playable() {
                 return Err(TbError::BadMaterial(format!(
@@ -179,7 +191,9 @@ impl Tablebases {
             }
         }
         needed.retain(|m| self.get(*m).is_none());
-        needed.sort_by_key(|m| (m.count(), *m));
+        // Signatures of one geometry together, so that they share a move graph.
+        let dog_swims = self.rules.moves.dog_swims;
+        needed.sort_by_cached_key(|m| (m.count(), Geometry::of(*m, dog_swims), *m));
         let mut start = 0;
         while start < needed.len() {
             let count = needed[start].count();
@@ -192,7 +206,7 @@ impl Tablebases {
                 .par_iter()
                 .map(|&m| match self.load(m) {
                     Some(t) => Ok(t),
-                    None => self.build(m, progress),
+                    None => self.build(m, progress, graphs),
                 })
                 .collect::<Result<_, _>>()?;
             let mut map = self.tables.write().unwrap_or_else(|e| e.into_inner());
@@ -223,7 +237,12 @@ impl Tablebases {
         }
     }
 
-    fn build(&self, m: Material, progress: Progress) -> Result<Table, TbError> {
+    fn build(
+        &self,
+        m: Material,
+        progress: Progress,
+        graphs: &MoveGraphs,
+    ) -> Result<Table, TbError> {
         if m.count() > self.build_up_to {
             return Err(TbError::Missing(format!(
                 "no table file for {m} ({} animals); build it with `jungle tb build --material {m}`",
@@ -231,7 +250,7 @@ impl Tablebases {
             )));
         }
         let children: HashMap<Material, Arc<Table>> = self.read().clone();
-        let (table, report) = with_move_rules!(self.rules.moves, R => build::build::<R>(m, self.rules, &children, progress))?;
+        let (table, report) = with_move_rules!(self.rules.moves, R => build::build::<R>(m, self.rules, &children, graphs, progress))?;
         self.report(Event::Built(m, report));
         if self.write_built {
             if let Some(dir) = &self.dir {
