@@ -73,6 +73,10 @@ pub struct BuildReport {
     pub work_bytes: usize,
     /// The move graph came from a signature of the same geometry.
     pub graph_shared: bool,
+    /// The values are those of this signature, built before: it has the same move
+    /// graph and the same first look (captures and their values, position for
+    /// position), so the level walks would repeat its work exactly.
+    pub values_from: Option<Material>,
 }
 
 /// What the quiet moves of a signature's table depend on: each slot's colour and
@@ -125,8 +129,9 @@ pub struct MoveGraphs {
 }
 
 impl MoveGraphs {
-    /// Bytes of graphs kept at most (a 3-animal graph is about 3.5 MB).
-    const BUDGET: usize = 8 << 20;
+    /// Bytes of graphs kept at most (a 3-animal graph is about 3.5 MB, and each
+    /// solution kept with it 7 bytes a position).
+    const BUDGET: usize = 16 << 20;
 
     fn get(&self, g: &Geometry) -> Option<Arc<MoveGraph>> {
         let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
@@ -207,10 +212,19 @@ fn build_finding_predecessors<R: MoveRules>(
         g.get(&geometry).map(|graph| (graph, geometry))
     }) {
         // Another signature of this geometry made the graph and counted the quiet
-        // moves: only captures are left to look at.
-        builder
-            .ix
-            .for_each_placement(|i, p| store(i, builder.finish_look(graph.looks[i], p)));
+        // moves: only captures are left to look at, where an enemy is within reach.
+        for (i, &look) in graph.looks.iter().enumerate() {
+            if let Some(values) = geometric_look(look) {
+                store(i, values);
+            }
+        }
+        for &(i, packed) in &graph.in_reach {
+            let i = i as usize;
+            store(
+                i,
+                builder.capture_look(&unpack(packed), graph.looks[i] & QUIET_MOVES),
+            );
+        }
         builder.graph = Some(graph);
         graph_shared = true;
     } else {
@@ -220,17 +234,27 @@ fn build_finding_predecessors<R: MoveRules>(
         // Predecessors of each position, counted while the lists are in cache.
         let mut counts = vec![0u32; n + 1];
         let mut looks = Vec::with_capacity(n);
+        let mut in_reach = Vec::new();
         builder.ix.for_each_placement(|i, p| {
             let begin = successors.len();
             let look = builder.quiet_look::<true>(i, p, &mut successors);
             looks.push(look);
+            if look != ON_ENEMY_TRAP && look & ENEMY_IN_REACH != 0 {
+                in_reach.push((i as u32, pack(p)));
+            }
             store(i, builder.finish_look(look, p));
             for &t in &successors[begin..] {
                 counts[t as usize + 1] += 1;
             }
             ends.push(successors.len() as u32);
         });
-        let graph = Arc::new(MoveGraph::reversed(counts, &ends, &successors, looks));
+        let graph = Arc::new(MoveGraph::reversed(
+            counts,
+            &ends,
+            &successors,
+            looks,
+            in_reach,
+        ));
         if let Some(g) = graphs {
             g.keep(
                 Geometry::of(material, rules.moves.dog_swims),
@@ -240,6 +264,32 @@ fn build_finding_predecessors<R: MoveRules>(
         builder.graph = Some(graph);
     }
     let work_bytes = work_bytes + builder.graph.as_ref().map_or(0, |g| g.bytes());
+
+    // The level walks depend only on the move graph, the first look and the rule: a
+    // signature of this geometry with the same first look has already done them.
+    let first_look = builder
+        .graph
+        .as_ref()
+        .map(|_| FirstLook::of(&cap, &flags, &moves));
+    if let (Some(graph), Some(look)) = (&builder.graph, &first_look) {
+        if let Some(solved) = graph.solution_for(look, rules) {
+            let table = Table::new(
+                material,
+                rules,
+                Dtms::from_words(solved.dtm.clone()),
+                solved.dtz.clone(),
+            )?;
+            let report = BuildReport {
+                positions: n,
+                seconds: start.elapsed().as_secs_f64(),
+                dtm_levels: solved.dtm_levels,
+                work_bytes,
+                graph_shared,
+                values_from: Some(solved.material),
+            };
+            return Ok((table, report));
+        }
+    }
 
     // DTM: every level until nothing changes.
     let (wins, losses) = seeds(n, builder.par, |i| {
@@ -316,15 +366,83 @@ fn build_finding_predecessors<R: MoveRules>(
         into_u16(zval).into_iter().map(|z| z as u8).collect()
     };
 
-    let table = Table::new(material, rules, Dtms::from_words(into_u16(dtm)), dtz_values)?;
+    let dtm = into_u16(dtm);
+    if let (Some(graph), Some(look)) = (&builder.graph, first_look) {
+        graph.keep_solution(Solution {
+            material,
+            rules,
+            look,
+            dtm: dtm.clone(),
+            dtz: dtz_values.clone(),
+            dtm_levels,
+        });
+    }
+    let table = Table::new(material, rules, Dtms::from_words(dtm), dtz_values)?;
     let report = BuildReport {
         positions: n,
         seconds: start.elapsed().as_secs_f64(),
         dtm_levels,
         work_bytes,
         graph_shared,
+        values_from: None,
     };
     Ok((table, report))
+}
+
+/// What the first look found at every position: all that the level walks read
+/// besides the move graph.
+#[derive(PartialEq, Eq)]
+struct FirstLook {
+    cap: Vec<u16>,
+    flags: Vec<u8>,
+    moves: Vec<u8>,
+}
+
+impl FirstLook {
+    fn of(cap: &[AtomicU16], flags: &[AtomicU8], moves: &[AtomicU8]) -> FirstLook {
+        FirstLook {
+            cap: cap.iter().map(|c| c.load(Relaxed)).collect(),
+            flags: flags.iter().map(|f| f.load(Relaxed)).collect(),
+            moves: moves.iter().map(|m| m.load(Relaxed)).collect(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        2 * self.cap.len() + self.flags.len() + self.moves.len()
+    }
+}
+
+/// The values a signature's level walks gave, kept with its move graph for the
+/// signatures of the same geometry and the same first look.
+struct Solution {
+    material: Material,
+    rules: TbRules,
+    look: FirstLook,
+    dtm: Vec<u16>,
+    dtz: Vec<u8>,
+    dtm_levels: u16,
+}
+
+impl Solution {
+    fn bytes(&self) -> usize {
+        self.look.bytes() + 2 * self.dtm.len() + self.dtz.len()
+    }
+}
+
+/// The first look's values when the quiet look decides them (`None`: an enemy is
+/// within reach, and the captures decide).
+#[inline]
+fn geometric_look(look: u8) -> Option<(u16, u8, u8)> {
+    let quiet = look & QUIET_MOVES;
+    if look == ON_ENEMY_TRAP {
+        Some((CAP_WIN | 1, Z_WIN, 0))
+    } else if look & ENEMY_IN_REACH != 0 {
+        None
+    } else if quiet == 0 {
+        Some((0, NO_MOVES, 0))
+    } else {
+        Some((0, 0, quiet))
+    }
 }
 
 /// How a position enters the level walk.
@@ -485,16 +603,7 @@ impl<'a, R: MoveRules> Builder<'a, R> {
     /// The first look, from what its geometric part (`quiet_look`) found.
     #[inline]
     fn finish_look(&self, look: u8, p: &Placement) -> (u16, u8, u8) {
-        let quiet = look & QUIET_MOVES;
-        if look == ON_ENEMY_TRAP {
-            (CAP_WIN | 1, Z_WIN, 0)
-        } else if look & ENEMY_IN_REACH != 0 {
-            self.capture_look(p, quiet)
-        } else if quiet == 0 {
-            (0, NO_MOVES, 0)
-        } else {
-            (0, 0, quiet)
-        }
+        geometric_look(look).unwrap_or_else(|| self.capture_look(p, look & QUIET_MOVES))
     }
 
     /// The part of the first look that depends only on the geometry (`Geometry`):
@@ -891,13 +1000,25 @@ pub struct MoveGraph {
     from: Vec<u32>,
     /// What the quiet look found at each position (`quiet_look`).
     looks: Vec<u8>,
+    /// The positions with an enemy within reach (index, packed placement): only
+    /// these need a look at captures.
+    in_reach: Vec<(u32, u64)>,
+    /// The solutions of the signatures built on this graph (at most
+    /// `MAX_SOLUTIONS`).
+    solutions: Mutex<Vec<Arc<Solution>>>,
 }
 
 impl MoveGraph {
     /// Turns the successor lists around: position `i`'s successors are
     /// `successors[ends[i - 1]..ends[i]]` (from 0 for the first), and `counts[i + 1]`
     /// is the number of times `i` is among them.
-    fn reversed(counts: Vec<u32>, ends: &[u32], successors: &[u32], looks: Vec<u8>) -> MoveGraph {
+    fn reversed(
+        counts: Vec<u32>,
+        ends: &[u32],
+        successors: &[u32],
+        looks: Vec<u8>,
+        in_reach: Vec<(u32, u64)>,
+    ) -> MoveGraph {
         let mut start = counts;
         let n = start.len() - 1;
         for i in 0..n {
@@ -914,7 +1035,32 @@ impl MoveGraph {
             }
             begin = end as usize;
         }
-        MoveGraph { start, from, looks }
+        MoveGraph {
+            start,
+            from,
+            looks,
+            in_reach,
+            solutions: Mutex::default(),
+        }
+    }
+
+    /// Solutions kept per graph at most.
+    const MAX_SOLUTIONS: usize = 8;
+
+    fn solution_for(&self, look: &FirstLook, rules: TbRules) -> Option<Arc<Solution>> {
+        let solutions = self.solutions.lock().unwrap_or_else(|e| e.into_inner());
+        solutions
+            .iter()
+            .find(|s| s.rules == rules && s.look == *look)
+            .cloned()
+    }
+
+    fn keep_solution(&self, solution: Solution) {
+        let mut solutions = self.solutions.lock().unwrap_or_else(|e| e.into_inner());
+        if solutions.len() == Self::MAX_SOLUTIONS {
+            solutions.remove(0);
+        }
+        solutions.push(Arc::new(solution));
     }
 
     #[inline]
@@ -923,7 +1069,11 @@ impl MoveGraph {
     }
 
     fn bytes(&self) -> usize {
-        4 * (self.start.len() + self.from.len()) + self.looks.len()
+        let solutions = self.solutions.lock().unwrap_or_else(|e| e.into_inner());
+        4 * (self.start.len() + self.from.len())
+            + self.looks.len()
+            + 16 * self.in_reach.len()
+            + solutions.iter().map(|s| s.bytes()).sum::<usize>()
     }
 }
 
@@ -1045,16 +1195,23 @@ mod tests {
         first_look_matches_the_core::<TrappedLoseAttack>(rules, "LE v R");
     }
 
-    /// A table built on the move graph of another signature of its geometry is the
-    /// table built on its own graph, and signatures of other geometries do not share.
+    /// A table built on the move graph (and perhaps the values) of another signature
+    /// of its geometry is the table built alone, and signatures of other geometries
+    /// do not share.
     #[test]
     fn signatures_of_one_geometry_share_a_move_graph() {
         let mut dog_swims = TbRules::default();
         dog_swims.moves.dog_swims = true;
-        for (rules, first, second) in [
-            (TbRules::default(), "LE v R", "TE v R"),
-            (TbRules::default(), "WR v L", "PR v T"),
-            (dog_swims, "LD v R", "TD v R"),
+        // With the same first look too, the values are shared: the wolf and the dog
+        // both take the rat and are safe from it, and so are their two-animal tables
+        // against it. In `WC v D` the dog takes the cat; in `WD v C` nothing takes
+        // anything but the wolf and the dog.
+        for (rules, first, second, same_values) in [
+            (TbRules::default(), "LE v R", "TE v R", true),
+            (TbRules::default(), "WR v L", "PR v T", true),
+            (TbRules::default(), "PW v R", "PD v R", true),
+            (TbRules::default(), "WD v C", "WC v D", false),
+            (dog_swims, "LD v R", "TD v R", true),
         ] {
             let (tb, _) = tables(rules, &[first, second]);
             let children = tb.snapshot().tables;
@@ -1077,6 +1234,11 @@ mod tests {
             assert!(!own.graph_shared);
             let (shared, report) = build(b, Some(&graphs));
             assert!(report.graph_shared, "{second} did not take {first}'s graph");
+            assert_eq!(
+                report.values_from,
+                same_values.then_some(a.canonical()),
+                "{second}"
+            );
             let (alone, _) = build(b, None);
             assert_eq!(shared.len(), alone.len());
             for i in 0..alone.len() {

@@ -130,7 +130,7 @@ fn build(
             Event::Built(m, r) => {
                 b.fetch_add(1, Ordering::Relaxed);
                 eprintln!(
-                    "built {m}: {} positions in {:.3} s ({} DTM levels{})",
+                    "built {m}: {} positions in {:.3} s ({} DTM levels{}{})",
                     r.positions,
                     r.seconds,
                     r.dtm_levels,
@@ -138,7 +138,10 @@ fn build(
                         ", move graph shared"
                     } else {
                         ""
-                    }
+                    },
+                    r.values_from
+                        .map(|from| format!(", the values of {from}"))
+                        .unwrap_or_default()
                 );
             }
             Event::Written(_, path, size) => {
