@@ -17,6 +17,11 @@
 //!    rule's length matter.
 //!
 //! What is never reached is a draw (DTM) or not decided within the rule (DTZ).
+//!
+//! Small tables share work: signatures whose animals move alike (`Geometry`) have the
+//! same quiet moves, so they share one move graph (and the quiet part of the first
+//! look); one whose first look is also the same as a signature's built before takes
+//! that signature's values, since the walks would repeat its work exactly.
 
 use super::index::{Indexer, Placement, LAND_DOMAIN, LEFT_HALF, SWIM_DOMAIN};
 use super::material::{Material, TbRules, MAX_ANIMALS};
@@ -207,10 +212,9 @@ fn build_finding_predecessors<R: MoveRules>(
         } else {
             (0..n).for_each(|i| store(i, look(i)));
         }
-    } else if let Some((graph, _)) = graphs.and_then(|g| {
-        let geometry = Geometry::of(material, rules.moves.dog_swims);
-        g.get(&geometry).map(|graph| (graph, geometry))
-    }) {
+    } else if let Some(graph) =
+        graphs.and_then(|g| g.get(&Geometry::of(material, rules.moves.dog_swims)))
+    {
         // Another signature of this geometry made the graph and counted the quiet
         // moves: only captures are left to look at, where an enemy is within reach.
         for (i, &look) in graph.looks.iter().enumerate() {
