@@ -285,61 +285,49 @@ impl Table {
         }
     }
 
-    /// `count` over the raw DTMs (`Entry::dtm_raw`: 0 a draw, else DTM + 1, odd for
-    /// a loss and even for a win), in one pass without decoding entries.
+    /// `count` over the raw DTMs (`Entry::dtm_raw`), in one pass.
     fn count_raw(&self, dtm: impl Iterator<Item = u16>) -> TableStats {
-        const DRAW: usize = 0;
-        const LOSS: usize = 1;
-        const WIN: usize = 2;
         let mut s = TableStats::default();
         let half = self.len() / if self.material.is_symmetric() { 1 } else { 2 };
         let rule = self.rules.no_capture_plies;
-        let mut counts = [[0u64; 3]; 2];
         let mut longest: Option<(u16, usize)> = None;
-        let mut max_raw = 0u16;
-        for (i, raw) in dtm.enumerate() {
-            let kind = match raw {
-                0 => DRAW,
-                r if r % 2 == 1 => LOSS,
-                _ => WIN,
-            };
-            counts[usize::from(i >= half)][kind] += 1;
-            max_raw = max_raw.max(raw);
-            if kind == WIN && longest.map_or(true, |(r, _)| raw > r) {
-                longest = Some((raw, i));
-            }
-            if rule > 0 && kind != DRAW {
-                // Not decided within the rule at counter 0: the rule draws it.
-                let z = self.dtz[i];
-                if z == 0 || u32::from(z) - 1 > u32::from(rule) {
-                    if kind == WIN {
-                        s.cursed += 1;
-                    } else {
-                        s.blessed += 1;
+        for (i, dtm_raw) in dtm.enumerate() {
+            let side = usize::from(i >= half);
+            let outcome = Outcome::from_raw(dtm_raw);
+            match outcome {
+                Outcome::Win(d) => {
+                    s.wins[side] += 1;
+                    if longest.map_or(true, |(l, _)| d > l) {
+                        longest = Some((d, i));
                     }
+                }
+                Outcome::Draw => {
+                    s.draws[side] += 1;
+                    continue; // no distance, and the rule changes nothing
+                }
+                Outcome::Loss(_) => s.losses[side] += 1,
+            }
+            s.max_dtm = s.max_dtm.max(dtm_raw - 1);
+            if rule > 0 {
+                let e = Entry {
+                    dtm_raw,
+                    dtz_raw: self.dtz[i],
+                };
+                match e.wdl(rule, 0) {
+                    Wdl::CursedWin => s.cursed += 1,
+                    Wdl::BlessedLoss => s.blessed += 1,
+                    _ => {}
                 }
             }
         }
-        for side in 0..2 {
-            let from = if self.material.is_symmetric() {
-                0
-            } else {
-                side
-            };
-            s.draws[side] = counts[from][DRAW];
-            s.losses[side] = counts[from][LOSS];
-            s.wins[side] = counts[from][WIN];
+        if self.material.is_symmetric() {
+            s.wins[1] = s.wins[0];
+            s.draws[1] = s.draws[0];
+            s.losses[1] = s.losses[0];
         }
         s.longest_win = longest.map(|(_, i)| i);
-        s.max_dtm = max_raw.saturating_sub(1);
-        s.max_dtz = u16::from(
-            self.dtz
-                .iter()
-                .copied()
-                .max()
-                .unwrap_or(0)
-                .saturating_sub(1),
-        );
+        let max_dtz_raw = self.dtz.iter().copied().max().unwrap_or(0);
+        s.max_dtz = u16::from(max_dtz_raw.saturating_sub(1));
         s
     }
 }
