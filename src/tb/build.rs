@@ -243,7 +243,7 @@ fn build_finding_predecessors<R: MoveRules>(
             let begin = successors.len();
             let look = builder.quiet_look::<true>(i, p, &mut successors);
             looks.push(look);
-            if look != ON_ENEMY_TRAP && look & ENEMY_IN_REACH != 0 {
+            if geometric_look(look).is_none() {
                 in_reach.push((i as u32, pack(p)));
             }
             store(i, builder.finish_look(look, p));
