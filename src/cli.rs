@@ -585,12 +585,13 @@ fn key_values(
         .iter()
         .flat_map(|s| s.split_whitespace())
         .map(|kv| {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| format!("--{what}: '{kv}' is not key=value"))?;
+            let (k, v) = kv.split_once('=').ok_or_else(|| {
+                format!("--{what}: '{}' is not key=value", crate::text::quote(kv))
+            })?;
             if !allowed.contains(&k) {
                 return Err(format!(
-                    "--{what}: unknown key '{k}' (allowed: {})",
+                    "--{what}: unknown key '{}' (allowed: {})",
+                    crate::text::quote(k),
                     allowed.join(", ")
                 ));
             }
@@ -598,7 +599,7 @@ fn key_values(
                 .parse()
                 .ok()
                 .filter(|x: &f64| x.is_finite())
-                .ok_or_else(|| format!("--{what}: '{v}' is not a number"))?;
+                .ok_or_else(|| format!("--{what}: '{}' is not a number", crate::text::quote(v)))?;
             Ok((k.to_string(), v))
         })
         .collect()
@@ -658,8 +659,12 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
     }
     let openings = match &a.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read openings file {path}: {e}"))?;
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                format!(
+                    "cannot read openings file {}: {e}",
+                    crate::text::quote(path)
+                )
+            })?;
             match_runner::read_openings(&text, rules)?
         }
         None => vec![Position::startpos()],
@@ -690,7 +695,8 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         ));
     }
     if let Some(path) = &a.pgn {
-        std::fs::File::create(path).map_err(|e| format!("cannot write record file {path}: {e}"))?;
+        std::fs::File::create(path)
+            .map_err(|e| format!("cannot write record file {}: {e}", crate::text::quote(path)))?;
     }
     // Start each engine once now: a missing or broken binary is an error before any game.
     e0.check()?;
@@ -736,9 +742,10 @@ fn run_replay(files: &[String], sprt: &[String], rules: Rules) -> i32 {
     let mut games = Vec::new();
     for path in &paths {
         let read = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {path}: {e}"))
+            .map_err(|e| format!("cannot read {}: {e}", crate::text::quote(path)))
             .and_then(|text| {
-                match_runner::read_records(&text, rules).map_err(|e| format!("{path}: {e}"))
+                match_runner::read_records(&text, rules)
+                    .map_err(|e| format!("{}: {e}", crate::text::quote(path)))
             });
         match read {
             Ok(g) => games.extend(g),
@@ -806,7 +813,12 @@ fn run_datagen(a: &DatagenArgs) -> i32 {
     settings.progress = !a.quiet;
     for path in &a.exclude {
         let keys = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read --exclude file {path}: {e}"))
+            .map_err(|e| {
+                format!(
+                    "cannot read --exclude file {}: {e}",
+                    crate::text::quote(path)
+                )
+            })
             .and_then(|text| datagen::book_keys(path, &text).map_err(|e| e.to_string()));
         match keys {
             Ok(keys) => settings.excluded.extend(keys),

@@ -10,5 +10,6 @@ pub mod nnue;
 pub mod protocol;
 pub mod search;
 pub mod tb;
+pub mod text;
 pub mod tools;
 pub mod train;

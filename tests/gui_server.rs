@@ -84,6 +84,9 @@ fn a_move_is_answered_by_the_engine_and_checked() {
 #[test]
 fn bad_requests_get_4xx_and_change_nothing() {
     let gui = Gui::start(&["--engine", &ours("J")]);
+    // The engine's name arrives on its own and changes the state: wait for it, so that
+    // only the requests below could change the version.
+    gui.wait_for(30, "the engine's id", |s| s["engineIds"][0].is_string());
     let (_, before) = gui.post("settings", r#"{"players":"both"}"#);
     let (status, after_move) = gui.post("move", r#"{"move":"g3g4"}"#);
     assert_eq!(status, 200);

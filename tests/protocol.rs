@@ -1618,3 +1618,62 @@ fn limited_strength_plays_varied_legal_moves_and_full_strength_does_not() {
     e.send_silent("setoption name UCI_LimitStrength value false");
     assert_eq!(distinct(&mut e, "limit off"), 1);
 }
+
+/// An error quotes the input it refuses with control characters escaped: an escape
+/// sequence or a carriage return in a move, a command or an option value is shown as
+/// `\u{1b}` or `\r`, so that it can neither clear a terminal nor split the error line;
+/// a refused command leaves the game as it was.
+#[test]
+fn errors_escape_control_characters_they_quote() {
+    let mut e = Engine::start("escaped-errors");
+    e.send_silent("position startpos moves g3g4");
+    let base = e.d();
+    let cases: [(&[u8], &str); 5] = [
+        (b"position startpos moves g3g4 \x1b[2J", "'\\u{1b}[2J'"),
+        (b"setoption name Hash value 1\x1b6", "'1\\u{1b}6'"),
+        (
+            b"setoption name Eval value nn\x1b]0;x\x07ue",
+            "'nn\\u{1b}]0;x\\u{7}ue'",
+        ),
+        (
+            b"frob\x08\x08\x08\x08isready",
+            "'frob\\u{8}\\u{8}\\u{8}\\u{8}isready'",
+        ),
+        ("go searchmoves g3g4\u{202e}".as_bytes(), "\\u{202e}"),
+    ];
+    for (bytes, shown) in cases {
+        let error = e.send_bytes_expect_error(bytes);
+        assert!(
+            !error.chars().any(char::is_control),
+            "a control character in {error:?}"
+        );
+        assert!(error.contains(shown), "{error:?} does not show {shown}");
+    }
+    assert_eq!(e.d().fen, base.fen, "the refused commands changed the game");
+}
+
+/// `jungle replay` on a record whose `[Rules]` tag holds a carriage return prints one
+/// error line with the carriage return escaped (found by the records fuzz target).
+#[test]
+fn replay_error_escapes_a_carriage_return_in_a_tag() {
+    let dir = std::env::temp_dir().join(format!("jungle-replay-cr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("bad.txt");
+    std::fs::write(
+        &path,
+        "[Game \"1\"]\n[Rules \"jungle\rINJECTED LINE\"]\n\
+         [FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. c3c2 *\n",
+    )
+    .expect("write the record");
+    let path_text = path.to_str().expect("a UTF-8 temp path");
+    let (status, _, err) = run_cli(&["replay", path_text], Duration::from_secs(20));
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(!status.success(), "a bad record is refused");
+    let line = err.trim_end_matches('\n');
+    assert!(!line.contains('\n'), "one line: {err:?}");
+    assert!(!line.chars().any(char::is_control), "{err:?}");
+    assert!(
+        line.contains("bad rules 'jungle\\rINJECTED LINE': unknown rule set"),
+        "{err:?}"
+    );
+}

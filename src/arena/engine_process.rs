@@ -32,9 +32,12 @@ impl EngineSpec {
             options: Vec::new(),
         };
         for token in text.split_whitespace() {
-            let (key, value) = token
-                .split_once('=')
-                .ok_or_else(|| format!("engine setting '{token}' is not key=value"))?;
+            let (key, value) = token.split_once('=').ok_or_else(|| {
+                format!(
+                    "engine setting '{}' is not key=value",
+                    crate::text::quote(token)
+                )
+            })?;
             match key {
                 "cmd" => spec.cmd = value.to_string(),
                 "name" => spec.name = value.to_string(),
@@ -43,24 +46,39 @@ impl EngineSpec {
                     spec.jcei = match value {
                         "uci" => false,
                         "jcei" => true,
-                        other => return Err(format!("unknown protocol '{other}' (uci or jcei)")),
+                        other => {
+                            return Err(format!(
+                                "unknown protocol '{}' (uci or jcei)",
+                                crate::text::quote(other)
+                            ))
+                        }
                     }
                 }
                 "ponder" => {
                     spec.ponder = match value {
                         "true" | "on" => true,
                         "false" | "off" => false,
-                        other => return Err(format!("ponder takes true or false, got '{other}'")),
+                        other => {
+                            return Err(format!(
+                                "ponder takes true or false, got '{}'",
+                                crate::text::quote(other)
+                            ))
+                        }
                     }
                 }
                 k if k.starts_with("option.") => spec
                     .options
                     .push((option_name(&k["option.".len()..]), value.to_string())),
-                other => return Err(format!("unknown engine setting '{other}'")),
+                other => {
+                    return Err(format!(
+                        "unknown engine setting '{}'",
+                        crate::text::quote(other)
+                    ))
+                }
             }
         }
         if spec.cmd.is_empty() {
-            return Err(format!("engine '{text}' has no cmd="));
+            return Err(format!("engine '{}' has no cmd=", crate::text::quote(text)));
         }
         if spec.name.is_empty() {
             spec.name = std::path::Path::new(&spec.cmd)

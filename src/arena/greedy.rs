@@ -7,9 +7,10 @@
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
 use crate::game::{DrawRules, Game, Rules, Variant};
-use crate::protocol::command::{self, shorten, Command};
+use crate::protocol::command::{self, Command};
 use crate::protocol::input::{read_line, Line};
 use crate::protocol::output::Output;
+use crate::text::quote;
 use std::io::BufRead;
 
 /// A small xorshift generator: the player needs variety, not quality.
@@ -161,13 +162,7 @@ impl Player {
     /// The rule options of protocol.md (the match runner sends them for other rules).
     fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String> {
         let value = value.trim();
-        let bad = || {
-            format!(
-                "bad value '{}' for option {}",
-                shorten(value),
-                shorten(name)
-            )
-        };
+        let bad = || format!("bad value '{}' for option {}", quote(value), quote(name));
         let flag = || match value {
             "true" => Ok(true),
             "false" => Ok(false),
@@ -206,7 +201,7 @@ impl Player {
                     ..rules.draw
                 }
             }
-            _ => return Err(format!("unknown option '{}'", shorten(name))),
+            _ => return Err(format!("unknown option '{}'", quote(name))),
         }
         self.rules = rules;
         self.game = Game::with_rules(Position::startpos(), rules);
@@ -217,12 +212,12 @@ impl Player {
         let start = match fen {
             None => Position::startpos(),
             Some(f) => Position::from_fen_with(f, self.rules.moves)
-                .map_err(|e| format!("invalid position '{}': {e}", shorten(f)))?,
+                .map_err(|e| format!("invalid position '{}': {e}", quote(f)))?,
         };
         let mut game = Game::with_rules(start, self.rules);
         for m in moves {
             game.play_text(m)
-                .map_err(|e| format!("position: move '{}' rejected: {e}", shorten(m)))?;
+                .map_err(|e| format!("position: move '{}' rejected: {e}", quote(m)))?;
         }
         Ok(game)
     }

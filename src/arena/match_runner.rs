@@ -33,8 +33,12 @@ pub enum TimeControl {
 impl TimeControl {
     /// `10+0.1` (seconds + increment seconds) or `40` (seconds, no increment).
     pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
-        let bad =
-            || format!("bad time control '{text}' (expected seconds[+increment], like 10+0.1)");
+        let bad = || {
+            format!(
+                "bad time control '{}' (expected seconds[+increment], like 10+0.1)",
+                crate::text::quote(text)
+            )
+        };
         let (base, inc) = match text.split_once('+') {
             Some((b, i)) => (b, i),
             None => (text, "0"),
@@ -882,19 +886,9 @@ pub fn replay(g: &ReadGame) -> Result<Game, String> {
     let mut game = Game::with_rules(g.start, g.rules);
     for (i, m) in g.moves.iter().enumerate() {
         game.play_text(m)
-            .map_err(|e| format!("move {} '{}': {e}", i + 1, shorten_token(m)))?;
+            .map_err(|e| format!("move {} '{}': {e}", i + 1, crate::text::quote(m)))?;
     }
     Ok(game)
-}
-
-/// A token of a file as quoted in an error: at most 16 characters, as move errors
-/// quote moves, so that a corrupt file cannot make an error line of any length.
-fn shorten_token(token: &str) -> String {
-    const MAX: usize = 16;
-    match token.char_indices().nth(MAX) {
-        Some((i, _)) => format!("{}...", &token[..i]),
-        None => token.to_string(),
-    }
 }
 
 /// Reads an openings file: one position string per line; `#` comments, `;` labels.
@@ -977,7 +971,9 @@ mod tests {
         let text = format!("[FEN \"{}\"]\n\n1. {long} 1-0\n", crate::board::START_FEN);
         let games = read_records(&text, Rules::default()).expect("reads");
         let err = replay(&games[0]).expect_err("not a move");
-        assert!(err.starts_with("move 1 'xxxxxxxxxxxxxxxx...'"), "{err}");
+        assert!(err.starts_with("move 1 'xxxxxxxxxx"), "{err}");
+        let tail = "x".repeat(crate::text::QUOTE_MAX - crate::text::QUOTE_MAX / 2);
+        assert!(err.contains(&format!("...{tail}': ")), "{err}");
         assert!(err.len() < 200, "{err}");
         // Short moves are quoted whole.
         let text = format!("[FEN \"{}\"]\n\n1. a1a3 1-0\n", crate::board::START_FEN);

@@ -32,10 +32,11 @@ fn number(g: &ReadGame, index: usize) -> Result<u32, String> {
         "game {} has no [Game] tag: its pair cannot be found",
         index + 1
     ))?;
-    text.parse()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or(format!("game {}: bad [Game] tag '{text}'", index + 1))
+    text.parse().ok().filter(|&n| n >= 1).ok_or(format!(
+        "game {}: bad [Game] tag '{}'",
+        index + 1,
+        crate::text::quote(text)
+    ))
 }
 
 /// Counts `games` (in any order) as the match runner counts them.
@@ -63,8 +64,11 @@ pub fn merge(games: &[ReadGame]) -> Result<Merged, String> {
         let names = names.get_or_insert_with(|| pair_names.clone());
         if *names != pair_names {
             return Err(format!(
-                "game {n} is {red} vs {blue}: not a game of the match {} vs {}",
-                names[0], names[1]
+                "game {n} is {} vs {}: not a game of the match {} vs {}",
+                crate::text::quote(red),
+                crate::text::quote(blue),
+                crate::text::quote(&names[0]),
+                crate::text::quote(&names[1])
             ));
         }
         let first_is_red = n % 2 == 1;
@@ -74,7 +78,12 @@ pub fn merge(games: &[ReadGame]) -> Result<Merged, String> {
             ("1/2-1/2", _) => GameScore::Draw,
             // An unfinished game (saved by `jungle gui`) counts for nothing.
             ("*", _) => continue,
-            (other, _) => return Err(format!("game {n}: unknown result '{other}'")),
+            (other, _) => {
+                return Err(format!(
+                    "game {n}: unknown result '{}'",
+                    crate::text::quote(other)
+                ))
+            }
         };
         tally.wdl.add(score);
         tally.games += 1;

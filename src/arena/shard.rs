@@ -53,7 +53,12 @@ impl FromStr for Shard {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("bad shard '{text}' (expected K/N with 1 <= K <= N, like 3/8)");
+        let bad = || {
+            format!(
+                "bad shard '{}' (expected K/N with 1 <= K <= N, like 3/8)",
+                crate::text::quote(text)
+            )
+        };
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let k: u32 = k.trim().parse().map_err(|_| bad())?;
         let n: u32 = n.trim().parse().map_err(|_| bad())?;

@@ -10,6 +10,7 @@ use super::piece::{Animal, Color, Piece};
 use super::position::Position;
 use super::rules::MoveRuleFlags;
 use super::square::Square;
+use crate::text::quote;
 use std::fmt;
 use std::str::FromStr;
 
@@ -47,7 +48,8 @@ impl fmt::Display for FenError {
             }
             FenError::UnknownLetter { rank, letter } => write!(
                 f,
-                "unknown character {letter:?} in rank {rank} (animals are E L T P W D C R, empty runs 1-7)"
+                "unknown character '{}' in rank {rank} (animals are E L T P W D C R, empty runs 1-7)",
+                quote(&letter.to_string())
             ),
             FenError::DuplicateAnimal(p) => write!(f, "two of the same animal: {p} appears twice"),
             FenError::SharedSquare(s) => write!(f, "two animals stand on {s}"),
@@ -59,15 +61,16 @@ impl fmt::Display for FenError {
             FenError::BothDensEntered => write!(f, "animals of both sides stand in the enemy den"),
             FenError::NoAnimals => write!(f, "the board has no animals"),
             FenError::MissingSide => write!(f, "side to move is missing (expected r or b)"),
-            FenError::BadSide(s) => write!(f, "bad side to move {s:?} (expected r, b or w)"),
+            FenError::BadSide(s) => write!(f, "bad side to move '{}' (expected r, b or w)", quote(s)),
             FenError::BadHalfmove(s) => write!(
                 f,
-                "bad plies-since-capture counter {s:?} (expected a whole number 0-65535)"
+                "bad plies-since-capture counter '{}' (expected a whole number 0-65535)",
+                quote(s)
             ),
             FenError::BadFullmove(s) => {
-                write!(f, "bad move number {s:?} (expected a whole number from 1)")
+                write!(f, "bad move number '{}' (expected a whole number from 1)", quote(s))
             }
-            FenError::TrailingFields(s) => write!(f, "unexpected text after the counters: {s:?}"),
+            FenError::TrailingFields(s) => write!(f, "unexpected text after the counters: '{}'", quote(s)),
         }
     }
 }
@@ -91,7 +94,7 @@ impl Position {
         pos.side = match side {
             "r" | "w" => Color::Red,
             "b" => Color::Blue,
-            other => return Err(FenError::BadSide(truncate(other))),
+            other => return Err(FenError::BadSide(other.to_string())),
         };
         if pos.side == Color::Blue {
             pos.key ^= super::zobrist::side_key();
@@ -99,16 +102,16 @@ impl Position {
         if let Some(h) = fields.next() {
             pos.halfmove = h
                 .parse::<u16>()
-                .map_err(|_| FenError::BadHalfmove(truncate(h)))?;
+                .map_err(|_| FenError::BadHalfmove(h.to_string()))?;
         }
         if let Some(m) = fields.next() {
             pos.fullmove = match m.parse::<u32>() {
                 Ok(n) if n >= 1 => n,
-                _ => return Err(FenError::BadFullmove(truncate(m))),
+                _ => return Err(FenError::BadFullmove(m.to_string())),
             };
         }
         if let Some(extra) = fields.next() {
-            return Err(FenError::TrailingFields(truncate(extra)));
+            return Err(FenError::TrailingFields(extra.to_string()));
         }
         check_placement(&pos, rules)?;
         Ok(pos)
@@ -177,15 +180,6 @@ impl Position {
         };
         s.push_str(&format!(" {side} {} {}", self.halfmove, self.fullmove));
         s
-    }
-}
-
-/// Keeps error messages short whatever the input length.
-fn truncate(s: &str) -> String {
-    const MAX: usize = 32;
-    match s.char_indices().nth(MAX) {
-        Some((i, _)) => format!("{}...", &s[..i]),
-        None => s.to_string(),
     }
 }
 

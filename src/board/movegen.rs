@@ -13,6 +13,7 @@ use super::piece::{Animal, Color};
 use super::position::{Position, WinReason, CAPTURED, EMPTY};
 use super::rules::{MoveRules, Standard};
 use super::square::Square;
+use crate::text::quote;
 
 /// Where each animal of the side to move may go, apart from geometry.
 #[derive(Clone, Copy)]
@@ -316,14 +317,18 @@ impl std::fmt::Display for MoveError {
             MoveError::Malformed(s) => {
                 write!(
                     f,
-                    "'{s}' is not a move (expected from and to squares, like g3g4)"
+                    "'{}' is not a move (expected from and to squares, like g3g4)",
+                    quote(s)
                 )
             }
-            MoveError::Illegal(s) => write!(f, "'{s}' is not a legal move in this position"),
+            MoveError::Illegal(s) => {
+                write!(f, "'{}' is not a legal move in this position", quote(s))
+            }
             MoveError::Forbidden(s) => {
                 write!(
                     f,
-                    "'{s}' is forbidden now by the anti-chase rules (7-3 or 17-5)"
+                    "'{}' is forbidden now by the anti-chase rules (7-3 or 17-5)",
+                    quote(s)
                 )
             }
         }
@@ -335,7 +340,7 @@ impl std::error::Error for MoveError {}
 impl Position {
     /// Reads a move in coordinate notation and checks that it is legal here under `R`.
     pub fn parse_move_with<R: MoveRules>(&self, text: &str) -> Result<Move, MoveError> {
-        let shown: String = text.chars().take(16).collect();
+        let shown = text.to_string();
         let (from, to) = match (text.get(..2), text.get(2..)) {
             (Some(a), Some(b)) if text.len() == 4 => (a.parse::<Square>(), b.parse::<Square>()),
             _ => return Err(MoveError::Malformed(shown)),

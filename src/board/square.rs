@@ -93,7 +93,11 @@ pub struct ParseSquareError(pub String);
 
 impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a square (files a-g, ranks 1-9)", self.0)
+        write!(
+            f,
+            "'{}' is not a square (files a-g, ranks 1-9)",
+            crate::text::quote(&self.0)
+        )
     }
 }
 

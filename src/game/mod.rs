@@ -110,7 +110,7 @@ impl std::str::FromStr for Rules {
     /// Reads what `Display` writes (a record's `[Rules "…"]` tag): a variant's name
     /// alone, or the name and every setting in parentheses.
     fn from_str(text: &str) -> Result<Rules, String> {
-        let bad = |what: &str| format!("bad rules '{text}': {what}");
+        let bad = |what: &str| format!("bad rules '{}': {what}", crate::text::quote(text));
         let (name, settings) = match text.split_once('(') {
             Some((name, rest)) => {
                 let inner = rest
@@ -152,7 +152,10 @@ impl std::str::FromStr for Rules {
                         rules.draw.repetitions =
                             u8::try_from(n).map_err(|_| bad("too many repetitions"))?;
                     } else {
-                        return Err(bad(&format!("unknown setting '{part}'")));
+                        return Err(bad(&format!(
+                            "unknown setting '{}'",
+                            crate::text::quote(part)
+                        )));
                     }
                 }
             }
@@ -365,7 +368,7 @@ impl Game {
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let m = with_move_rules!(self.rules.moves, R => self.position.parse_move_with::<R>(text))?;
         if self.forbidden().forbids(self.position.mover(m), m.to()) {
-            return Err(MoveError::Forbidden(text.chars().take(16).collect()));
+            return Err(MoveError::Forbidden(text.to_string()));
         }
         Ok(m)
     }

@@ -152,7 +152,10 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
         if trimmed.is_empty() || trimmed == "{}" {
             Ok(())
         } else {
-            Err(Refusal::bad(format!("'{name}' takes no fields")))
+            Err(Refusal::bad(format!(
+                "'{}' takes no fields",
+                crate::text::quote(name)
+            )))
         }
     };
     Ok(match name {
@@ -170,10 +173,7 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
         _ => {
             return Err(Refusal {
                 status: 404,
-                message: format!(
-                    "no such action '{}'",
-                    crate::protocol::command::shorten(name)
-                ),
+                message: format!("no such action '{}'", crate::text::quote(name)),
             })
         }
     })

@@ -413,7 +413,7 @@ impl Controller {
                 let pos = Position::from_fen_with(fen.trim(), rules.moves).map_err(|e| {
                     Refusal::bad(format!(
                         "invalid position '{}': {e}",
-                        crate::protocol::command::shorten(fen)
+                        crate::text::quote(fen)
                     ))
                 })?;
                 if Game::with_rules(pos, rules).result() != GameResult::Ongoing {
@@ -756,7 +756,7 @@ impl Controller {
                     format!(
                         "{} suggested '{}', which is not a legal move here",
                         self.engines[slot].name,
-                        crate::protocol::command::shorten(text)
+                        crate::text::quote(text)
                     ),
                 ),
             }
@@ -1079,7 +1079,7 @@ fn rules_of(choice: &api::RulesChoice) -> Result<Rules, Refusal> {
     let variant = Variant::from_name(&choice.variant).ok_or_else(|| {
         Refusal::bad(format!(
             "unknown rule set '{}' (jungle or jungle-cn)",
-            crate::protocol::command::shorten(&choice.variant)
+            crate::text::quote(&choice.variant)
         ))
     })?;
     Ok(Rules {
@@ -1152,7 +1152,7 @@ pub fn parse_pv_line(line: &str) -> Option<PvLine> {
 pub fn watch_clock(tc: &str) -> Result<(u64, u64), String> {
     match TimeControl::parse_tc(tc)? {
         TimeControl::Clock { base_ms, inc_ms } => Ok((base_ms, inc_ms)),
-        _ => Err(format!("bad time control '{tc}'")),
+        _ => Err(format!("bad time control '{}'", crate::text::quote(tc))),
     }
 }
 

@@ -274,7 +274,7 @@ impl Network {
     /// Reads a network file from disk.
     pub fn load(path: &std::path::Path) -> Result<Network, NetworkError> {
         let bytes = std::fs::read(path)
-            .map_err(|e| NetworkError::Io(format!("{}: {e}", path.display())))?;
+            .map_err(|e| NetworkError::Io(format!("{}: {e}", crate::text::quote_path(path))))?;
         Network::from_bytes(&bytes)
     }
 

@@ -2,6 +2,7 @@
 //! parses completely or is rejected with a message naming the bad token.
 
 use crate::search::Limits;
+use crate::text::quote;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -51,7 +52,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         } else {
             Err(format!(
                 "'{name}' takes no arguments, got '{}'",
-                shorten(&args.join(" "))
+                quote(&args.join(" "))
             ))
         }
     };
@@ -87,16 +88,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             }
             _ => Err("bench takes at most one argument: the depth".into()),
         },
-        other => Err(format!("unknown command '{}'", shorten(other))),
-    }
-}
-
-/// Keeps echoed input short in error messages.
-pub fn shorten(s: &str) -> String {
-    const MAX: usize = 40;
-    match s.char_indices().nth(MAX) {
-        Some((i, _)) => format!("{}...", &s[..i]),
-        None => s.to_string(),
+        other => Err(format!("unknown command '{}'", quote(other))),
     }
 }
 
@@ -110,7 +102,7 @@ fn parse_number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
         Ok(v) if v >= min && v <= max => Ok(v),
         _ => Err(format!(
             "{what} must be a whole number from {min} to {max}, got '{}'",
-            shorten(token)
+            quote(token)
         )),
     }
 }
@@ -150,7 +142,7 @@ fn parse_position(args: &[&str]) -> Result<Command, String> {
         Some(other) => {
             return Err(format!(
                 "position: expected 'startpos' or 'fen', got '{}'",
-                shorten(other)
+                quote(other)
             ))
         }
         None => return Err("position: expected 'startpos' or 'fen'".into()),
@@ -161,7 +153,7 @@ fn parse_position(args: &[&str]) -> Result<Command, String> {
         Some((other, _)) => {
             return Err(format!(
                 "position: expected 'moves', got '{}'",
-                shorten(other)
+                quote(other)
             ))
         }
     };
@@ -233,7 +225,7 @@ fn parse_go(args: &[&str]) -> Result<Command, String> {
                 l.mate = Some(parse_number("go mate", value(i, token)?, 1, 60)?);
                 i += 1;
             }
-            other => return Err(format!("go: unknown parameter '{}'", shorten(other))),
+            other => return Err(format!("go: unknown parameter '{}'", quote(other))),
         }
         i += 1;
     }

@@ -1,7 +1,7 @@
 //! The protocol session: reads commands on the calling thread, answers `isready`,
 //! `stop` and `ponderhit` at once, and runs each search on its own thread.
 
-use super::command::{self, shorten, Command, GoCommand};
+use super::command::{self, Command, GoCommand};
 use super::input::{read_line, Line, MAX_LINE};
 use super::output::Output;
 use super::searcher::{SearchJob, Searcher};
@@ -14,6 +14,7 @@ use crate::search::search::SharedState;
 use crate::search::{strength, Engine};
 use crate::tb::store::Event as TbEvent;
 use crate::tb::{Tablebases, TbRules};
+use crate::text::quote;
 use crate::tools::{bench, perft};
 use crate::with_move_rules;
 use std::io::BufRead;
@@ -195,7 +196,7 @@ impl Session {
         let entries = std::fs::read_dir(&dir).map_err(|e| {
             format!(
                 "option TablebasePath: cannot read directory '{}': {e}",
-                shorten(text)
+                quote(text)
             )
         })?;
         let files = entries
@@ -211,7 +212,7 @@ impl Session {
             .map_or(0, |t| t.largest_on_disk());
         self.out.line(&format!(
             "info string tablebases: {files} table files in {}, up to {largest} animals for these rules",
-            shorten(text)
+            quote(text)
         ));
         Ok(())
     }
@@ -405,7 +406,7 @@ impl Session {
                     s.name,
                     s.min,
                     s.max,
-                    shorten(v)
+                    quote(v)
                 )),
             }
         };
@@ -452,7 +453,7 @@ impl Session {
                 }
                 Some(v) => Err(format!(
                     "option Clear Hash is a button and takes no value, got '{}'",
-                    shorten(v)
+                    quote(v)
                 )),
             },
             "ponder" => {
@@ -464,7 +465,7 @@ impl Session {
                 let variant = Variant::from_name(v.trim()).ok_or_else(|| {
                     format!(
                         "option UCI_Variant takes jungle or jungle-cn, got '{}'",
-                        shorten(v)
+                        quote(v)
                     )
                 })?;
                 let moves = self.rules.moves;
@@ -521,7 +522,7 @@ impl Session {
             "eval" => {
                 let v = value.unwrap_or("");
                 let kind = EvalKind::from_name(v).ok_or_else(|| {
-                    format!("option Eval takes classical or nnue, got '{}'", shorten(v))
+                    format!("option Eval takes classical or nnue, got '{}'", quote(v))
                 })?;
                 let mut engine = self.engine();
                 if engine.options.eval != kind {
@@ -532,7 +533,7 @@ impl Session {
                 Ok(())
             }
             "evalfile" => self.load_network(value.unwrap_or("").trim()),
-            _ => Err(format!("unknown option '{}'", shorten(name))),
+            _ => Err(format!("unknown option '{}'", quote(name))),
         }
     }
 
@@ -544,12 +545,16 @@ impl Session {
                 crate::nnue::embedded()
             } else {
                 Arc::new(Network::load(std::path::Path::new(path)).map_err(|e| {
-                    format!("EvalFile '{}' refused, network kept: {e}", shorten(path))
+                    format!("EvalFile '{}' refused, network kept: {e}", quote(path))
                 })?)
             };
         self.out.line(&format!(
             "info string network {}: {}",
-            if path.is_empty() { "<embedded>" } else { path },
+            if path.is_empty() {
+                "<embedded>".to_string()
+            } else {
+                quote(path)
+            },
             net.architecture()
         ));
         self.network = Arc::clone(&net);
@@ -728,7 +733,7 @@ fn check(value: Option<&str>, name: &str) -> Result<bool, String> {
         Some("false") => Ok(false),
         _ => Err(format!(
             "option {name} takes true or false, got '{}'",
-            shorten(value.unwrap_or(""))
+            quote(value.unwrap_or(""))
         )),
     }
 }
@@ -745,12 +750,12 @@ fn build_game(fen: Option<&str>, moves: &[String], rules: Rules) -> Result<Game,
     let start = match fen {
         None => Position::startpos(),
         Some(text) => Position::from_fen_with(text, rules.moves)
-            .map_err(|e| format!("invalid position '{}': {e}", shorten(text)))?,
+            .map_err(|e| format!("invalid position '{}': {e}", quote(text)))?,
     };
     let mut game = Game::with_rules(start, rules);
     for (i, m) in moves.iter().enumerate() {
         game.play_text(m)
-            .map_err(|e| format!("position: move {} '{}' rejected: {e}", i + 1, shorten(m)))?;
+            .map_err(|e| format!("position: move {} '{}' rejected: {e}", i + 1, quote(m)))?;
     }
     Ok(game)
 }

@@ -89,24 +89,42 @@ pub fn encode(table: &Table) -> Result<Vec<u8>, TbError> {
 /// so that a reader never sees half a file); returns its path and size.
 pub fn write(table: &Table, dir: &Path) -> Result<(PathBuf, u64), TbError> {
     let bytes = encode(table)?;
-    std::fs::create_dir_all(dir)
-        .map_err(|e| TbError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        TbError::Io(format!(
+            "cannot create {}: {e}",
+            crate::text::quote_path(dir)
+        ))
+    })?;
     let path = path_in(dir, table.material, &table.rules);
     let tmp = path.with_extension("jtb.tmp");
-    std::fs::write(&tmp, &bytes)
-        .map_err(|e| TbError::Io(format!("cannot write {}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, &path)
-        .map_err(|e| TbError::Io(format!("cannot rename {} into place: {e}", tmp.display())))?;
+    std::fs::write(&tmp, &bytes).map_err(|e| {
+        TbError::Io(format!(
+            "cannot write {}: {e}",
+            crate::text::quote_path(&tmp)
+        ))
+    })?;
+    std::fs::rename(&tmp, &path).map_err(|e| {
+        TbError::Io(format!(
+            "cannot rename {} into place: {e}",
+            crate::text::quote_path(&tmp)
+        ))
+    })?;
     Ok((path, bytes.len() as u64))
 }
 
 /// Reads and checks the table of `material` under `rules` from `path`.
 pub fn read(path: &Path, material: Material, rules: &TbRules) -> Result<Table, TbError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| TbError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        TbError::Io(format!(
+            "cannot read {}: {e}",
+            crate::text::quote_path(path)
+        ))
+    })?;
     decode(&bytes, material, rules).map_err(|e| match e {
-        TbError::Corrupt(why) => TbError::Corrupt(format!("{}: {why}", path.display())),
-        TbError::Rules(why) => TbError::Rules(format!("{}: {why}", path.display())),
+        TbError::Corrupt(why) => {
+            TbError::Corrupt(format!("{}: {why}", crate::text::quote_path(path)))
+        }
+        TbError::Rules(why) => TbError::Rules(format!("{}: {why}", crate::text::quote_path(path))),
         other => other,
     })
 }

@@ -129,7 +129,8 @@ impl Material {
 
     /// Reads a signature like `LE v R`, `ELvR` or `elvr` (Red's letters, `v`, Blue's).
     pub fn parse(text: &str) -> Result<Material, TbError> {
-        let bad = |why: &str| TbError::BadMaterial(format!("'{text}': {why}"));
+        let bad =
+            |why: &str| TbError::BadMaterial(format!("'{}': {why}", crate::text::quote(text)));
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let lower = compact.to_ascii_lowercase();
         let Some((red, blue)) = lower.split_once('v') else {
@@ -144,10 +145,16 @@ impl Material {
                     .into_iter()
                     .find(|a| a.letter().to_ascii_lowercase() == ch)
                     .ok_or_else(|| {
-                        bad(&format!("unknown animal letter '{ch}' (E L T P W D C R)"))
+                        bad(&format!(
+                            "unknown animal letter '{}' (E L T P W D C R)",
+                            crate::text::quote(&ch.to_string())
+                        ))
                     })?;
                 if mask & (1 << animal.index()) != 0 {
-                    return Err(bad(&format!("a side has two of '{ch}'")));
+                    return Err(bad(&format!(
+                        "a side has two of '{}'",
+                        crate::text::quote(&ch.to_string())
+                    )));
                 }
                 mask |= 1 << animal.index();
             }

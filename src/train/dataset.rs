@@ -54,8 +54,10 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Io { file, error } => write!(f, "cannot read {file}: {error}"),
-            LoadError::Data { file, error } => write!(f, "{file}: {error}"),
+            LoadError::Io { file, error } => {
+                write!(f, "cannot read {}: {error}", crate::text::quote(file))
+            }
+            LoadError::Data { file, error } => write!(f, "{}: {error}", crate::text::quote(file)),
             LoadError::Empty => write!(f, "no training positions in the data files"),
         }
     }

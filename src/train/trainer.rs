@@ -96,9 +96,11 @@ impl fmt::Display for TrainError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TrainError::Settings(s) => write!(f, "{s}"),
-            TrainError::Io { file, error } => write!(f, "{}: {error}", file.display()),
+            TrainError::Io { file, error } => {
+                write!(f, "{}: {error}", crate::text::quote_path(file))
+            }
             TrainError::Checkpoint { file, problem } => {
-                write!(f, "checkpoint {}: {problem}", file.display())
+                write!(f, "checkpoint {}: {problem}", crate::text::quote_path(file))
             }
         }
     }
@@ -669,7 +671,7 @@ pub fn run(
             let _ = writeln!(
                 log,
                 "wrote {} (loss {:.6} before training)",
-                path.display(),
+                crate::text::quote_path(path),
                 outcome.initial_loss
             );
         }

@@ -47,7 +47,13 @@ pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, S
             "1-0" => 1.0,
             "0-1" => 0.0,
             "1/2-1/2" => 0.5,
-            other => return Err(format!("game {}: unknown result '{other}'", i + 1)),
+            other => {
+                return Err(format!(
+                    "game {}: unknown result '{}'",
+                    i + 1,
+                    crate::text::quote(other)
+                ))
+            }
         };
         replay(g).map_err(|e| format!("game {}: {e}", i + 1))?;
         let mut game = crate::game::Game::with_rules(g.start, settings.rules);
@@ -190,7 +196,8 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
     let mut rust_out = match &settings.rust_file {
         Some(path) => Some((
             path,
-            std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?,
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", crate::text::quote(path)))?,
         )),
         None => None,
     };
@@ -232,7 +239,7 @@ pub fn run(files: &[String], settings: &Settings, out: &mut impl Write) -> Resul
             provenance = format!("{provenance}\n{h}");
         }
         file.write_all(rust_source(&tuned, &provenance).as_bytes())
-            .map_err(|e| format!("cannot write {path}: {e}"))?;
+            .map_err(|e| format!("cannot write {}: {e}", crate::text::quote(path)))?;
     }
     Ok(())
 }

@@ -71,11 +71,15 @@ pub fn rule_option_lines(rules: Rules) -> Vec<String> {
     ]
 }
 
-/// An error message fits on one protocol line and stays short.
+/// An error message fits on one protocol line, stays short, and holds no control
+/// character (a carriage return or an escape sequence from the input would split or
+/// rewrite the line on a terminal), nor a Unicode line or paragraph separator.
 pub fn check_message(message: &str) {
     assert!(
-        !message.contains(['\n', '\r']),
-        "error message spans lines: {message:?}"
+        !message
+            .chars()
+            .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')),
+        "error message holds a control character: {message:?}"
     );
     assert!(
         message.chars().count() <= MAX_MESSAGE,
