@@ -4,7 +4,7 @@
 #   nice -n 10 scripts/calibrate-levels.sh [rows|levels] [GAMES] [NODES]
 #                                            (defaults: rows 200 200000)
 #
-# rows:   the rows of `LEVELS` in src/search/strength.rs (selected with
+# rows:   the rows of `LEVELS` in crates/core/src/search/strength.rs (selected with
 #         UCI_LimitStrength and UCI_Elo), as a chain: the weakest row against the
 #         one-ply greedy player (`jungle greedy`, the anchor at 1000), then each row
 #         against the next weaker one; the last row is full strength. Prints each
@@ -65,7 +65,7 @@ if [ "$MODE" = levels ]; then
     exit 0
 fi
 
-mapfile -t ELOS < <(grep -oE '^ *elo: [0-9]+' src/search/strength.rs | awk '{print $2}')
+mapfile -t ELOS < <(grep -oE '^ *elo: [0-9]+' crates/core/src/search/strength.rs | awk '{print $2}')
 TOP=${ELOS[${#ELOS[@]}-1]}
 elo=1000
 var=0

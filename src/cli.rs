@@ -162,7 +162,7 @@ enum Command {
         /// Start from the hand-set weights, not the engine's (tuned) ones.
         #[arg(long)]
         from_hand_set: bool,
-        /// Also write the tuned weights as Rust source (`src/eval/weights.rs`).
+        /// Also write the tuned weights as Rust source (`crates/core/src/eval/weights.rs`).
         #[arg(long, value_name = "FILE")]
         rust: Option<String>,
         #[command(flatten)]
@@ -174,7 +174,7 @@ enum Command {
     Train(TrainArgs),
     /// Endgame tablebases: build tables, probe positions.
     #[command(subcommand)]
-    Tb(crate::tb::command::TbCommand),
+    Tb(crate::tb_files::command::TbCommand),
     /// Generate a balanced opening suite (the shipped openings.txt).
     Openings {
         #[arg(long, default_value_t = 100)]
@@ -432,7 +432,7 @@ pub fn run() -> i32 {
         Some(Command::Datagen(args)) => run_datagen(&args),
         Some(Command::Replay { files, sprt, rules }) => run_replay(&files, &sprt, rules.rules()),
         Some(Command::Train(args)) => run_train(&args),
-        Some(Command::Tb(cmd)) => crate::tb::command::run(cmd),
+        Some(Command::Tb(cmd)) => crate::tb_files::command::run(cmd),
         Some(Command::Tune {
             files,
             skip,

@@ -1,15 +1,21 @@
-//! Jungle (Dou Shou Qi) engine: rules core, search, evaluation and protocol.
+//! Jungle (Dou Shou Qi): the applications around the engine core.
+//!
+//! The rules and the engine (board, game, eval, nnue, search, tables, perft and bench)
+//! are the `jungle-core` crate in `crates/core`, which builds for any target; they are
+//! re-exported here under their own names. This crate holds what runs around them:
+//!
+//! - `protocol`: the UCI-style engine on stdin/stdout.
+//! - `arena`: engine processes, matches, openings, records.
+//! - `train`: data generation, network training, weight tuning.
+//! - `tb_files`: the `jungle tb` command.
+//! - `gui`: the board's HTTP server.
+//! - `cli`: the command line, dispatching to the above.
+
+pub use jungle_core::{board, eval, game, nnue, search, tb, text, tools, with_move_rules};
 
 pub mod arena;
-pub mod board;
 pub mod cli;
-pub mod eval;
-pub mod game;
 pub mod gui;
-pub mod nnue;
 pub mod protocol;
-pub mod search;
-pub mod tb;
-pub mod text;
-pub mod tools;
+pub mod tb_files;
 pub mod train;

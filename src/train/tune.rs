@@ -287,7 +287,7 @@ impl<W: Write> Write for Tee<'_, W> {
     }
 }
 
-/// The Rust source of `src/eval/weights.rs` holding `weights` (run `cargo fmt` after).
+/// The Rust source of `crates/core/src/eval/weights.rs` holding `weights` (run `cargo fmt` after).
 pub fn rust_source(weights: &Weights, provenance: &str) -> String {
     let mut s = String::from(
         "//! The evaluation weights, written by `jungle tune --rust` (then `cargo fmt`).\n//!\n",

@@ -49,18 +49,18 @@ const _: () = assert!(QA * MAX_OUTPUT_WEIGHT as i32 <= i16::MAX as i32);
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     /// Feature transformer: one row per input (`INPUTS` rows), in units of 1/QA.
-    pub(crate) ft_weights: Vec<Row>,
-    pub(crate) ft_bias: Row,
+    pub ft_weights: Vec<Row>,
+    pub ft_bias: Row,
     /// Per bucket: weights of the side to move's activations, then the other side's,
     /// in units of 1/QB.
-    pub(crate) out_weights: Vec<[Row; 2]>,
+    pub out_weights: Vec<[Row; 2]>,
     /// Per bucket, in units of 1/(QA·QB).
-    pub(crate) out_bias: Vec<i32>,
-    pub(crate) activation: Activation,
+    pub out_bias: Vec<i32>,
+    pub activation: Activation,
     /// Centipawns per unit of output (the trainer's sigmoid scale K).
-    pub(crate) scale: i32,
+    pub scale: i32,
     /// Free text: how the network was made.
-    pub(crate) description: String,
+    pub description: String,
 }
 
 impl Network {

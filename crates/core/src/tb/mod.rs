@@ -11,7 +11,6 @@
 //!   force and the game's no-capture count.
 
 pub mod build;
-pub mod command;
 pub mod file;
 pub mod index;
 pub mod material;

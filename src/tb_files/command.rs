@@ -1,12 +1,12 @@
 //! `jungle tb build` and `jungle tb probe`.
 
-use super::build::{Geometry, MoveGraphs};
-use super::material::{Material, TbRules, MAX_ANIMALS};
-use super::probe::{probe_moves, probe_position};
-use super::store::{Event, Tablebases};
-use super::table::{Outcome, Table};
 use crate::board::Position;
 use crate::cli::RulesArgs;
+use crate::tb::build::{Geometry, MoveGraphs};
+use crate::tb::material::{Material, TbRules, MAX_ANIMALS};
+use crate::tb::probe::{probe_moves, probe_position};
+use crate::tb::store::{Event, Tablebases};
+use crate::tb::table::{Outcome, Table};
 use crate::with_move_rules;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,7 +56,7 @@ pub struct TbRulesArgs {
     #[command(flatten)]
     rules: RulesArgs,
     /// Plies without a capture that draw (0: no such rule); default: the rule set's.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=super::material::MAX_NO_CAPTURE_PLIES as i64))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=crate::tb::material::MAX_NO_CAPTURE_PLIES as i64))]
     no_capture_plies: Option<u16>,
 }
 
@@ -165,8 +165,9 @@ fn build(
     let mut disk = 0u64;
     // Small tables of the largest size side by side, in batches; large ones alone
     // (each splits its own work).
-    let small = super::index::Indexer::new(targets[targets.len() - 1], rules.moves.dog_swims).len()
-        < super::build::PARALLEL_FROM;
+    let small = crate::tb::index::Indexer::new(targets[targets.len() - 1], rules.moves.dog_swims)
+        .len()
+        < crate::tb::build::PARALLEL_FROM;
     let batch = if small { 64 } else { 1 };
     let mut k = 0;
     for group in targets.chunks(batch) {
@@ -177,7 +178,7 @@ fn build(
             let table = tb.get(m).ok_or_else(|| format!("{m} was not built"))?;
             positions += table.len();
             if let Some(dir) = &dir {
-                let path = super::file::path_in(dir, m, &rules);
+                let path = crate::tb::file::path_in(dir, m, &rules);
                 disk += std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
             }
             summary_line(k, targets.len(), &table);

@@ -1,0 +1,23 @@
+//! The core of the Jungle (Dou Shou Qi) engine: the rules and the engine, with no
+//! application around them.
+//!
+//! - `board`: squares, animals, the bitboard position, move generation, position strings.
+//! - `game`: a game under a rule set: results, draws, the anti-chase rules.
+//! - `eval`: the hand-set (classical) evaluation.
+//! - `nnue`: the learned evaluation and the network built into the engine.
+//! - `search`: iterative-deepening alpha-beta, the transposition table, threads, time.
+//! - `tb`: endgame tablebases, built in memory or read from files.
+//! - `tools`: perft and the bench.
+//! - `text`: outside text as errors quote it.
+//!
+//! The applications (the protocol, the match runner, training, the board's server)
+//! are in the `jungle` crate, which re-exports these modules.
+
+pub mod board;
+pub mod eval;
+pub mod game;
+pub mod nnue;
+pub mod search;
+pub mod tb;
+pub mod text;
+pub mod tools;

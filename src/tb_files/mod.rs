@@ -1,0 +1,4 @@
+//! Endgame tables as an application: the `jungle tb` command (build, verify, probe,
+//! statistics). The tables themselves are `jungle_core::tb`.
+
+pub mod command;
