@@ -11,6 +11,7 @@
 //!   force and the game's no-capture count.
 
 pub mod build;
+#[cfg(feature = "files")]
 pub mod file;
 pub mod index;
 pub mod material;

@@ -3,7 +3,6 @@
 //! when asked to.
 
 use super::build::{self, BuildReport, Geometry, MoveGraphs, Progress};
-use super::file;
 use super::material::{Material, TbRules};
 use super::table::Table;
 use super::TbError;
@@ -219,7 +218,9 @@ impl Tablebases {
     }
 
     /// The table from the directory, if there is a usable file.
+    #[cfg(feature = "files")]
     fn load(&self, m: Material) -> Option<Table> {
+        use super::file;
         let dir = self.dir.as_ref()?;
         let path = file::path_in(dir, m, &self.rules);
         if !path.exists() {
@@ -253,12 +254,30 @@ impl Tablebases {
         let (table, report) = with_move_rules!(self.rules.moves, R => build::build::<R>(m, self.rules, &children, graphs, progress))?;
         self.report(Event::Built(m, report));
         if self.write_built {
-            if let Some(dir) = &self.dir {
-                let (path, size) = file::write(&table, dir)?;
-                self.report(Event::Written(m, path, size));
-            }
+            self.save(&table)?;
         }
         Ok(table)
+    }
+
+    /// Writes a built table into the directory, if there is one.
+    #[cfg(feature = "files")]
+    fn save(&self, table: &Table) -> Result<(), TbError> {
+        if let Some(dir) = &self.dir {
+            let (path, size) = super::file::write(table, dir)?;
+            self.report(Event::Written(table.material, path, size));
+        }
+        Ok(())
+    }
+
+    /// Without table files (a WebAssembly build) no directory is read or written.
+    #[cfg(not(feature = "files"))]
+    fn load(&self, _: Material) -> Option<Table> {
+        None
+    }
+
+    #[cfg(not(feature = "files"))]
+    fn save(&self, _: &Table) -> Result<(), TbError> {
+        Ok(())
     }
 
     /// Starts loading or building `material` in the background unless it is in

@@ -15,7 +15,6 @@ use crate::board::rules::MoveRuleFlags;
 use crate::board::{MoveList, MoveRules, Position, Standard};
 use crate::with_move_rules;
 use rayon::prelude::*;
-use std::sync::Arc;
 
 pub(crate) struct Rng(pub u64);
 impl Rng {
@@ -337,6 +336,7 @@ fn missing_or_mismatched_children_are_errors() {
 }
 
 #[test]
+#[cfg(feature = "files")]
 fn files_round_trip_and_damage_is_refused() {
     use super::file;
     let (_tb, set) = tables(rules_default(), &["LRvT"]);
@@ -371,7 +371,9 @@ fn files_round_trip_and_damage_is_refused() {
 }
 
 #[test]
+#[cfg(feature = "files")]
 fn a_directory_is_read_back_and_a_corrupt_file_is_rebuilt() {
+    use std::sync::Arc;
     let dir = std::env::temp_dir().join(format!("jungle-tb-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let rules = rules_default();
