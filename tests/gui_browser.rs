@@ -1,7 +1,9 @@
 //! The GUI in a real browser: headless Chromium driven over WebDriver (chromedriver)
-//! plays a legal move by clicking, waits for the engine's reply, uses hint, undo and a
-//! rule-set switch, and finishes a forced win that the page announces. Screenshots
-//! go to `target/tmp/gui-screenshots/` (outside git).
+//! opens on a level for beginners with the rules one click away, plays a legal move by
+//! clicking, waits for the engine's reply, uses hint, undo and a rule-set switch (which
+//! asks first), marks a river jump apart from a step, switches the animals' labels,
+//! and finishes a forced win that the page announces as "You win!" under the board.
+//! Screenshots go to `target/tmp/gui-screenshots/` (outside git).
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without
 //! them the test says so and passes, except under CI (`CI` set), where it fails.
@@ -123,6 +125,23 @@ async fn engine_replied(client: &Client, plies: usize) {
     .await;
 }
 
+/// Chooses a rule set during a game: the page asks first; `answer` is the button
+/// clicked (`#confirm-yes` starts a new game, `#confirm-no` keeps the game).
+async fn choose_rules_and_answer(client: &Client, variant: &str, answer: &str) {
+    css(client, "#variant")
+        .await
+        .select_by_value(variant)
+        .await
+        .expect("select");
+    until(
+        client,
+        "the question",
+        "!document.getElementById('confirm').hidden",
+    )
+    .await;
+    css(client, answer).await.click().await.expect("answer");
+}
+
 async fn text(client: &Client, selector: &str) -> String {
     css(client, selector).await.text().await.expect("text")
 }
@@ -196,7 +215,57 @@ async fn a_person_plays_in_the_browser() {
     )
     .await;
     assert_eq!(text(&client, "#status").await, "Your move (Red)");
+    // A first visit: a level for someone new, not full strength, and the rules in view.
+    let level = css(&client, "#level")
+        .await
+        .prop("value")
+        .await
+        .expect("level");
+    assert_eq!(level.as_deref(), Some("2"), "the first level shown");
+    assert!(css(&client, "#rules-open")
+        .await
+        .is_displayed()
+        .await
+        .expect("shown"));
+    assert_eq!(
+        text(&client, "#counters").await,
+        "Move 1 · Red to move · Red 8 animals, Blue 8"
+    );
     shot(&client, "1-start").await;
+    css(&client, "#rules-open")
+        .await
+        .click()
+        .await
+        .expect("rules");
+    until(
+        &client,
+        "the rules",
+        "document.getElementById('rules-dialog').open",
+    )
+    .await;
+    assert!(text(&client, "#rules-dialog .rules-text[data-lang=en]")
+        .await
+        .contains("The rat captures the elephant"));
+    css(&client, "#rules-dialog [data-lang=zh][role=tab]")
+        .await
+        .click()
+        .await
+        .expect("中文");
+    assert!(text(&client, "#rules-dialog .rules-text[data-lang=zh]")
+        .await
+        .contains("鼠能吃象"));
+    shot(&client, "1b-rules").await;
+    css(&client, "#rules-dialog .close")
+        .await
+        .click()
+        .await
+        .expect("close");
+    until(
+        &client,
+        "the board again",
+        "!document.getElementById('rules-dialog').open",
+    )
+    .await;
 
     // A legal move by clicking: the rat g3 to g4. The engine answers.
     click_move(&client, "g3", "g4").await;
@@ -234,12 +303,11 @@ async fn a_person_plays_in_the_browser() {
     click_move(&client, "a1", "b1").await;
     engine_replied(&client, 2).await;
 
-    // The rule set: Chinese rules, a new game.
-    css(&client, "#variant")
-        .await
-        .select_by_value("jungle-cn")
-        .await
-        .expect("select");
+    // The rule set: Chinese rules. A game is in progress, so the page asks first;
+    // "Keep this game" keeps it, "New game" starts one under the new rules.
+    choose_rules_and_answer(&client, "jungle-cn", "#confirm-no").await;
+    until(&client, "the kept game", "document.getElementById('variant').value === 'jungle' && document.querySelectorAll('#moves span[data-ply]').length === 2").await;
+    choose_rules_and_answer(&client, "jungle-cn", "#confirm-yes").await;
     until(
         &client,
         "the new rules",
@@ -253,8 +321,59 @@ async fn a_person_plays_in_the_browser() {
     )
     .await;
 
-    // A forced win: the rat walks into the den in two moves; the engine cannot stop it.
+    // Targets by kind: the lion on a5 steps to a4 or a6 and jumps the river to d5.
     let fen = css(&client, "#fen").await;
+    fen.clear().await.expect("clear");
+    fen.send_keys("l5t/7/7/7/L6/7/7/7/6e r")
+        .await
+        .expect("type");
+    css(&client, "#set-fen").await.click().await.expect("set");
+    cell(&client, "a5").await.click().await.expect("the lion");
+    css(&client, "#board .cell[data-sq=\"d5\"].target.jump").await;
+    let step_is_jump = client
+        .execute(
+            "return document.querySelector('#board .cell[data-sq=\"a6\"]').className",
+            vec![],
+        )
+        .await
+        .expect("class");
+    let step_class = step_is_jump.as_str().unwrap_or("");
+    assert!(
+        step_class.contains("target") && !step_class.contains("jump"),
+        "a6 is a step: {step_class}"
+    );
+    shot(&client, "3b-jump-target").await;
+    // Labels: the Chinese character, then both; the choice is kept by the browser.
+    css(&client, "#labels")
+        .await
+        .select_by_value("chars")
+        .await
+        .expect("labels");
+    assert_eq!(
+        text(&client, "#board .cell[data-sq=\"a5\"] .name").await,
+        "獅"
+    );
+    css(&client, "#labels")
+        .await
+        .select_by_value("both")
+        .await
+        .expect("labels");
+    assert_eq!(
+        text(&client, "#board .cell[data-sq=\"a5\"] .name").await,
+        "獅 LION"
+    );
+    let kept = client
+        .execute("return localStorage.getItem('jungle.labels')", vec![])
+        .await
+        .expect("storage");
+    assert_eq!(kept.as_str(), Some("both"));
+    css(&client, "#labels")
+        .await
+        .select_by_value("names")
+        .await
+        .expect("labels");
+
+    // A forced win: the rat walks into the den in two moves; the engine cannot stop it.
     fen.clear().await.expect("clear");
     fen.send_keys("l5t/7/3R3/7/7/7/7/7/6L r")
         .await
@@ -270,8 +389,23 @@ async fn a_person_plays_in_the_browser() {
         "!document.getElementById('result').hidden",
     )
     .await;
-    assert_eq!(text(&client, "#result").await, "Red wins: den entered");
-    assert_eq!(text(&client, "#status").await, "Red wins: den entered");
+    assert_eq!(text(&client, "#result").await, "You win! Den entered");
+    assert_eq!(text(&client, "#status").await, "You win! Den entered");
+    // The announcement is under the board: the final position stays in view.
+    let (_, board_y, _, board_h) = css(&client, "#board")
+        .await
+        .rectangle()
+        .await
+        .expect("rect");
+    let (_, result_y, _, _) = css(&client, "#result")
+        .await
+        .rectangle()
+        .await
+        .expect("rect");
+    assert!(
+        result_y >= board_y + board_h,
+        "the result at {result_y} covers the board ({board_y} + {board_h})"
+    );
     shot(&client, "4-won").await;
 
     // Phone-sized: the board fills the width, the panel goes below.
@@ -286,6 +420,16 @@ async fn a_person_plays_in_the_browser() {
         board_width > 300.0,
         "board {board_width} px wide on a phone"
     );
+    // The animals' names stay legible on a phone: at least 9 px as rendered.
+    let size = client
+        .execute(
+            "return parseFloat(getComputedStyle(document.querySelector('#board .piece .name')).fontSize)",
+            vec![],
+        )
+        .await
+        .expect("font size");
+    let size = size.as_f64().unwrap_or(0.0);
+    assert!(size >= 9.0, "animal names {size} px on a phone");
     shot(&client, "5-phone").await;
 
     client.close().await.expect("closes");

@@ -19,6 +19,10 @@ use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
 /// Named strength levels, weakest first; the last is full strength.
+/// The level of a new board: Novice, for someone who has never played (full strength
+/// is the last level, one choice away).
+pub const FIRST_LEVEL: u32 = 2;
+
 pub const LEVEL_NAMES: [&str; 8] = [
     "Beginner",
     "Novice",
@@ -180,7 +184,7 @@ impl Controller {
             cursor: 0,
             game: Game::startpos(),
             players: Players::Red,
-            level: LEVEL_NAMES.len() as u32,
+            level: FIRST_LEVEL,
             movetime_ms,
             verdict: None,
             play: None,
@@ -361,6 +365,11 @@ impl Controller {
         self.watch_running = false;
         self.rebuild();
         self.position_changed();
+        // Back at the start with the engine to move (a person playing Blue took back
+        // its first move and the engine's): the engine moves again at once.
+        if self.cursor == 0 {
+            self.engine_turn();
+        }
         Ok(())
     }
 

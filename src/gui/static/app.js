@@ -7,6 +7,9 @@ const WATER = new Set(["b4", "c4", "b5", "c5", "b6", "c6", "e4", "f4", "e5", "f5
 const TRAPS = { c1: "red", e1: "red", d2: "red", c9: "blue", e9: "blue", d8: "blue" };
 const DENS = { d1: "red", d9: "blue" };
 const NAMES = { rat: "Rat", cat: "Cat", dog: "Dog", wolf: "Wolf", leopard: "Leopard", tiger: "Tiger", lion: "Lion", elephant: "Elephant" };
+// The characters of the traditional sets (seed 003).
+const CHARS = { rat: "鼠", cat: "貓", dog: "狗", wolf: "狼", leopard: "豹", tiger: "虎", lion: "獅", elephant: "象" };
+const LABELS_KEY = "jungle.labels";
 
 let state = null;
 let analysis = null;
@@ -18,13 +21,23 @@ let fenShown = null;
 
 const $ = (id) => document.getElementById(id);
 
+function storedLabels() {
+  try {
+    return localStorage.getItem(LABELS_KEY) || "names";
+  } catch (e) {
+    return "names";
+  }
+}
+let labels = storedLabels();
+
 function squareName(index) {
   return FILES[index % 7] + (Math.floor(index / 7) + 1);
 }
 
 // ----- talking to the server -------------------------------------------------
 
-async function post(action, body) {
+// Sends a request; a refusal is shown in `noticeEl` (the message line by default).
+async function post(action, body, noticeEl) {
   let response;
   try {
     response = await fetch("/api/" + action, {
@@ -38,9 +51,16 @@ async function post(action, body) {
   }
   const data = await response.json().catch(() => ({ error: "bad answer from the server" }));
   if (!response.ok) {
-    showNotice("error", data.error || ("request failed: " + response.status));
+    const text = data.error || ("request failed: " + response.status);
+    if (noticeEl) {
+      noticeEl.textContent = text;
+      noticeEl.hidden = false;
+    } else {
+      showNotice("error", text);
+    }
     return null;
   }
+  if (noticeEl) noticeEl.hidden = true;
   hideNotice();
   render(data);
   return data;
@@ -57,7 +77,10 @@ function connect() {
     $("connection").className = "offline";
   });
   events.addEventListener("state", (e) => render(JSON.parse(e.data)));
-  events.addEventListener("analysis", (e) => renderAnalysis(JSON.parse(e.data)));
+  events.addEventListener("analysis", (e) => {
+    renderAnalysis(JSON.parse(e.data));
+    if (state) renderArrows();
+  });
   events.addEventListener("notice", (e) => {
     const n = JSON.parse(e.data);
     if (n.kind === "error") showNotice("error", n.text);
@@ -130,7 +153,11 @@ function renderBoard() {
       }
       piece.className = "piece " + p.color;
       piece.querySelector(".rank").textContent = p.rank;
-      piece.querySelector(".name").textContent = NAMES[p.animal] || p.animal;
+      const name = NAMES[p.animal] || p.animal;
+      const char = CHARS[p.animal] || "";
+      piece.querySelector(".name").textContent =
+        labels === "chars" ? char : labels === "both" ? char + " " + name : name;
+      piece.dataset.labels = labels;
       cell.setAttribute("aria-label", sq + " " + p.color + " " + p.animal);
       cell.dataset.piece = p.letter;
     } else {
@@ -141,10 +168,58 @@ function renderBoard() {
     cell.classList.toggle("selected", sq === selected);
     cell.classList.toggle("target", targets.includes(sq));
     cell.classList.toggle("capture", targets.includes(sq) && !!p);
+    cell.classList.toggle("jump", targets.includes(sq) && !!selected && !adjacent(selected, sq));
     cell.classList.toggle("forbidden", forbidden.includes(sq));
     cell.classList.toggle("hint", hint.includes(sq));
     cell.classList.toggle("last", last.includes(sq));
   }
+}
+
+// Two squares side by side (a step); any other target of a move is a river jump.
+function adjacent(a, b) {
+  const df = Math.abs(FILES.indexOf(a[0]) - FILES.indexOf(b[0]));
+  const dr = Math.abs(Number(a.slice(1)) - Number(b.slice(1)));
+  return df + dr === 1;
+}
+
+// The arrows on the board: the hint, and the best line's first move while analysing.
+function renderArrows() {
+  const svg = $("arrows");
+  for (const old of svg.querySelectorAll("line")) old.remove();
+  const moves = [];
+  if (state.hint) moves.push([state.hint, "hint-arrow"]);
+  const best = analysis && analysis.on && analysis.ply === state.ply && analysis.lines[0];
+  if (best && best.pv.length > 0 && best.pv[0] !== state.hint) moves.push([best.pv[0], "best-arrow"]);
+  for (const [m, kind] of moves) {
+    const [x1, y1] = centre(m.slice(0, 2));
+    const [x2, y2] = centre(m.slice(2, 4));
+    const line = document.createElementNS(svg.namespaceURI, "line");
+    // Stop short of the target's centre so the head sits on the square.
+    const k = 0.28 / Math.hypot(x2 - x1, y2 - y1);
+    line.setAttribute("x1", x1);
+    line.setAttribute("y1", y1);
+    line.setAttribute("x2", x2 - (x2 - x1) * k);
+    line.setAttribute("y2", y2 - (y2 - y1) * k);
+    line.setAttribute("class", kind);
+    line.setAttribute("marker-end", "url(#" + kind + "-head)");
+    line.dataset.move = m;
+    svg.appendChild(line);
+  }
+}
+
+// A square's centre in the arrows' coordinates (one unit a square, rank 9 on top).
+function centre(sq) {
+  const file = FILES.indexOf(sq[0]);
+  const rank = Number(sq.slice(1)) - 1;
+  const col = flipped ? 6 - file : file;
+  const row = flipped ? rank : 8 - rank;
+  return [col + 0.5, row + 0.5];
+}
+
+// The seat a person plays in a game against the engine, or null.
+function personColor() {
+  const s = state;
+  return s.players === "red" || s.players === "blue" ? s.players : null;
 }
 
 function onCellActivated(sq) {
@@ -175,8 +250,14 @@ function onCellActivated(sq) {
 
 function explainWhyNot(sq) {
   if (state.result) return;
+  const p = state.board[FILES.indexOf(sq[0]) + 7 * (Number(sq.slice(1)) - 1)];
+  const you = personColor();
   if (state.thinking) {
-    showNotice("info", state.thinking.engine + " is thinking…");
+    showNotice("info", "Wait: " + state.thinking.engine + " is thinking.");
+  } else if (p && you && p.color !== you) {
+    showNotice("info", "That is " + sideName(p.color) + "'s " + (NAMES[p.animal] || p.animal).toLowerCase() + ": you play " + sideName(you) + ".");
+  } else if (p && p.color !== state.sideToMove) {
+    showNotice("info", sideName(state.sideToMove) + " is to move.");
   } else if (Object.keys(state.legal).length === 0) {
     showNotice("info", "It is not your turn.");
   } else {
@@ -245,9 +326,31 @@ function renderPlayers() {
   }
 }
 
+// The end of the game as the person reads it: "You win!" against the engine.
+function resultText() {
+  const r = state.result;
+  const reason = r.reason.charAt(0).toUpperCase() + r.reason.slice(1);
+  const you = personColor();
+  if (!r.winner) return "Draw: " + r.reason;
+  if (you) return (r.winner === you ? "You win! " : "You lose: ") + reason;
+  return r.text;
+}
+
+function animalsLeft(color) {
+  return state.board.filter((p) => p && p.color === color).length;
+}
+
+function countersText() {
+  const s = state;
+  const blueFirst = s.firstMover === "blue";
+  const move = Math.floor((s.ply + (blueFirst ? 1 : 0)) / 2) + 1;
+  const turn = s.result ? "" : " · " + sideName(s.sideToMove) + " to move";
+  return "Move " + move + turn + " · Red " + animalsLeft("red") + " animals, Blue " + animalsLeft("blue");
+}
+
 function statusText() {
   const s = state;
-  if (s.result) return s.result.text;
+  if (s.result) return resultText();
   if (s.thinking) return s.thinking.engine + " (" + sideName(s.thinking.side) + ") is thinking…";
   const mover = sideName(s.sideToMove);
   if (s.players === "engines") return s.watch.running ? mover + " to move" : "Paused: " + mover + " to move (press Start)";
@@ -348,7 +451,9 @@ function renderSettings() {
 function renderResult() {
   const el = $("result");
   if (state.result) {
-    el.textContent = state.result.text;
+    el.textContent = resultText();
+    const you = personColor();
+    el.className = !state.result.winner ? "draw" : you && state.result.winner !== you ? "lost" : "won";
     el.hidden = false;
   } else {
     el.hidden = true;
@@ -364,8 +469,12 @@ function renderAnalysis(a) {
   if (state && a.ply !== state.ply) return;
   for (const l of a.lines) {
     const tr = document.createElement("tr");
+    // The engine scores for the side to move; the table shows Red's view.
     const [kind, value] = l.score.split(" ");
-    const score = kind === "mate" ? "mate " + value : (Number(value) / 100).toFixed(2);
+    const sign = state && state.sideToMove === "blue" ? -1 : 1;
+    const v = sign * Number(value);
+    const score = kind === "mate" ? (v > 0 ? "Red mates in " : "Blue mates in ") + Math.abs(v)
+      : (v > 0 ? "+" : "") + (v / 100).toFixed(2);
     for (const text of [l.multipv, l.depth, score, l.nodes, l.nps]) {
       const td = document.createElement("td");
       td.textContent = text;
@@ -410,18 +519,24 @@ function render(s) {
   // (the engine can reply before the answer to the move that asked it is read).
   if (state && s.version < state.version) return;
   const rulesChanged = state && (state.rules !== s.rules || state.startFen !== s.startFen);
+  // A message about one position goes when the game moves on.
+  if (state && (state.ply !== s.ply || state.moves.length !== s.moves.length || rulesChanged)) hideNotice();
   state = s;
   stateReceivedAt = Date.now();
+  // Nothing left to lose: a pending "start a new game?" question goes.
+  if (s.moves.length === 0 || s.result) $("confirm").hidden = true;
   if (selected && !(s.legal[selected] || s.forbidden[selected])) selected = null;
   if (rulesChanged) selected = null;
   renderBoard();
   renderPlayers();
   renderResult();
   $("status").textContent = statusText();
+  $("counters").textContent = countersText();
   $("game-info").textContent = gameInfo();
   renderMoves();
   renderSettings();
   renderAnalysis(s.analysis);
+  renderArrows();
   renderGraph();
   document.body.dataset.version = s.version;
 }
@@ -436,10 +551,64 @@ function rulesChoice() {
   };
 }
 
+// Asks before a change would end the game in progress; `yes` runs when accepted,
+// `no` when declined.
+function confirmFirst(text, yes, no) {
+  if (!state || state.moves.length === 0 || state.result) {
+    yes();
+    return;
+  }
+  $("confirm-text").textContent = text;
+  $("confirm").hidden = false;
+  $("confirm-yes").onclick = () => {
+    $("confirm").hidden = true;
+    yes();
+  };
+  $("confirm-no").onclick = () => {
+    $("confirm").hidden = true;
+    if (no) no();
+  };
+}
+
+function newGameWithRules() {
+  post("new", { players: $("players").value, rules: rulesChoice() });
+}
+
+function openRules() {
+  $("rules-dialog").showModal();
+}
+
+function setUpRulesDialog() {
+  $("rules-open").addEventListener("click", openRules);
+  for (const tab of document.querySelectorAll("#rules-dialog [role=tab]")) {
+    tab.addEventListener("click", () => {
+      for (const t of document.querySelectorAll("#rules-dialog [role=tab]")) {
+        t.setAttribute("aria-selected", String(t === tab));
+      }
+      for (const text of document.querySelectorAll("#rules-dialog .rules-text")) {
+        text.hidden = text.dataset.lang !== tab.dataset.lang;
+      }
+    });
+  }
+}
+
 function setUpControls() {
   $("new").addEventListener("click", () => post("new", { players: $("players").value, rules: rulesChoice() }));
-  $("apply-rules").addEventListener("click", () => post("new", { players: $("players").value, rules: rulesChoice() }));
-  $("variant").addEventListener("change", () => post("new", { players: $("players").value, rules: rulesChoice() }));
+  $("apply-rules").addEventListener("click", () =>
+    confirmFirst("Start a new game under these rules? The game in progress ends.", newGameWithRules));
+  $("variant").addEventListener("change", () =>
+    confirmFirst("Start a new game under " + $("variant").value + "? The game in progress ends.", newGameWithRules,
+      () => { $("variant").value = state.variant; }));
+  $("labels").value = labels;
+  $("labels").addEventListener("change", () => {
+    labels = $("labels").value;
+    try {
+      localStorage.setItem(LABELS_KEY, labels);
+    } catch (e) {
+      // A page opened from disk in some browsers has no storage: the choice lasts the visit.
+    }
+    if (state) renderBoard();
+  });
   $("undo").addEventListener("click", () => post("undo"));
   $("redo").addEventListener("click", () => post("redo"));
   $("hint").addEventListener("click", () => post("hint"));
@@ -452,11 +621,15 @@ function setUpControls() {
   $("players").addEventListener("change", () => post("settings", { players: $("players").value }));
   $("level").addEventListener("change", () => post("settings", { level: Number($("level").value) }));
   $("movetime").addEventListener("change", () => post("settings", { movetimeMs: Number($("movetime").value) }));
-  $("set-fen").addEventListener("click", () => post("new", { fen: $("fen").value, rules: rulesChoice() }));
+  $("set-fen").addEventListener("click", () => post("new", { fen: $("fen").value, rules: rulesChoice() }, $("fen-error")));
   $("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
     if (!text) return;
+    if (state && state.thinking) {
+      showNotice("info", "Wait: " + state.thinking.engine + " is thinking; play " + text + " when it has moved.");
+      return;
+    }
     post("move", { move: text }).then((ok) => {
       if (ok) $("move-input").value = "";
     });
@@ -485,6 +658,8 @@ function setUpControls() {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || !state) return;
     if (e.key === "ArrowLeft" && state.ply > 0) post("goto", { ply: state.ply - 1 });
     if (e.key === "ArrowRight" && state.ply < state.moves.length) post("goto", { ply: state.ply + 1 });
+    if (e.key === "Home" && state.ply > 0) post("goto", { ply: 0 });
+    if (e.key === "End" && state.ply < state.moves.length) post("goto", { ply: state.moves.length });
   });
   // The running clock of a watched game.
   setInterval(() => {
@@ -496,6 +671,7 @@ document.addEventListener("DOMContentLoaded", () => {
   buildBoard();
   setUpPointer();
   setUpControls();
+  setUpRulesDialog();
   fetch("/api/state").then((r) => r.json()).then(render).catch(() => {});
   connect();
 });
