@@ -9,11 +9,13 @@
 //! - `tb`: endgame tablebases, built in memory or read from files.
 //! - `tools`: perft and the bench.
 //! - `text`: outside text as errors quote it.
+//! - `clock`: the time, also in WebAssembly.
 //!
 //! The applications (the protocol, the match runner, training, the board's server)
 //! are in the `jungle` crate, which re-exports these modules.
 
 pub mod board;
+pub mod clock;
 pub mod eval;
 pub mod game;
 pub mod nnue;

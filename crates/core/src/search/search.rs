@@ -224,7 +224,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         }
         if self.awaiting_ponderhit {
             self.awaiting_ponderhit = false;
-            self.time.restart(std::time::Instant::now());
+            self.time.restart(crate::clock::Instant::now());
         }
         true
     }

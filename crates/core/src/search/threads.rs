@@ -11,13 +11,14 @@ use super::tbprobe::TbSearch;
 use super::time::TimeManager;
 use super::tt::{AllocError, Bound, TranspositionTable};
 use crate::board::{Move, MoveRules};
+use crate::clock::Instant;
 use crate::game::{Game, GameResult};
 use crate::nnue::{self, EvalKind, Network};
 use crate::tb::Tablebases;
 use crate::with_move_rules;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What a finished search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -437,11 +438,8 @@ fn report_line<R: MoveRules>(w: &Worker<R>, depth: i32, k: usize, report: Report
 /// mixed (`splitmix64`) so that searches close in time choose independently.
 fn clock_seed() -> u64 {
     static SEARCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0x1234_5678, |d| d.as_nanos() as u64);
     let count = SEARCHES.fetch_add(1, Ordering::Relaxed);
-    super::strength::splitmix64(nanos ^ count.rotate_left(32) ^ u64::from(std::process::id()))
+    super::strength::splitmix64(crate::clock::seed_bits() ^ count.rotate_left(32))
 }
 
 impl<R: MoveRules> Worker<'_, R> {

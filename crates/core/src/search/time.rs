@@ -7,7 +7,8 @@
 
 use super::limits::Limits;
 use crate::board::Color;
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 /// Moves assumed to remain in a sudden-death game.
 const DEFAULT_MOVES_TO_GO: u64 = 30;

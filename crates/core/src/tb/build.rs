@@ -30,11 +30,11 @@ use super::TbError;
 use crate::board::geometry::{JUMPS, NEIGHBOURS, TRAPS, WATER};
 use crate::board::movegen::generate_to_with;
 use crate::board::{Animal, Bitboard, Color, MoveList, MoveRules};
+use crate::clock::Instant;
 use rayon::prelude::*;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 /// In `cap`: some capture (or den entry) wins; the low bits are the fastest such win.
 const CAP_WIN: u16 = 0x8000;

@@ -2,13 +2,13 @@
 //! With one thread the total node count is the engine's signature.
 
 use crate::board::Position;
+use crate::clock::Instant;
 use crate::game::{Game, Rules};
 use crate::nnue::{EvalKind, Network};
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits};
 use std::io::{self, Write};
 use std::sync::Arc;
-use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 13;
 const POSITIONS: &str = include_str!("bench_positions.txt");

@@ -5,9 +5,9 @@
 
 use crate::board::movegen::{count_after_with, count_with, generate_with};
 use crate::board::{Move, MoveList, MoveRules, Position, Standard};
+use crate::clock::Instant;
 use rayon::prelude::*;
 use std::io::{self, Write};
-use std::time::Instant;
 
 /// Leaves of the move tree `depth` plies deep, single-threaded.
 pub fn perft_with<R: MoveRules>(pos: &Position, depth: u32) -> u64 {
