@@ -232,6 +232,36 @@ async fn a_person_plays_in_the_browser() {
         "Move 1 · Red to move · Red 8 animals, Blue 8"
     );
     shot(&client, "1-start").await;
+    // In a 1280x800 viewport every control under the board is in view without
+    // scrolling (the window is that plus the browser's own frame).
+    let frame = client
+        .execute("return window.outerHeight - window.innerHeight", vec![])
+        .await
+        .expect("frame")
+        .as_u64()
+        .unwrap_or(0);
+    client
+        .set_window_size(1280, 800 + frame as u32)
+        .await
+        .expect("resize");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let below = client
+        .execute(
+            "const r = document.getElementById('move-form').getBoundingClientRect(); \
+             return [r.bottom, window.innerHeight, window.scrollY];",
+            vec![],
+        )
+        .await
+        .expect("layout");
+    let (bottom, height) = (
+        below[0].as_f64().unwrap_or(1e9),
+        below[1].as_f64().unwrap_or(0.0),
+    );
+    assert!(
+        bottom <= height,
+        "the move box ends at {bottom} px in a {height} px window"
+    );
+    shot(&client, "1a-1280x800").await;
     css(&client, "#rules-open")
         .await
         .click()
@@ -360,7 +390,7 @@ async fn a_person_plays_in_the_browser() {
         .expect("labels");
     assert_eq!(
         text(&client, "#board .cell[data-sq=\"a5\"] .name").await,
-        "獅 LION"
+        "獅 Lion"
     );
     let kept = client
         .execute("return localStorage.getItem('jungle.labels')", vec![])
