@@ -315,10 +315,20 @@ pub fn generate_with_report(
     let mut written = 0;
     let mut attempts = 0;
     let mut searched = 0;
-    let max_attempts = settings.count * 200;
+    // Calibration keeps a small share of a narrow band: it may look ten times as long.
+    let max_attempts = settings.count
+        * if settings.calibrate.is_some() {
+            2000
+        } else {
+            200
+        };
     // Each candidate with its score and how many positions had been searched with it.
     let mut candidates: Vec<(Position, i32, usize)> = Vec::new();
-    let batch = if settings.verify_nodes.is_some() || settings.calibrate.is_some() {
+    // Batches keep the threads busy; a calibration candidate takes many games, so its
+    // batches are small (progress is reported after each).
+    let batch = if settings.calibrate.is_some() {
+        2 * settings.threads.max(1)
+    } else if settings.verify_nodes.is_some() {
         16 * settings.threads.max(1)
     } else {
         1
@@ -430,6 +440,16 @@ fn keep_verified(
         if let (Some(report), Some(cal)) = (report.as_deref_mut(), &settings.calibrate) {
             report.searched = searched;
             report.in_band += 1;
+            let trials: Vec<String> = scores
+                .iter()
+                .map(|s| format!("{}-{}-{}", s.wins, s.draws, s.losses))
+                .collect();
+            eprintln!(
+                "{} eval {cp}: trials (favoured side W-D-L) {} -> {}",
+                pos.to_fen(),
+                trials.join(" then "),
+                if keep { "kept" } else { "dropped" }
+            );
             for (i, s) in scores.iter().enumerate() {
                 report.tried[i] += 1;
                 report.trial_games += u64::from(s.wins + s.draws + s.losses);
