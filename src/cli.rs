@@ -175,7 +175,7 @@ enum Command {
     /// Endgame tablebases: build tables, probe positions.
     #[command(subcommand)]
     Tb(crate::tb_files::command::TbCommand),
-    /// Generate a balanced opening suite (the shipped openings.txt).
+    /// Generate an opening suite: balanced (openings.txt), unbalanced, verified or calibrated (books/).
     Openings {
         #[arg(long, default_value_t = 100)]
         count: usize,
@@ -202,6 +202,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = EvalArg::Nnue)]
         eval: EvalArg,
         #[command(flatten)]
+        calibrate: CalibrateArgs,
+        #[command(flatten)]
         rules: RulesArgs,
     },
     /// Serve a board for people in the browser: play, watch engines, analyse.
@@ -212,6 +214,73 @@ enum Command {
         #[arg(long)]
         seed: Option<u64>,
     },
+}
+
+/// Calibration of `jungle openings`: self-play trials from each candidate.
+#[derive(clap::Args, Debug, Clone)]
+struct CalibrateArgs {
+    /// Calibrate: keep a position only when self-play trials at about N nodes per move
+    /// (each move's budget jittered, see --calibrate-jitter) pass the thresholds.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    calibrate_nodes: Option<u64>,
+    /// Calibrate (after --calibrate-nodes, if given) at a clock, seconds[+increment]
+    /// per side, e.g. 10+0.1.
+    #[arg(long, value_name = "TC")]
+    calibrate_tc: Option<String>,
+    /// Self-play trials per candidate and limit.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    calibrate_trials: u32,
+    /// Each move's node budget is drawn from N ± this many percent (seeded), so that
+    /// the trials of a position differ.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(0..=90))]
+    calibrate_jitter: u32,
+    /// Keep a position when the favoured side wins at least this percentage of trials.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=100))]
+    calibrate_min_win: u32,
+    /// … and at most this percentage.
+    #[arg(long, default_value_t = 70, value_parser = clap::value_parser!(u32).range(0..=100))]
+    calibrate_max_win: u32,
+    /// … and loses at most this many trials.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    calibrate_max_losses: u32,
+}
+
+impl CalibrateArgs {
+    /// The calibration asked for (`None`: no --calibrate-nodes or --calibrate-tc).
+    fn calibration(&self) -> Result<Option<openings::Calibration>, String> {
+        let mut limits = Vec::new();
+        if let Some(nodes) = self.calibrate_nodes {
+            limits.push(openings::TrialLimit::Nodes {
+                nodes,
+                jitter_pct: self.calibrate_jitter,
+            });
+        }
+        if let Some(tc) = &self.calibrate_tc {
+            match TimeControl::parse_tc(tc) {
+                Ok(TimeControl::Clock { base_ms, inc_ms }) => {
+                    limits.push(openings::TrialLimit::Clock { base_ms, inc_ms })
+                }
+                _ => {
+                    return Err(format!(
+                        "--calibrate-tc '{}': expected seconds[+increment], like 10+0.1",
+                        crate::text::quote(tc)
+                    ))
+                }
+            }
+        }
+        if limits.is_empty() {
+            return Ok(None);
+        }
+        let cal = openings::Calibration {
+            limits,
+            trials: self.calibrate_trials,
+            min_win_pct: self.calibrate_min_win,
+            max_win_pct: self.calibrate_max_win,
+            max_losses: self.calibrate_max_losses,
+        };
+        cal.check()?;
+        Ok(Some(cal))
+    }
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -470,8 +539,16 @@ pub fn run() -> i32 {
             verify_nodes,
             threads,
             eval,
+            calibrate,
             rules,
         }) => {
+            let calibrate = match calibrate.calibration() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 2;
+                }
+            };
             let settings = openings::Settings {
                 count,
                 plies,
@@ -483,13 +560,14 @@ pub fn run() -> i32 {
                 verify_nodes,
                 threads: threads as usize,
                 eval: eval.kind(),
+                calibrate,
             };
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
             match openings::generate(&settings, &mut out) {
                 Ok(written) if written < count => {
                     eprintln!(
-                        "error: only {written} of {count} positions found (too narrow a score band?)"
+                        "error: only {written} of {count} positions found (too narrow a score band or calibration band?)"
                     );
                     1
                 }

@@ -4,7 +4,7 @@
 //! uniformly random legal plies from the start position (how many is random too). The
 //! opening is thrown away and another drawn (from the same random stream) when the game
 //! ends within those plies, when it is a position of the test books (`openings.txt`,
-//! `books/unbalanced.txt`, `books/verified.txt`, and any `--exclude` file: the
+//! `books/unbalanced.txt`, `books/verified.txt`, `books/calibrated.txt`, and any `--exclude` file: the
 //! training and test openings are disjoint), or when the engine's search of its first
 //! move scores it beyond ±`opening_margin` or as a mate. Then the engine plays both
 //! sides to the end, with a fixed node count per move (one thread; its hash table and
@@ -49,7 +49,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The committed test books: their positions are never training openings or samples.
-pub const TEST_BOOKS: [(&str, &str); 3] = [
+pub const TEST_BOOKS: [(&str, &str); 4] = [
     ("openings.txt", include_str!("../../openings.txt")),
     (
         "books/unbalanced.txt",
@@ -58,6 +58,10 @@ pub const TEST_BOOKS: [(&str, &str); 3] = [
     (
         "books/verified.txt",
         include_str!("../../books/verified.txt"),
+    ),
+    (
+        "books/calibrated.txt",
+        include_str!("../../books/calibrated.txt"),
     ),
 ];
 
@@ -671,7 +675,17 @@ mod tests {
             "the verified book repeats a position"
         );
         assert!(a.is_disjoint(&c));
-        let all: HashSet<u64> = a.iter().chain(&b).chain(&c).copied().collect();
+        // The calibrated book shares no position with any other.
+        let calibrated = book_keys(TEST_BOOKS[3].0, TEST_BOOKS[3].1).expect("parses");
+        let d: HashSet<u64> = calibrated.iter().copied().collect();
+        assert_eq!(
+            d.len(),
+            calibrated.len(),
+            "the calibrated book repeats a position"
+        );
+        assert!(d.len() >= 100);
+        assert!(a.is_disjoint(&d) && b.is_disjoint(&d) && c.is_disjoint(&d));
+        let all: HashSet<u64> = a.iter().chain(&b).chain(&c).chain(&d).copied().collect();
         assert_eq!(settings(1).excluded, all);
     }
 }
