@@ -11,7 +11,9 @@
 //! - `gui`: the board's HTTP server.
 //! - `cli`: the command line, dispatching to the above.
 
-pub use jungle_core::{board, eval, game, nnue, search, tb, text, tools, with_move_rules};
+pub use jungle_core::{
+    board, eval, game, nnue, record, search, tb, text, tools, uci, with_move_rules,
+};
 
 pub mod arena;
 pub mod cli;

@@ -2,7 +2,7 @@
 //! handshake). The referee never trusts it: every wait has a deadline, and a process
 //! that dies or hangs is reported, not waited on.
 
-use crate::game::Rules;
+pub use crate::uci::{declaration, parse_score, rule_options, spin_range};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -289,70 +289,6 @@ impl Drop for EngineProcess {
     }
 }
 
-/// The declaration of option `name` (`name X type spin default …`, any case) among
-/// the `option` lines of a handshake.
-pub fn declaration<'a>(declared: &'a [String], name: &str) -> Option<&'a str> {
-    declared
-        .iter()
-        .find(|o| {
-            o.strip_prefix("name ")
-                .and_then(|rest| rest.split(" type ").next())
-                .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        })
-        .map(String::as_str)
-}
-
-/// `(min, max)` of a declared spin option.
-pub fn spin_range(declared: &[String], name: &str) -> Option<(i64, i64)> {
-    let tokens: Vec<&str> = declaration(declared, name)?.split_whitespace().collect();
-    let after = |key: &str| {
-        tokens
-            .iter()
-            .position(|t| *t == key)
-            .and_then(|i| tokens.get(i + 1))
-            .and_then(|v| v.parse::<i64>().ok())
-    };
-    Some((after("min")?, after("max")?))
-}
-
-/// The `setoption`s that select `rules` in an engine speaking protocol.md.
-pub fn rule_options(rules: Rules) -> Vec<(String, String)> {
-    vec![
-        ("UCI_Variant".into(), rules.variant.name().into()),
-        ("DogSwims".into(), rules.moves.dog_swims.to_string()),
-        (
-            "TrappedLoseAttack".into(),
-            rules.moves.trapped_lose_attack.to_string(),
-        ),
-        (
-            "NoCaptureDrawPlies".into(),
-            rules.draw.no_capture_plies.to_string(),
-        ),
-        ("RepetitionDraw".into(), rules.draw.repetitions.to_string()),
-    ]
-}
-
-/// The score of an `info … score cp X | mate M` line, mates as ±(30000 − plies).
-pub fn parse_score(line: &str) -> Option<i32> {
-    if !line.starts_with("info ") || line.starts_with("info string") {
-        return None;
-    }
-    let mut tokens = line.split_whitespace();
-    while let Some(t) = tokens.next() {
-        if t == "score" {
-            let kind = tokens.next()?;
-            let value: i32 = tokens.next()?.parse().ok()?;
-            return match kind {
-                "cp" => Some(value),
-                "mate" if value > 0 => Some(30_000 - (2 * value - 1)),
-                "mate" => Some(-30_000 + 2 * value.abs()),
-                _ => None,
-            };
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,39 +320,6 @@ mod tests {
         assert!(EngineSpec::parse("cmd=a foo").is_err());
         assert!(EngineSpec::parse("cmd=a proto=xboard").is_err());
         assert!(EngineSpec::parse("cmd=a colour=red").is_err());
-    }
-
-    #[test]
-    fn reads_option_declarations() {
-        let declared = vec![
-            "name UCI_Elo type spin default 936 min 936 max 1559".to_string(),
-            "name Skill Level type spin default 20 min 0 max 20".to_string(),
-            "name Ponder type check default false".to_string(),
-        ];
-        assert_eq!(spin_range(&declared, "uci_elo"), Some((936, 1559)));
-        assert_eq!(spin_range(&declared, "Skill Level"), Some((0, 20)));
-        assert_eq!(spin_range(&declared, "Ponder"), None);
-        assert_eq!(spin_range(&declared, "Hash"), None);
-        assert!(declaration(&declared, "PONDER").is_some());
-        assert!(declaration(&declared, "Skill").is_none());
-    }
-
-    #[test]
-    fn reads_scores() {
-        assert_eq!(
-            parse_score("info depth 3 score cp -25 nodes 10 pv a1a2"),
-            Some(-25)
-        );
-        assert_eq!(
-            parse_score("info depth 3 score mate 2 pv a1a2"),
-            Some(29_997)
-        );
-        assert_eq!(
-            parse_score("info depth 3 score mate -1 pv a1a2"),
-            Some(-29_998)
-        );
-        assert_eq!(parse_score("info string score cp 5"), None);
-        assert_eq!(parse_score("bestmove a1a2"), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! GUI goes on.
 
 use crate::arena::engine_process::{EngineFailure, EngineProcess, EngineSpec};
+pub use jungle_board::engines::{EngineEvent, Request, Search};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
@@ -17,55 +18,6 @@ const START_TIMEOUT: Duration = Duration::from_secs(10);
 const STOP_GRACE: Duration = Duration::from_secs(3);
 /// How often the driver looks at its request queue while waiting for the engine.
 const POLL: Duration = Duration::from_millis(5);
-
-/// A search to run: the `position` line, the `go` line, and how long the engine may
-/// take to answer (`None`: until stopped).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Search {
-    pub id: u64,
-    pub position: String,
-    pub go: String,
-    pub deadline: Option<Duration>,
-}
-
-#[derive(Clone, Debug)]
-pub enum Request {
-    /// Starts a search, stopping the running one first.
-    Go(Search),
-    /// Stops the running search (its `bestmove` is still reported).
-    Stop,
-    /// `setoption` lines, sent between searches; options the engine did not declare
-    /// are skipped (listed in the `Ready` event).
-    Options(Vec<(String, String)>),
-    /// `ucinewgame` between searches.
-    NewGame,
-    Quit,
-}
-
-/// What a driver tells the controller. `slot` says which driver.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineEvent {
-    /// The engine is up (after a start or a restart): its name and declared options.
-    Ready {
-        slot: usize,
-        name: String,
-        options: Vec<String>,
-    },
-    /// An `info` line of search `id`.
-    Info { slot: usize, id: u64, line: String },
-    /// An `info string` line outside a search, e.g. an error about an option.
-    Said { slot: usize, line: String },
-    /// Search `id` ended with this move text (`0000` for none).
-    BestMove { slot: usize, id: u64, text: String },
-    /// The engine crashed or hung during search `id` (if any) and was restarted
-    /// (`restarted`) or could not be.
-    Failed {
-        slot: usize,
-        id: Option<u64>,
-        message: String,
-        restarted: bool,
-    },
-}
 
 /// The controller's handle on a driver thread.
 pub struct Driver {

@@ -5,14 +5,17 @@
 //! checks every move. The browser can only choose among the engines of the command
 //! line and never names a program or a file.
 
-pub mod api;
-pub mod controller;
 pub mod driver;
 pub mod http;
-pub mod view;
+
+pub use jungle_board::{api, controller, view};
 
 use crate::arena::engine_process::EngineSpec;
-use std::sync::mpsc::{self, Sender};
+use crate::arena::match_runner::TimeControl;
+use controller::{Controller, ANALYSER, PLAYER, SECOND};
+use driver::Driver;
+use jungle_board::engines::{Host, Request as EngineRequest};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
 /// What the controller thread receives.
@@ -86,7 +89,7 @@ pub fn run(settings: &Settings) -> i32 {
 
 fn serve(settings: &Settings) -> Result<(), String> {
     let engines = engine_specs(&settings.engines)?;
-    let watch_clock = controller::watch_clock(&settings.tc)?;
+    let watch_clock = watch_clock(&settings.tc)?;
     let server = tiny_http::Server::http((settings.host.as_str(), settings.port))
         .map_err(|e| format!("cannot listen on {}:{}: {e}", settings.host, settings.port))?;
     let addr = server
@@ -104,15 +107,16 @@ fn serve(settings: &Settings) -> Result<(), String> {
         std::net::SocketAddr::V4(a) => format!("http://{}:{}/", a.ip(), a.port()),
     };
     let (tx, rx) = mpsc::channel();
+    let host = ServerHost::start(engines, &tx);
     let config = controller::Config {
-        engines,
+        names: host.names(),
         watch_clock,
         movetime_ms: settings.movetime_ms,
     };
-    let ctl = controller::Controller::new(config, &tx);
+    let ctl = Controller::new(config, host);
     std::thread::Builder::new()
         .name("gui-controller".into())
-        .spawn(move || ctl.run(rx))
+        .spawn(move || run_controller(ctl, rx))
         .map_err(|e| format!("cannot start the GUI: {e}"))?;
     let ticks = tx.clone();
     std::thread::Builder::new()
@@ -128,4 +132,81 @@ fn serve(settings: &Settings) -> Result<(), String> {
     let _ = std::io::stdout().flush();
     http::serve(server, addr, &settings.host, tx);
     Ok(())
+}
+
+/// The clock of a watched game from `--tc`.
+pub fn watch_clock(tc: &str) -> Result<(u64, u64), String> {
+    match TimeControl::parse_tc(tc)? {
+        TimeControl::Clock { base_ms, inc_ms } => Ok((base_ms, inc_ms)),
+        _ => Err(format!("bad time control '{}'", crate::text::quote(tc))),
+    }
+}
+
+/// The server's host of the controller: engine processes behind driver threads, and
+/// the pages' event streams.
+struct ServerHost {
+    drivers: Vec<Driver>,
+    subscribers: Vec<Sender<String>>,
+}
+
+impl ServerHost {
+    /// One or two engines: the first plays and analyses, the second is Blue in a
+    /// watched game (the first again when only one is given).
+    fn start(engines: Vec<EngineSpec>, events: &Sender<Msg>) -> ServerHost {
+        let first = engines[0].clone();
+        let second = engines.get(1).cloned().unwrap_or_else(|| {
+            let mut s = first.clone();
+            s.name.push_str("-2");
+            s
+        });
+        let drivers = vec![
+            Driver::spawn(PLAYER, first.clone(), events.clone()),
+            Driver::spawn(SECOND, second, events.clone()),
+            Driver::spawn(ANALYSER, first, events.clone()),
+        ];
+        ServerHost {
+            drivers,
+            subscribers: Vec::new(),
+        }
+    }
+
+    fn names(&self) -> [String; 3] {
+        [PLAYER, SECOND, ANALYSER].map(|slot| self.drivers[slot].spec.name.clone())
+    }
+}
+
+impl Host for ServerHost {
+    fn to_engine(&mut self, slot: usize, request: EngineRequest) {
+        self.drivers[slot].send(request);
+    }
+
+    fn to_pages(&mut self, event: &str) {
+        self.subscribers
+            .retain(|s| s.send(event.to_string()).is_ok());
+    }
+}
+
+/// Serves the controller's messages until every sender is gone.
+fn run_controller(mut ctl: Controller<ServerHost>, inbox: Receiver<Msg>) {
+    ctl.start();
+    while let Ok(msg) = inbox.recv() {
+        match msg {
+            Msg::Api(request, reply) => {
+                let answer = ctl.handle(request);
+                let _ = reply.send(answer);
+            }
+            Msg::Engine(event) => ctl.engine_event(event),
+            Msg::Subscribe(tx) => {
+                let _ = tx.send(ctl.state_event());
+                ctl.host.subscribers.push(tx);
+            }
+            Msg::Tick => {
+                ctl.tick();
+                // Forget pages that have gone away.
+                ctl.host
+                    .subscribers
+                    .retain(|s| s.send(String::new()).is_ok());
+            }
+        }
+    }
 }

@@ -8,6 +8,8 @@
 //! - `search`: iterative-deepening alpha-beta, the transposition table, threads, time.
 //! - `tb`: endgame tablebases, built in memory or read from files.
 //! - `tools`: perft and the bench.
+//! - `record`: the record format of games and openings files.
+//! - `uci`: engine protocol text of other engines (option declarations, scores).
 //! - `text`: outside text as errors quote it.
 //! - `clock`: the time, also in WebAssembly.
 //!
@@ -19,7 +21,9 @@ pub mod clock;
 pub mod eval;
 pub mod game;
 pub mod nnue;
+pub mod record;
 pub mod search;
 pub mod tb;
 pub mod text;
 pub mod tools;
+pub mod uci;

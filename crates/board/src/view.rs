@@ -1,7 +1,8 @@
 //! What the page is shown: the controller's state as JSON.
 
-use super::controller::{side_name, Controller, LEVEL_NAMES, PLAYER, SECOND};
 use crate::board::{Color, Move, MoveList, Square};
+use crate::controller::{side_name, Controller, LEVEL_NAMES, PLAYER, SECOND};
+use crate::engines::Host;
 use crate::with_move_rules;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -9,7 +10,7 @@ use std::collections::BTreeMap;
 /// Scores beyond this (centipawns) are drawn at the edge of the evaluation graph.
 const GRAPH_CAP: i32 = 1500;
 
-pub fn state(c: &Controller) -> Value {
+pub fn state(c: &Controller<impl Host>) -> Value {
     let pos = c.game.position();
     let side = pos.side_to_move();
     let board: Vec<Value> = Square::all()
@@ -99,7 +100,7 @@ pub fn state(c: &Controller) -> Value {
     })
 }
 
-pub fn analysis(c: &Controller) -> Value {
+pub fn analysis(c: &Controller<impl Host>) -> Value {
     json!({
         "on": c.analysis_on,
         "multipv": c.multipv,
@@ -112,7 +113,7 @@ pub fn analysis(c: &Controller) -> Value {
 /// those that only the anti-chase rules forbid.
 type Targets = BTreeMap<String, Vec<String>>;
 
-fn targets(c: &Controller) -> (Targets, Targets) {
+fn targets(c: &Controller<impl Host>) -> (Targets, Targets) {
     let pos = c.game.position();
     let mut legal: Targets = BTreeMap::new();
     for m in c.game.legal_moves().iter() {

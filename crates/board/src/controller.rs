@@ -2,21 +2,18 @@
 //! engine arrives here, on one thread, in order. The rules core checks every move,
 //! the page's and the engines' alike; an engine only ever proposes.
 
-use super::api::{self, Answer, Players, Refusal, Request};
-use super::driver::{Driver, EngineEvent, Request as EngineRequest, Search};
-use super::view;
-use super::Msg;
-use crate::arena::engine_process::{
-    declaration, parse_score, rule_options, spin_range, EngineSpec,
-};
-use crate::arena::match_runner::{self, TimeControl};
+use crate::api::{self, Answer, Players, Refusal, Request};
 use crate::board::movegen::MoveError;
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{Color, Move, Position};
+use crate::engines::{EngineEvent, Host, Request as EngineRequest, Search};
 use crate::game::{Game, GameResult, Rules, Variant};
+use crate::uci::{declaration, parse_score, rule_options, spin_range};
+use crate::view;
+use jungle_core::clock::Instant;
+use jungle_core::record::{self, RecordHeader};
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, Sender};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Named strength levels, weakest first; the last is full strength.
 /// The level of a new board: Novice, for someone who has never played (full strength
@@ -47,9 +44,9 @@ const ANSWER_GRACE: Duration = Duration::from_secs(5);
 /// What the command line allows.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// One or two engines: the first plays and analyses, the second is Blue in a
-    /// watched game (the first again when only one is given).
-    pub engines: Vec<EngineSpec>,
+    /// The names of the engines of the slots `PLAYER`, `SECOND` and `ANALYSER` (as
+    /// `jungle match` records them).
+    pub names: [String; 3],
     /// The clock of a watched game.
     pub watch_clock: (u64, u64),
     pub movetime_ms: u64,
@@ -116,9 +113,10 @@ impl EngineInfo {
     }
 }
 
-pub struct Controller {
+pub struct Controller<H: Host> {
     pub config: Config,
-    drivers: Vec<Driver>,
+    /// Carries requests to the engines and events to the pages.
+    pub host: H,
     pub engines: [EngineInfo; 3],
     pub rules: Rules,
     pub start: Position,
@@ -147,28 +145,16 @@ pub struct Controller {
     pub scores: Vec<Option<i32>>,
     pub notices: VecDeque<Notice>,
     next_id: u64,
-    subscribers: Vec<Sender<String>>,
     /// Analysis lines not yet sent (sent at most every 100 ms).
     analysis_dirty: bool,
     analysis_sent: Instant,
     pub version: u64,
 }
 
-impl Controller {
-    pub fn new(config: Config, events: &Sender<Msg>) -> Controller {
-        let first = config.engines[0].clone();
-        let second = config.engines.get(1).cloned().unwrap_or_else(|| {
-            let mut s = first.clone();
-            s.name.push_str("-2");
-            s
-        });
-        let drivers = vec![
-            Driver::spawn(PLAYER, first.clone(), events.clone()),
-            Driver::spawn(SECOND, second, events.clone()),
-            Driver::spawn(ANALYSER, first, events.clone()),
-        ];
-        let engines = [0, 1, 2].map(|i| EngineInfo {
-            name: drivers[i].spec.name.clone(),
+impl<H: Host> Controller<H> {
+    pub fn new(config: Config, host: H) -> Controller<H> {
+        let engines = config.names.clone().map(|name| EngineInfo {
+            name,
             id_name: None,
             options: Vec::new(),
         });
@@ -176,7 +162,7 @@ impl Controller {
         let movetime_ms = config.movetime_ms;
         Controller {
             config,
-            drivers,
+            host,
             engines,
             rules: Rules::default(),
             start: Position::startpos(),
@@ -199,35 +185,20 @@ impl Controller {
             scores: vec![None],
             notices: VecDeque::new(),
             next_id: 1,
-            subscribers: Vec::new(),
             analysis_dirty: false,
             analysis_sent: Instant::now(),
             version: 0,
         }
     }
 
-    /// Serves messages until every sender is gone.
-    pub fn run(mut self, inbox: Receiver<Msg>) {
-        // Engines start now, so the page can show their names at once.
+    /// Starts the engines now, so the page can show their names at once.
+    pub fn start(&mut self) {
         self.send_level();
-        self.drivers[PLAYER].send(EngineRequest::NewGame);
-        while let Ok(msg) = inbox.recv() {
-            match msg {
-                Msg::Api(request, reply) => {
-                    let answer = self.handle(request);
-                    let _ = reply.send(answer);
-                }
-                Msg::Engine(event) => self.engine_event(event),
-                Msg::Subscribe(tx) => {
-                    let _ = tx.send(self.state_event());
-                    self.subscribers.push(tx);
-                }
-                Msg::Tick => self.tick(),
-            }
-        }
+        self.host.to_engine(PLAYER, EngineRequest::NewGame);
     }
 
-    fn handle(&mut self, request: Request) -> Result<Answer, Refusal> {
+    /// Answers a request of a page.
+    pub fn handle(&mut self, request: Request) -> Result<Answer, Refusal> {
         log::debug!("request: {request:?}");
         let result = match request {
             Request::State => return Ok(Answer::State(view::state(self))),
@@ -274,7 +245,7 @@ impl Controller {
         self.hint_id = None;
         self.analysis.clear();
         if let Some(p) = self.play.take() {
-            self.drivers[p.slot].send(EngineRequest::Stop);
+            self.host.to_engine(p.slot, EngineRequest::Stop);
         }
         if self.verdict.as_ref().is_some_and(|v| v.ply != self.cursor) {
             self.verdict = None;
@@ -447,9 +418,10 @@ impl Controller {
     fn set_game(&mut self, start: Position, rules: Rules, line: Vec<Move>, cursor: usize) {
         if rules != self.rules {
             let options = rule_options(rules);
-            for d in &self.drivers {
-                d.send(EngineRequest::Stop);
-                d.send(EngineRequest::Options(options.clone()));
+            for slot in [PLAYER, SECOND, ANALYSER] {
+                self.host.to_engine(slot, EngineRequest::Stop);
+                self.host
+                    .to_engine(slot, EngineRequest::Options(options.clone()));
             }
             for slot in [PLAYER, SECOND, ANALYSER] {
                 if rules != Rules::default()
@@ -466,8 +438,8 @@ impl Controller {
                 }
             }
         }
-        for d in &self.drivers {
-            d.send(EngineRequest::NewGame);
+        for slot in [PLAYER, SECOND, ANALYSER] {
+            self.host.to_engine(slot, EngineRequest::NewGame);
         }
         self.rules = rules;
         self.start = start;
@@ -505,7 +477,7 @@ impl Controller {
         if let Some(p) = s.players {
             if p != self.players {
                 if let Some(search) = self.play.take() {
-                    self.drivers[search.slot].send(EngineRequest::Stop);
+                    self.host.to_engine(search.slot, EngineRequest::Stop);
                 }
                 self.players = p;
                 self.watch_running = false;
@@ -518,7 +490,7 @@ impl Controller {
 
     /// The strength options of the playing engine for the chosen level (full
     /// strength in a watched game).
-    fn send_level(&self) {
+    fn send_level(&mut self) {
         let info = &self.engines[PLAYER];
         let top = LEVEL_NAMES.len() as u32;
         let level = if self.players == Players::Engines {
@@ -542,7 +514,7 @@ impl Controller {
             return;
         }
         if !options.is_empty() {
-            self.drivers[PLAYER].send(EngineRequest::Options(options));
+            self.host.to_engine(PLAYER, EngineRequest::Options(options));
         }
     }
 
@@ -600,7 +572,7 @@ impl Controller {
     fn start_play(&mut self, slot: usize, color: Color, retried: bool) {
         // The analyser pauses while an engine plays (they share the cores).
         if let Some(_id) = self.analysis_id.take() {
-            self.drivers[ANALYSER].send(EngineRequest::Stop);
+            self.host.to_engine(ANALYSER, EngineRequest::Stop);
         }
         let (go, deadline) = if self.players == Players::Engines {
             let (_, inc) = self.config.watch_clock;
@@ -620,12 +592,15 @@ impl Controller {
             )
         };
         let id = self.id();
-        self.drivers[slot].send(EngineRequest::Go(Search {
-            id,
-            position: self.position_command(),
-            go,
-            deadline: Some(deadline),
-        }));
+        self.host.to_engine(
+            slot,
+            EngineRequest::Go(Search {
+                id,
+                position: self.position_command(),
+                go,
+                deadline: Some(deadline),
+            }),
+        );
         self.play = Some(PlaySearch {
             slot,
             id,
@@ -639,7 +614,7 @@ impl Controller {
     fn move_now(&mut self) -> Result<(), Refusal> {
         if let Some(p) = self.play {
             // Its bestmove follows and is played.
-            self.drivers[p.slot].send(EngineRequest::Stop);
+            self.host.to_engine(p.slot, EngineRequest::Stop);
             return Ok(());
         }
         if let Some((_, reason)) = self.result() {
@@ -683,14 +658,15 @@ impl Controller {
                 // The clock stops where it is; the move is thought again on resume.
                 let used = p.started.elapsed().as_millis() as i64;
                 self.clocks[p.color.index()] -= used;
-                self.drivers[p.slot].send(EngineRequest::Stop);
+                self.host.to_engine(p.slot, EngineRequest::Stop);
             }
             self.restart_analysis();
         }
         Ok(())
     }
 
-    fn engine_event(&mut self, event: EngineEvent) {
+    /// Takes in what an engine said.
+    pub fn engine_event(&mut self, event: EngineEvent) {
         log::debug!("engine: {event:?}");
         match event {
             EngineEvent::Ready {
@@ -863,7 +839,8 @@ impl Controller {
         self.changed();
     }
 
-    fn tick(&mut self) {
+    /// Called about every 100 ms: clocks of a watched game, analysis lines to send.
+    pub fn tick(&mut self) {
         if let Some(p) = self.play {
             if self.players == Players::Engines {
                 let used = p.started.elapsed().as_millis() as i64;
@@ -871,15 +848,13 @@ impl Controller {
                     // The flag fell and the engine has not answered: it loses now.
                     self.play = None;
                     self.clocks[p.color.index()] -= used;
-                    self.drivers[p.slot].send(EngineRequest::Stop);
+                    self.host.to_engine(p.slot, EngineRequest::Stop);
                     let name = self.engines[p.slot].name.clone();
                     self.decide(Some(p.color.other()), format!("{name} lost on time"));
                 }
             }
         }
         self.flush_analysis();
-        // Forget pages that have gone away.
-        self.subscribers.retain(|s| s.send(String::new()).is_ok());
     }
 
     // ----- analysis and hints -------------------------------------------------
@@ -892,10 +867,10 @@ impl Controller {
                 )));
             }
             self.multipv = k;
-            self.drivers[ANALYSER].send(EngineRequest::Options(vec![(
-                "MultiPV".into(),
-                k.to_string(),
-            )]));
+            self.host.to_engine(
+                ANALYSER,
+                EngineRequest::Options(vec![("MultiPV".into(), k.to_string())]),
+            );
         }
         self.analysis_on = a.on;
         self.analysis.clear();
@@ -903,7 +878,7 @@ impl Controller {
             self.analysis_id = None;
             self.restart_analysis();
         } else if self.analysis_id.take().is_some() {
-            self.drivers[ANALYSER].send(EngineRequest::Stop);
+            self.host.to_engine(ANALYSER, EngineRequest::Stop);
         }
         Ok(())
     }
@@ -916,18 +891,21 @@ impl Controller {
         }
         if self.game.result() != GameResult::Ongoing {
             if self.analysis_id.take().is_some() {
-                self.drivers[ANALYSER].send(EngineRequest::Stop);
+                self.host.to_engine(ANALYSER, EngineRequest::Stop);
             }
             return;
         }
         let id = self.id();
         self.analysis_id = Some(id);
-        self.drivers[ANALYSER].send(EngineRequest::Go(Search {
-            id,
-            position: self.position_command(),
-            go: "go infinite".into(),
-            deadline: None,
-        }));
+        self.host.to_engine(
+            ANALYSER,
+            EngineRequest::Go(Search {
+                id,
+                position: self.position_command(),
+                go: "go infinite".into(),
+                deadline: None,
+            }),
+        );
     }
 
     fn ask_hint(&mut self) -> Result<(), Refusal> {
@@ -948,17 +926,20 @@ impl Controller {
             return Ok(());
         }
         if self.analysis_id.take().is_some() {
-            self.drivers[ANALYSER].send(EngineRequest::Stop);
+            self.host.to_engine(ANALYSER, EngineRequest::Stop);
         }
         let id = self.id();
         self.hint_id = Some(id);
         let ms = self.movetime_ms.min(2000);
-        self.drivers[ANALYSER].send(EngineRequest::Go(Search {
-            id,
-            position: self.position_command(),
-            go: format!("go movetime {ms}"),
-            deadline: Some(Duration::from_millis(ms) + ANSWER_GRACE),
-        }));
+        self.host.to_engine(
+            ANALYSER,
+            EngineRequest::Go(Search {
+                id,
+                position: self.position_command(),
+                go: format!("go movetime {ms}"),
+                deadline: Some(Duration::from_millis(ms) + ANSWER_GRACE),
+            }),
+        );
         Ok(())
     }
 
@@ -990,9 +971,9 @@ impl Controller {
         };
         let moves: Vec<String> = self.line.iter().map(Move::to_string).collect();
         let mut out = Vec::new();
-        let _ = match_runner::write_game(
+        let _ = record::write_game(
             &mut out,
-            &match_runner::RecordHeader {
+            &RecordHeader {
                 number: 1,
                 red: &self.player_name(Color::Red),
                 blue: &self.player_name(Color::Blue),
@@ -1009,7 +990,7 @@ impl Controller {
     fn load(&mut self, text: &str, number: usize) -> Result<(), Refusal> {
         // Each game is read and replayed under the rules of its [Rules] tag (the
         // default rules when it has none).
-        let games = match_runner::read_records(text, Rules::default())
+        let games = record::read_records(text, Rules::default())
             .map_err(|e| Refusal::bad(format!("cannot read the record file: {e}")))?;
         if games.is_empty() {
             return Err(Refusal::bad("the record file has no games"));
@@ -1022,7 +1003,7 @@ impl Controller {
         })?;
         let tag = |k: &str| g.tags.iter().find(|(t, _)| t == k).map(|(_, v)| v.as_str());
         let rules = g.rules;
-        let game = match_runner::replay(g)
+        let game = record::replay(g)
             .map_err(|e| Refusal::bad(format!("game {number} cannot be replayed: {e}")))?;
         let line = game.moves().to_vec();
         let cursor = line.len();
@@ -1058,7 +1039,8 @@ impl Controller {
         self.broadcast(event);
     }
 
-    fn state_event(&self) -> String {
+    /// The state as an event, for a page that has just subscribed.
+    pub fn state_event(&self) -> String {
         format!("event: state\ndata: {}\n\n", view::state(self))
     }
 
@@ -1079,7 +1061,7 @@ impl Controller {
     }
 
     fn broadcast(&mut self, event: String) {
-        self.subscribers.retain(|s| s.send(event.clone()).is_ok());
+        self.host.to_pages(&event);
     }
 }
 
@@ -1155,14 +1137,6 @@ pub fn parse_pv_line(line: &str) -> Option<PvLine> {
             .map(|s| s.to_string())
             .collect(),
     })
-}
-
-/// The clock of a watched game from `--tc`.
-pub fn watch_clock(tc: &str) -> Result<(u64, u64), String> {
-    match TimeControl::parse_tc(tc)? {
-        TimeControl::Clock { base_ms, inc_ms } => Ok((base_ms, inc_ms)),
-        _ => Err(format!("bad time control '{}'", crate::text::quote(tc))),
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,62 @@
+//! What the controller says to its engines and hears from them. Each host carries
+//! these its own way: the GUI server to engine processes behind driver threads, the
+//! browser build to the engine in its worker.
+
+use std::time::Duration;
+
+/// A search to run: the `position` line, the `go` line, and how long the engine may
+/// take to answer (`None`: until stopped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Search {
+    pub id: u64,
+    pub position: String,
+    pub go: String,
+    pub deadline: Option<Duration>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Request {
+    /// Starts a search, stopping the running one first.
+    Go(Search),
+    /// Stops the running search (its `bestmove` is still reported).
+    Stop,
+    /// `setoption` lines, sent between searches; options the engine did not declare
+    /// are skipped (listed in the `Ready` event).
+    Options(Vec<(String, String)>),
+    /// `ucinewgame` between searches.
+    NewGame,
+    Quit,
+}
+
+/// What a driver tells the controller. `slot` says which driver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineEvent {
+    /// The engine is up (after a start or a restart): its name and declared options.
+    Ready {
+        slot: usize,
+        name: String,
+        options: Vec<String>,
+    },
+    /// An `info` line of search `id`.
+    Info { slot: usize, id: u64, line: String },
+    /// An `info string` line outside a search, e.g. an error about an option.
+    Said { slot: usize, line: String },
+    /// Search `id` ended with this move text (`0000` for none).
+    BestMove { slot: usize, id: u64, text: String },
+    /// The engine crashed or hung during search `id` (if any) and was restarted
+    /// (`restarted`) or could not be.
+    Failed {
+        slot: usize,
+        id: Option<u64>,
+        message: String,
+        restarted: bool,
+    },
+}
+
+/// Where the controller's words go.
+pub trait Host {
+    /// Hands `request` to the engine of `slot` (`PLAYER`, `SECOND`, `ANALYSER`).
+    fn to_engine(&mut self, slot: usize, request: Request);
+    /// Sends an event (in the text of Server-Sent Events) to every page.
+    fn to_pages(&mut self, event: &str);
+}

@@ -1,0 +1,211 @@
+//! The record format of games (PGN-like; protocol.md): writing a game, reading a file
+//! of games back under each game's `[Rules]` tag, replaying them with the referee, and
+//! reading openings files. Text in, text out: no files are opened here.
+
+use crate::board::Position;
+use crate::game::{Game, GameResult, Rules};
+use std::io::Write;
+
+/// The tags of a game record.
+pub struct RecordHeader<'a> {
+    pub number: u32,
+    pub red: &'a str,
+    pub blue: &'a str,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an unfinished game.
+    pub result: &'a str,
+    pub termination: &'a str,
+    pub rules: Rules,
+    pub start: Position,
+}
+
+/// Writes one game: the tags, a blank line, the numbered moves and the result.
+pub fn write_game(out: &mut impl Write, h: &RecordHeader, moves: &[String]) -> std::io::Result<()> {
+    // Quotes would end a tag early: names are the command line's, but be safe.
+    let clean = |s: &str| s.replace(['"', '\n', '\r', ']'], "'");
+    writeln!(out, "[Game \"{}\"]", h.number)?;
+    writeln!(out, "[Red \"{}\"]", clean(h.red))?;
+    writeln!(out, "[Blue \"{}\"]", clean(h.blue))?;
+    writeln!(out, "[Result \"{}\"]", h.result)?;
+    writeln!(out, "[Termination \"{}\"]", clean(h.termination))?;
+    writeln!(out, "[Rules \"{}\"]", h.rules)?;
+    writeln!(out, "[FEN \"{}\"]", h.start.to_fen())?;
+    writeln!(out)?;
+    let mut text = String::new();
+    for (i, m) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            text.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        text.push_str(m);
+        text.push(' ');
+    }
+    text.push_str(h.result);
+    writeln!(out, "{text}")?;
+    writeln!(out)
+}
+
+/// A game read back from a record file.
+#[derive(Clone, Debug)]
+pub struct ReadGame {
+    pub tags: Vec<(String, String)>,
+    /// The rules of its `[Rules]` tag, or the reader's default when it has none.
+    pub rules: Rules,
+    pub start: Position,
+    pub moves: Vec<String>,
+    pub result: String,
+}
+
+/// Reads a record file written by `jungle match --pgn`. Each game is read under the
+/// rules of its `[Rules]` tag (as `write_record` writes them), or `default` when it has
+/// none; its start position under those rules' move rules (a dog may start in the
+/// water when dogs swim).
+pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    // The line of the game's FEN tag, for errors in the position.
+    let mut fen_line = 0;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(tag) = line.strip_prefix('[') {
+            let tag = tag
+                .strip_suffix(']')
+                .ok_or(format!("line {}: unterminated tag", n + 1))?;
+            let (k, v) = tag
+                .split_once(' ')
+                .ok_or(format!("line {}: bad tag", n + 1))?;
+            if k == "FEN" && !tags.iter().any(|(k, _)| k == "FEN") {
+                fen_line = n + 1;
+            }
+            tags.push((k.to_string(), v.trim_matches('"').to_string()));
+            continue;
+        }
+        let fen = tags
+            .iter()
+            .find(|(k, _)| k == "FEN")
+            .map(|(_, v)| v.clone())
+            .ok_or(format!("line {}: moves without a FEN tag", n + 1))?;
+        let rules = match tags.iter().find(|(k, _)| k == "Rules") {
+            Some((_, text)) => text
+                .parse::<Rules>()
+                .map_err(|e| format!("line {}: {e}", n + 1))?,
+            None => default,
+        };
+        let start = Position::from_fen_with(&fen, rules.moves)
+            .map_err(|e| format!("line {fen_line}: {e}"))?;
+        let mut moves = Vec::new();
+        let mut result = String::new();
+        for tok in line.split_whitespace() {
+            if tok.ends_with('.') {
+                continue;
+            }
+            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok) {
+                result = tok.to_string();
+            } else {
+                moves.push(tok.to_string());
+            }
+        }
+        games.push(ReadGame {
+            tags: std::mem::take(&mut tags),
+            rules,
+            start,
+            moves,
+            result,
+        });
+    }
+    Ok(games)
+}
+
+/// Replays a game with the referee under its rules; returns the final game or the
+/// first bad move.
+pub fn replay(g: &ReadGame) -> Result<Game, String> {
+    let mut game = Game::with_rules(g.start, g.rules);
+    for (i, m) in g.moves.iter().enumerate() {
+        game.play_text(m)
+            .map_err(|e| format!("move {} '{}': {e}", i + 1, crate::text::quote(m)))?;
+    }
+    Ok(game)
+}
+
+/// Reads an openings file: one position string per line; `#` comments, `;` labels.
+pub fn read_openings(text: &str, rules: Rules) -> Result<Vec<Position>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let fen = line.split(';').next().unwrap_or("").trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        let pos = Position::from_fen_with(fen, rules.moves)
+            .map_err(|e| format!("openings line {}: {e}", n + 1))?;
+        if Game::with_rules(pos, rules).result() != GameResult::Ongoing {
+            return Err(format!("openings line {}: the game is already over", n + 1));
+        }
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err("the openings file has no positions".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::rules::MoveRuleFlags;
+
+    #[test]
+    fn records_replay_under_their_rules_tag() {
+        // Threefold repetition: a draw under the default rules, not under jungle-cn.
+        let moves = "1. a1a2 a9a8 2. a2a1 a8a9 3. a1a2 a9a8 4. a2a1 a8a9 5. a1a2 1/2-1/2";
+        let text =
+            format!("[Rules \"jungle-cn\"]\n[FEN \"l6/7/7/7/7/7/7/7/T5L r 0 1\"]\n\n{moves}\n");
+        let games = read_records(&text, Rules::default()).expect("reads");
+        assert_eq!(games[0].rules, crate::game::Variant::JungleCn.rules());
+        assert!(replay(&games[0]).is_ok());
+        let untagged = format!("[FEN \"l6/7/7/7/7/7/7/7/T5L r 0 1\"]\n\n{moves}\n");
+        let games = read_records(&untagged, Rules::default()).expect("reads");
+        let err = replay(&games[0]).expect_err("a draw before the last move");
+        assert!(err.contains("repetition"), "{err}");
+        let bad = text.replace("jungle-cn", "jungle-xx");
+        assert!(read_records(&bad, Rules::default()).is_err());
+    }
+
+    #[test]
+    fn records_start_under_the_rules_they_are_replayed_with() {
+        // A red dog in the water at c4: a position only when dogs swim.
+        let text = "[FEN \"l5t/1d3c1/r1p1w1e/7/7/2D4/E1W1P1R/1C5/T5L r 0 1\"]\n\n1. c4c5 1/2-1/2\n";
+        let swim = Rules {
+            moves: MoveRuleFlags {
+                dog_swims: true,
+                ..MoveRuleFlags::default()
+            },
+            ..Rules::default()
+        };
+        let games = read_records(text, swim).expect("dogs swim");
+        assert_eq!(games.len(), 1);
+        let game = replay(&games[0]).expect("c4c5 swims on");
+        assert_eq!(game.moves().len(), 1);
+        let err = read_records(text, Rules::default()).expect_err("dogs do not swim");
+        assert!(err.contains("line 1") && err.contains("water"), "{err}");
+    }
+
+    #[test]
+    fn replay_errors_quote_a_bad_move_shortly() {
+        // Found by the records fuzz target: a corrupt move of any length was echoed
+        // whole in the error line `jungle replay` prints.
+        let long = "x".repeat(5000);
+        let text = format!("[FEN \"{}\"]\n\n1. {long} 1-0\n", crate::board::START_FEN);
+        let games = read_records(&text, Rules::default()).expect("reads");
+        let err = replay(&games[0]).expect_err("not a move");
+        assert!(err.starts_with("move 1 'xxxxxxxxxx"), "{err}");
+        let tail = "x".repeat(crate::text::QUOTE_MAX - crate::text::QUOTE_MAX / 2);
+        assert!(err.contains(&format!("...{tail}': ")), "{err}");
+        assert!(err.len() < 200, "{err}");
+        // Short moves are quoted whole.
+        let text = format!("[FEN \"{}\"]\n\n1. a1a3 1-0\n", crate::board::START_FEN);
+        let games = read_records(&text, Rules::default()).expect("reads");
+        let err = replay(&games[0]).expect_err("illegal");
+        assert!(err.starts_with("move 1 'a1a3': "), "{err}");
+    }
+}
