@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Builds the engine for the browser (wasm32-unknown-unknown) into a folder (default
-# target/web): jungle.wasm, the engine with its network, and engine.mjs, the glue that
-# loads it. Uses a rustup-installed wasm32-unknown-unknown target when there is one
+# Builds Jungle for the browser into a folder (default target/web): a static site
+# that any web server can serve (nothing runs on the server). jungle.wasm is the
+# engine with its network and the board's controller (wasm32-unknown-unknown);
+# engine.mjs loads it, worker.js runs it in a Web Worker, backend.js connects the
+# page (the same index.html, app.js and app.css as `jungle gui`) to the worker; sw.js
+# keeps the site for offline play, manifest.webmanifest and icon.svg make it
+# installable. Uses a rustup-installed wasm32-unknown-unknown target when there is one
 # (`rustup target add wasm32-unknown-unknown`); otherwise Debian's toolchain for it:
 #   apt-get install rustc-web cargo-web rust-web-src lld-16
 # (Rust with its standard library's sources, built here with -Zbuild-std, and wasm-ld).
@@ -30,5 +34,12 @@ else
 fi
 mkdir -p "$out"
 cp "target/wasm/$target/release/jungle_web.wasm" "$out/jungle.wasm"
-cp crates/web/js/engine.mjs "$out/"
+cp src/gui/static/index.html src/gui/static/app.css src/gui/static/app.js "$out/"
+cp crates/web/js/engine.mjs crates/web/js/worker.js crates/web/js/backend.js "$out/"
+cp crates/web/site/manifest.webmanifest crates/web/site/icon.svg "$out/"
+rm -f "$out/sw.js"
+# The service worker's cache is named after the files it keeps.
+version=$(cat "$out"/index.html "$out"/*.js "$out"/*.mjs "$out"/*.css "$out"/jungle.wasm \
+    "$out"/manifest.webmanifest "$out"/icon.svg | sha256sum | cut -c1-16)
+sed "s/@VERSION@/$version/" crates/web/site/sw.js > "$out/sw.js"
 ls -l "$out"

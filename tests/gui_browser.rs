@@ -9,69 +9,13 @@
 //! them the test says so and passes, except under CI (`CI` set), where it fails.
 //! `CHROMIUM` and `CHROMEDRIVER` name other binaries.
 
+mod browser_common;
 mod gui_common;
 
-use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
+use browser_common::{board_ready, css, engine_replied, shot, text, until, Browser};
+use fantoccini::{elements::Element, Client};
 use gui_common::{jungle, Gui};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// The flags that work on this project's machines (see the README).
-const CHROMIUM_FLAGS: &[&str] = &[
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1200,900",
-];
-
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn binary(var: &str, default: &str) -> Option<String> {
-    let path = std::env::var(var).unwrap_or_else(|_| default.to_string());
-    std::path::Path::new(&path).exists().then_some(path)
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-fn shots_dir() -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-screenshots");
-    std::fs::create_dir_all(&dir).expect("screenshot directory");
-    dir
-}
-
-async fn shot(client: &Client, name: &str) {
-    let png = client.screenshot().await.expect("screenshot");
-    let path = shots_dir().join(format!("{name}.png"));
-    std::fs::write(&path, png).expect("writes the screenshot");
-    eprintln!("screenshot: {}", path.display());
-}
-
-async fn css(client: &Client, selector: &str) -> Element {
-    client
-        .wait()
-        .at_most(Duration::from_secs(20))
-        .for_element(Locator::Css(selector))
-        .await
-        .unwrap_or_else(|e| panic!("no element {selector}: {e}"))
-}
 
 async fn cell(client: &Client, sq: &str) -> Element {
     css(client, &format!("#board .cell[data-sq=\"{sq}\"]")).await
@@ -85,44 +29,6 @@ async fn click_move(client: &Client, from: &str, to: &str) {
     )
     .await;
     cell(client, to).await.click().await.expect("click to");
-}
-
-/// Waits until the page's JavaScript expression is true.
-async fn until(client: &Client, what: &str, js: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let v = client
-            .execute(&format!("return !!({js});"), vec![])
-            .await
-            .expect("script runs");
-        if v == serde_json::Value::Bool(true) {
-            return;
-        }
-        if Instant::now() > deadline {
-            let status = client
-                .execute("return document.getElementById('status').textContent + ' | ' + document.getElementById('notice').textContent;", vec![])
-                .await
-                .unwrap_or_default();
-            panic!("timed out waiting for {what} ({js}); page says {status}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// Waits for the engine's reply: `plies` moves in the list, the person to move.
-async fn engine_replied(client: &Client, plies: usize) {
-    until(
-        client,
-        "the engine's reply",
-        &format!("document.querySelectorAll('#moves span[data-ply]').length === {plies}"),
-    )
-    .await;
-    until(
-        client,
-        "the person's turn",
-        "document.getElementById('status').textContent.startsWith('Your move')",
-    )
-    .await;
 }
 
 /// Chooses a rule set during a game: the page asks first; `answer` is the button
@@ -142,23 +48,12 @@ async fn choose_rules_and_answer(client: &Client, variant: &str, answer: &str) {
     css(client, answer).await.click().await.expect("answer");
 }
 
-async fn text(client: &Client, selector: &str) -> String {
-    css(client, selector).await.text().await.expect("text")
-}
-
 #[tokio::test(flavor = "current_thread")]
 async fn a_person_plays_in_the_browser() {
-    let (Some(chromium), Some(chromedriver)) = (
-        binary("CHROMIUM", "/usr/bin/chromium"),
-        binary("CHROMEDRIVER", "/usr/bin/chromedriver"),
-    ) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have chromium and chromium-driver (.ci/run installs them)"
-        );
-        eprintln!("SKIPPED: no /usr/bin/chromium or /usr/bin/chromedriver (apt-get install chromium chromium-driver)");
+    let Some(browser) = Browser::open().await else {
         return;
     };
+    let client = &browser.client;
     let started = Instant::now();
     let gui = Gui::start(&[
         "--engine",
@@ -166,72 +61,26 @@ async fn a_person_plays_in_the_browser() {
         "--movetime",
         "200",
     ]);
-    let port = free_port();
-    let _driver = Driver(
-        Command::new(&chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let profile = std::env::temp_dir().join(format!("jungle-chromium-{}", std::process::id()));
-    let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
-    args.push(format!("--user-data-dir={}", profile.display()));
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        serde_json::json!({ "binary": chromium, "args": args }),
-    );
-    let url = format!("http://127.0.0.1:{port}");
-    let mut client = None;
-    for _ in 0..100 {
-        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps.clone())
-            .connect(&url)
-            .await
-        {
-            Ok(c) => {
-                client = Some(c);
-                break;
-            }
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    }
-    let client = client.expect("chromedriver answers");
 
     client.goto(&gui.url()).await.expect("page loads");
-    css(&client, "#board .cell[data-sq=\"g3\"][data-piece=\"R\"]").await;
-    until(
-        &client,
-        "live updates",
-        "document.getElementById('connection').className === 'online'",
-    )
-    .await;
-    until(
-        &client,
-        "the levels",
-        "!document.getElementById('level').disabled",
-    )
-    .await;
-    assert_eq!(text(&client, "#status").await, "Your move (Red)");
+    board_ready(client).await;
     // A first visit: a level for someone new, not full strength, and the rules in view.
-    let level = css(&client, "#level")
+    let level = css(client, "#level")
         .await
         .prop("value")
         .await
         .expect("level");
     assert_eq!(level.as_deref(), Some("2"), "the first level shown");
-    assert!(css(&client, "#rules-open")
+    assert!(css(client, "#rules-open")
         .await
         .is_displayed()
         .await
         .expect("shown"));
     assert_eq!(
-        text(&client, "#counters").await,
+        text(client, "#counters").await,
         "Move 1 · Red to move · Red 8 animals, Blue 8"
     );
-    shot(&client, "1-start").await;
+    shot(client, "1-start").await;
     // In a 1280x800 viewport every control under the board is in view without
     // scrolling (the window is that plus the browser's own frame).
     let frame = client
@@ -261,105 +110,105 @@ async fn a_person_plays_in_the_browser() {
         bottom <= height,
         "the move box ends at {bottom} px in a {height} px window"
     );
-    shot(&client, "1a-1280x800").await;
-    css(&client, "#rules-open")
+    shot(client, "1a-1280x800").await;
+    css(client, "#rules-open")
         .await
         .click()
         .await
         .expect("rules");
     until(
-        &client,
+        client,
         "the rules",
         "document.getElementById('rules-dialog').open",
     )
     .await;
-    assert!(text(&client, "#rules-dialog .rules-text[data-lang=en]")
+    assert!(text(client, "#rules-dialog .rules-text[data-lang=en]")
         .await
         .contains("The rat captures the elephant"));
-    css(&client, "#rules-dialog [data-lang=zh][role=tab]")
+    css(client, "#rules-dialog [data-lang=zh][role=tab]")
         .await
         .click()
         .await
         .expect("中文");
-    assert!(text(&client, "#rules-dialog .rules-text[data-lang=zh]")
+    assert!(text(client, "#rules-dialog .rules-text[data-lang=zh]")
         .await
         .contains("鼠能吃象"));
-    shot(&client, "1b-rules").await;
-    css(&client, "#rules-dialog .close")
+    shot(client, "1b-rules").await;
+    css(client, "#rules-dialog .close")
         .await
         .click()
         .await
         .expect("close");
     until(
-        &client,
+        client,
         "the board again",
         "!document.getElementById('rules-dialog').open",
     )
     .await;
 
     // A legal move by clicking: the rat g3 to g4. The engine answers.
-    click_move(&client, "g3", "g4").await;
-    css(&client, "#board .cell[data-sq=\"g4\"][data-piece=\"R\"]").await;
-    engine_replied(&client, 2).await;
-    shot(&client, "2-engine-replied").await;
+    click_move(client, "g3", "g4").await;
+    css(client, "#board .cell[data-sq=\"g4\"][data-piece=\"R\"]").await;
+    engine_replied(client, 2).await;
+    shot(client, "2-engine-replied").await;
 
     // Hint: two squares marked on the board.
-    css(&client, "#hint").await.click().await.expect("hint");
+    css(client, "#hint").await.click().await.expect("hint");
     until(
-        &client,
+        client,
         "the hint",
         "document.querySelectorAll('#board .cell.hint').length === 2",
     )
     .await;
-    assert!(text(&client, "#status").await.contains("hint:"));
-    shot(&client, "3-hint").await;
+    assert!(text(client, "#status").await.contains("hint:"));
+    shot(client, "3-hint").await;
 
     // Undo takes back the move and the reply.
-    css(&client, "#undo").await.click().await.expect("undo");
-    until(&client, "the undo", "document.querySelector('#board .cell[data-sq=\"g3\"]').dataset.piece === 'R' && !document.querySelector('#moves .current')").await;
+    css(client, "#undo").await.click().await.expect("undo");
+    until(client, "the undo", "document.querySelector('#board .cell[data-sq=\"g3\"]').dataset.piece === 'R' && !document.querySelector('#moves .current')").await;
 
     // An illegal click is refused by the server, with its reason on the page.
-    click_move(&client, "g3", "g5").await;
+    click_move(client, "g3", "g5").await;
     until(
-        &client,
+        client,
         "the refusal",
         "!document.getElementById('notice').hidden",
     )
     .await;
     assert_eq!(
-        text(&client, "#notice").await,
+        text(client, "#notice").await,
         "'g3g5' is not a legal move in this position"
     );
-    click_move(&client, "a1", "b1").await;
-    engine_replied(&client, 2).await;
+    click_move(client, "a1", "b1").await;
+    engine_replied(client, 2).await;
 
     // The rule set: Chinese rules. A game is in progress, so the page asks first;
     // "Keep this game" keeps it, "New game" starts one under the new rules.
-    choose_rules_and_answer(&client, "jungle-cn", "#confirm-no").await;
-    until(&client, "the kept game", "document.getElementById('variant').value === 'jungle' && document.querySelectorAll('#moves span[data-ply]').length === 2").await;
-    choose_rules_and_answer(&client, "jungle-cn", "#confirm-yes").await;
+    choose_rules_and_answer(client, "jungle-cn", "#confirm-no").await;
+    until(client, "the kept game", "document.getElementById('variant').value === 'jungle' && document.querySelectorAll('#moves span[data-ply]').length === 2").await;
+    choose_rules_and_answer(client, "jungle-cn", "#confirm-yes").await;
     until(
-        &client,
+        client,
         "the new rules",
         "document.getElementById('game-info').textContent.startsWith('Rules: jungle-cn')",
     )
     .await;
     until(
-        &client,
+        client,
         "a new game",
         "document.querySelectorAll('#moves span[data-ply]').length === 0",
     )
     .await;
 
     // Targets by kind: the lion on a5 steps to a4 or a6 and jumps the river to d5.
-    let fen = css(&client, "#fen").await;
+    let fen = css(client, "#fen").await;
     fen.clear().await.expect("clear");
     fen.send_keys("l5t/7/7/7/L6/7/7/7/6e r")
         .await
         .expect("type");
-    css(&client, "#set-fen").await.click().await.expect("set");
-    cell(&client, "a5").await.click().await.expect("the lion");
-    css(&client, "#board .cell[data-sq=\"d5\"].target.jump").await;
+    css(client, "#set-fen").await.click().await.expect("set");
+    cell(client, "a5").await.click().await.expect("the lion");
+    css(client, "#board .cell[data-sq=\"d5\"].target.jump").await;
     let step_is_jump = client
         .execute(
             "return document.querySelector('#board .cell[data-sq=\"a6\"]').className",
@@ -372,24 +221,24 @@ async fn a_person_plays_in_the_browser() {
         step_class.contains("target") && !step_class.contains("jump"),
         "a6 is a step: {step_class}"
     );
-    shot(&client, "3b-jump-target").await;
+    shot(client, "3b-jump-target").await;
     // Labels: the Chinese character, then both; the choice is kept by the browser.
-    css(&client, "#labels")
+    css(client, "#labels")
         .await
         .select_by_value("chars")
         .await
         .expect("labels");
     assert_eq!(
-        text(&client, "#board .cell[data-sq=\"a5\"] .name").await,
+        text(client, "#board .cell[data-sq=\"a5\"] .name").await,
         "獅"
     );
-    css(&client, "#labels")
+    css(client, "#labels")
         .await
         .select_by_value("both")
         .await
         .expect("labels");
     assert_eq!(
-        text(&client, "#board .cell[data-sq=\"a5\"] .name").await,
+        text(client, "#board .cell[data-sq=\"a5\"] .name").await,
         "獅 Lion"
     );
     let kept = client
@@ -397,7 +246,7 @@ async fn a_person_plays_in_the_browser() {
         .await
         .expect("storage");
     assert_eq!(kept.as_str(), Some("both"));
-    css(&client, "#labels")
+    css(client, "#labels")
         .await
         .select_by_value("names")
         .await
@@ -408,26 +257,22 @@ async fn a_person_plays_in_the_browser() {
     fen.send_keys("l5t/7/3R3/7/7/7/7/7/6L r")
         .await
         .expect("type");
-    css(&client, "#set-fen").await.click().await.expect("set");
-    css(&client, "#board .cell[data-sq=\"d7\"][data-piece=\"R\"]").await;
-    click_move(&client, "d7", "d8").await;
-    engine_replied(&client, 2).await;
-    click_move(&client, "d8", "d9").await;
+    css(client, "#set-fen").await.click().await.expect("set");
+    css(client, "#board .cell[data-sq=\"d7\"][data-piece=\"R\"]").await;
+    click_move(client, "d7", "d8").await;
+    engine_replied(client, 2).await;
+    click_move(client, "d8", "d9").await;
     until(
-        &client,
+        client,
         "the announced win",
         "!document.getElementById('result').hidden",
     )
     .await;
-    assert_eq!(text(&client, "#result").await, "You win! Den entered");
-    assert_eq!(text(&client, "#status").await, "You win! Den entered");
+    assert_eq!(text(client, "#result").await, "You win! Den entered");
+    assert_eq!(text(client, "#status").await, "You win! Den entered");
     // The announcement is under the board: the final position stays in view.
-    let (_, board_y, _, board_h) = css(&client, "#board")
-        .await
-        .rectangle()
-        .await
-        .expect("rect");
-    let (_, result_y, _, _) = css(&client, "#result")
+    let (_, board_y, _, board_h) = css(client, "#board").await.rectangle().await.expect("rect");
+    let (_, result_y, _, _) = css(client, "#result")
         .await
         .rectangle()
         .await
@@ -436,16 +281,12 @@ async fn a_person_plays_in_the_browser() {
         result_y >= board_y + board_h,
         "the result at {result_y} covers the board ({board_y} + {board_h})"
     );
-    shot(&client, "4-won").await;
+    shot(client, "4-won").await;
 
     // Phone-sized: the board fills the width, the panel goes below.
     client.set_window_size(400, 860).await.expect("resize");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let (_, _, board_width, _) = css(&client, "#board")
-        .await
-        .rectangle()
-        .await
-        .expect("rect");
+    let (_, _, board_width, _) = css(client, "#board").await.rectangle().await.expect("rect");
     assert!(
         board_width > 300.0,
         "board {board_width} px wide on a phone"
@@ -460,9 +301,8 @@ async fn a_person_plays_in_the_browser() {
         .expect("font size");
     let size = size.as_f64().unwrap_or(0.0);
     assert!(size >= 9.0, "animal names {size} px on a phone");
-    shot(&client, "5-phone").await;
+    shot(client, "5-phone").await;
 
-    client.close().await.expect("closes");
-    let _ = std::fs::remove_dir_all(&profile);
+    browser.close().await;
     eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
 }

@@ -24,9 +24,14 @@ fn serves_the_page_offline_and_the_state() {
     for needle in ["http://", "https://", "//cdn", "@import", "url("] {
         assert!(!outside.contains(needle), "index.html mentions {needle}");
     }
-    let (status, js) = gui.get("/app.js");
-    assert_eq!(status, 200);
-    assert!(!js.contains("http://") && !js.contains("https://"));
+    for script in ["/app.js", "/backend.js"] {
+        let (status, js) = gui.get(script);
+        assert_eq!(status, 200, "{script}");
+        assert!(
+            !js.contains("http://") && !js.contains("https://"),
+            "{script}"
+        );
+    }
     let (status, css) = gui.get("/app.css");
     assert_eq!(status, 200);
     assert!(!css.contains("url(") && !css.contains("@import") && !css.contains("@font-face"));

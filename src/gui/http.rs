@@ -18,6 +18,7 @@ use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
 const INDEX_HTML: &str = include_str!("static/index.html");
 const APP_JS: &str = include_str!("static/app.js");
+const BACKEND_JS: &str = include_str!("static/backend.js");
 const APP_CSS: &str = include_str!("static/app.css");
 
 /// Largest body of an action; a record file to load may be larger.
@@ -137,6 +138,10 @@ fn handle(mut request: Request, shared: &Shared) {
             Response::from_string(APP_JS),
             "text/javascript; charset=utf-8",
         ),
+        (Method::Get | Method::Head, "/backend.js") => with_common_headers(
+            Response::from_string(BACKEND_JS),
+            "text/javascript; charset=utf-8",
+        ),
         (Method::Get | Method::Head, "/app.css") => {
             with_common_headers(Response::from_string(APP_CSS), "text/css; charset=utf-8")
         }
@@ -155,8 +160,8 @@ fn handle(mut request: Request, shared: &Shared) {
         }
         (
             _,
-            "/" | "/index.html" | "/app.js" | "/app.css" | "/api/state" | "/api/record"
-            | "/api/events",
+            "/" | "/index.html" | "/app.js" | "/backend.js" | "/app.css" | "/api/state"
+            | "/api/record" | "/api/events",
         ) => error(405, "method not allowed"),
         (_, p) if p.starts_with("/api/") => error(405, "actions take POST"),
         _ => error(404, "not found"),

@@ -1,13 +1,96 @@
-//! The engine as a WebAssembly module, with a small hand-written interface: plain
-//! exported functions over numbers, no binding generator. The module imports one
-//! function, `env.jungle_now_ms` (the clock, `performance.now()`); see
-//! `crates/web/glue.mjs` for the JavaScript side.
+//! The engine and the board as a WebAssembly module, with a small hand-written
+//! interface: plain exported functions over numbers and one byte buffer each way, no
+//! binding generator. The module imports one function, `env.jungle_now_ms` (the
+//! clock, `performance.now()`); `js/engine.mjs` is the JavaScript side.
+//!
+//! - `engine`: the core's search in bounded slices, behind the controller's requests.
+//! - `board`: the board's controller (the one `jungle gui` runs) hosted by the worker.
+//!
+//! Text goes in through `jungle_input(len)` (a buffer the caller fills with UTF-8)
+//! and comes out through `jungle_output_ptr()` / `jungle_output_len()`.
 //!
 //! It builds for the native target too, so that `cargo test` checks these functions
 //! against the engine itself.
 
+pub mod board;
+pub mod engine;
+
+use board::WebBoard;
 use jungle_core::board::Position;
 use jungle_core::tools::{bench, perft};
+use std::cell::RefCell;
+
+thread_local! {
+    static BOARD: RefCell<Option<WebBoard>> = const { RefCell::new(None) };
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A buffer of `len` bytes for the caller to fill with the text of the next call.
+#[no_mangle]
+pub extern "C" fn jungle_input(len: usize) -> *mut u8 {
+    INPUT.with_borrow_mut(|b| {
+        b.clear();
+        b.resize(len, 0);
+        b.as_mut_ptr()
+    })
+}
+
+/// Where the text of the last answer is.
+#[no_mangle]
+pub extern "C" fn jungle_output_ptr() -> *const u8 {
+    OUTPUT.with_borrow(|b| b.as_ptr())
+}
+
+/// How long the text of the last answer is (bytes).
+#[no_mangle]
+pub extern "C" fn jungle_output_len() -> usize {
+    OUTPUT.with_borrow(Vec::len)
+}
+
+fn set_output(text: String) {
+    OUTPUT.with_borrow_mut(|b| *b = text.into_bytes());
+}
+
+fn with_board<T>(f: impl FnOnce(&mut WebBoard) -> T) -> T {
+    BOARD.with_borrow_mut(|b| f(b.get_or_insert_with(WebBoard::new)))
+}
+
+/// A request of the page: the input holds the action, a newline, and the JSON body.
+/// Returns the HTTP status the server would give; the output holds the answer.
+#[no_mangle]
+pub extern "C" fn jungle_board_request() -> u32 {
+    let input = INPUT.with_borrow_mut(std::mem::take);
+    let reply = match String::from_utf8(input) {
+        Ok(text) => {
+            let (action, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+            with_board(|b| b.request(action.trim(), body))
+        }
+        Err(_) => board::Reply {
+            status: 400,
+            body: r#"{"error":"the request is not UTF-8"}"#.into(),
+        },
+    };
+    set_output(reply.body);
+    u32::from(reply.status)
+}
+
+/// One slice of engine work (at most `engine::SLICE_NODES` nodes); 1 while there is
+/// more to do, 0 when the engines are idle.
+#[no_mangle]
+pub extern "C" fn jungle_board_work() -> u32 {
+    u32::from(with_board(WebBoard::work))
+}
+
+/// The events for the page since the last call, into the output (Server-Sent Events
+/// text); returns their length.
+#[no_mangle]
+pub extern "C" fn jungle_board_events() -> usize {
+    let events = with_board(WebBoard::take_events);
+    let len = events.len();
+    set_output(events);
+    len
+}
 
 /// Leaves of the move tree from the start position, `depth` plies deep (perft), on
 /// this thread.

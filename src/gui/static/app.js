@@ -1,5 +1,6 @@
-// Jungle GUI page. The server owns the game and checks every move: this page only
-// shows the state it is sent and asks for changes. No libraries, no build step.
+// Jungle GUI page. Its back end (the server, or the worker of the static site) owns
+// the game and checks every move: this page only shows the state it is sent and asks
+// for changes. No libraries, no build step.
 "use strict";
 
 const FILES = "abcdefg";
@@ -34,24 +35,25 @@ function squareName(index) {
   return FILES[index % 7] + (Math.floor(index / 7) + 1);
 }
 
-// ----- talking to the server -------------------------------------------------
+// ----- talking to the back end ------------------------------------------------
+// `backend` (backend.js) is the `jungle gui` server, or in the static site the
+// board's controller and the engine in a worker: the same requests, the same answers.
 
 // Sends a request; a refusal is shown in `noticeEl` (the message line by default).
 async function post(action, body, noticeEl) {
-  let response;
-  try {
-    response = await fetch("/api/" + action, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body || {}),
-    });
-  } catch (e) {
-    showNotice("error", "The server cannot be reached: " + e);
+  const answer = await backend.request(action, body || {});
+  if (answer.status === 0) {
+    showNotice("error", answer.text);
     return null;
   }
-  const data = await response.json().catch(() => ({ error: "bad answer from the server" }));
-  if (!response.ok) {
-    const text = data.error || ("request failed: " + response.status);
+  let data;
+  try {
+    data = JSON.parse(answer.text);
+  } catch (e) {
+    data = { error: "bad answer from the " + backend.name };
+  }
+  if (answer.status >= 300) {
+    const text = data.error || ("request failed: " + answer.status);
     if (noticeEl) {
       noticeEl.textContent = text;
       noticeEl.hidden = false;
@@ -67,24 +69,42 @@ async function post(action, body, noticeEl) {
 }
 
 function connect() {
-  const events = new EventSource("/api/events");
-  events.addEventListener("open", () => {
-    $("connection").textContent = "live";
-    $("connection").className = "online";
+  backend.connect({
+    open() {
+      $("connection").textContent = "live";
+      $("connection").className = "online";
+    },
+    error(text) {
+      $("connection").textContent = text || "reconnecting…";
+      $("connection").className = "offline";
+    },
+    state: (data) => render(JSON.parse(data)),
+    analysis(data) {
+      renderAnalysis(JSON.parse(data));
+      if (state) renderArrows();
+    },
+    notice(data) {
+      const n = JSON.parse(data);
+      if (n.kind === "error") showNotice("error", n.text);
+    },
   });
-  events.addEventListener("error", () => {
-    $("connection").textContent = "reconnecting…";
-    $("connection").className = "offline";
-  });
-  events.addEventListener("state", (e) => render(JSON.parse(e.data)));
-  events.addEventListener("analysis", (e) => {
-    renderAnalysis(JSON.parse(e.data));
-    if (state) renderArrows();
-  });
-  events.addEventListener("notice", (e) => {
-    const n = JSON.parse(e.data);
-    if (n.kind === "error") showNotice("error", n.text);
-  });
+}
+
+// Saves the game as a record file (the same text `jungle replay` reads).
+async function saveRecord() {
+  const answer = await backend.request("record", null);
+  if (answer.status !== 200) {
+    showNotice("error", "The game cannot be saved: " + answer.text);
+    return;
+  }
+  const url = URL.createObjectURL(new Blob([answer.text], { type: "text/plain" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "jungle-game.txt";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 function showNotice(kind, text) {
@@ -642,6 +662,10 @@ function setUpControls() {
   $("multipv").addEventListener("change", () => post("analysis", { on: $("analysis").checked, multipv: Number($("multipv").value) }));
   $("watch-run").addEventListener("click", () => post("watch", { run: true }));
   $("watch-pause").addEventListener("click", () => post("watch", { run: false }));
+  $("save").addEventListener("click", (e) => {
+    e.preventDefault();
+    saveRecord();
+  });
   $("load").addEventListener("change", () => {
     const file = $("load").files[0];
     if (!file) return;
@@ -672,6 +696,8 @@ document.addEventListener("DOMContentLoaded", () => {
   setUpPointer();
   setUpControls();
   setUpRulesDialog();
-  fetch("/api/state").then((r) => r.json()).then(render).catch(() => {});
+  backend.request("state", null).then((a) => {
+    if (a.status === 200) render(JSON.parse(a.text));
+  });
   connect();
 });

@@ -1,0 +1,194 @@
+//! The board's controller in the browser: the same `jungle_board::Controller` that
+//! `jungle gui` runs behind its server, hosted here by the worker, with the engine of
+//! `engine.rs` in each of its three slots. The page's requests arrive as (action, JSON
+//! body) pairs, as they would arrive over HTTP; the events the server would stream
+//! are collected for the worker to post.
+
+use crate::engine::WebEngine;
+use jungle_board::api::{self, Answer};
+use jungle_board::controller::{Config, Controller, ANALYSER, PLAYER, SECOND};
+use jungle_board::engines::{EngineEvent, Host, Request};
+use jungle_core::clock::Instant;
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// The thinking time per move of a new board (ms), as `jungle gui`'s default.
+pub const MOVETIME_MS: u64 = 1000;
+/// The clock of a watched game (ms, increment ms), as `jungle gui`'s default.
+pub const WATCH_CLOCK: (u64, u64) = (60_000, 600);
+/// How often the controller's clock work runs (ms), as the server's tick.
+const TICK: Duration = Duration::from_millis(100);
+
+/// The worker's host: requests for the engines wait in a queue, events for the page
+/// in another.
+#[derive(Default)]
+pub struct WorkerHost {
+    to_engines: VecDeque<(usize, Request)>,
+    events: String,
+}
+
+impl Host for WorkerHost {
+    fn to_engine(&mut self, slot: usize, request: Request) {
+        self.to_engines.push_back((slot, request));
+    }
+
+    fn to_pages(&mut self, event: &str) {
+        self.events.push_str(event);
+    }
+}
+
+/// An answer to a request: the HTTP status the server would give and the body.
+pub struct Reply {
+    pub status: u16,
+    pub body: String,
+}
+
+pub struct WebBoard {
+    controller: Controller<WorkerHost>,
+    engines: [WebEngine; 3],
+    last_tick: Instant,
+}
+
+impl Default for WebBoard {
+    fn default() -> Self {
+        WebBoard::new()
+    }
+}
+
+impl WebBoard {
+    pub fn new() -> WebBoard {
+        let name = crate::engine::NAME.to_string();
+        let config = Config {
+            names: [name.clone(), format!("{name}-2"), name],
+            watch_clock: WATCH_CLOCK,
+            movetime_ms: MOVETIME_MS,
+        };
+        let mut board = WebBoard {
+            controller: Controller::new(config, WorkerHost::default()),
+            engines: [PLAYER, SECOND, ANALYSER].map(WebEngine::new),
+            last_tick: Instant::now(),
+        };
+        board.controller.start();
+        board.settle();
+        board
+    }
+
+    /// Answers a request of the page: `action` as in `POST /api/<action>` (or
+    /// `state`, `record` for the server's GET requests), `body` its JSON.
+    pub fn request(&mut self, action: &str, body: &str) -> Reply {
+        let parsed = match action {
+            "state" => Ok(api::Request::State),
+            "record" => Ok(api::Request::Record),
+            _ => api::parse(action, body),
+        };
+        let reply = match parsed.and_then(|r| self.controller.handle(r)) {
+            Ok(Answer::State(v)) => Reply {
+                status: 200,
+                body: v.to_string(),
+            },
+            Ok(Answer::Text(t)) => Reply {
+                status: 200,
+                body: t,
+            },
+            Err(r) => Reply {
+                status: r.status,
+                body: serde_json::json!({ "error": r.message }).to_string(),
+            },
+        };
+        self.settle();
+        reply
+    }
+
+    /// Runs one slice of engine work and the controller's clock work; true while an
+    /// engine still has work (the worker then calls again after reading its messages).
+    pub fn work(&mut self) -> bool {
+        if let Some(engine) = self.engines.iter_mut().find(|e| e.busy()) {
+            let mut events = Vec::new();
+            engine.work(&mut events);
+            self.deliver(events);
+        }
+        if self.last_tick.elapsed() >= TICK {
+            self.last_tick = Instant::now();
+            self.controller.tick();
+        }
+        self.settle();
+        self.busy()
+    }
+
+    /// True while an engine searches.
+    pub fn busy(&self) -> bool {
+        self.engines.iter().any(WebEngine::busy)
+    }
+
+    /// The events for the page since the last call, in the text of Server-Sent
+    /// Events (`event: state\ndata: {…}\n\n`…).
+    pub fn take_events(&mut self) -> String {
+        std::mem::take(&mut self.controller.host.events)
+    }
+
+    /// Carries the controller's requests to the engines and their answers back until
+    /// both are quiet.
+    fn settle(&mut self) {
+        while let Some((slot, request)) = self.controller.host.to_engines.pop_front() {
+            let mut events = Vec::new();
+            if let Some(engine) = self.engines.get_mut(slot) {
+                engine.handle(request, &mut events);
+            }
+            self.deliver(events);
+        }
+    }
+
+    fn deliver(&mut self, events: Vec<EngineEvent>) {
+        for event in events {
+            self.controller.engine_event(event);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state(board: &mut WebBoard) -> serde_json::Value {
+        let r = board.request("state", "");
+        assert_eq!(r.status, 200);
+        serde_json::from_str(&r.body).expect("JSON")
+    }
+
+    #[test]
+    fn the_engine_answers_a_move_and_refusals_are_the_servers() {
+        let mut b = WebBoard::new();
+        assert!(b.take_events().contains("event: state"));
+        let r = b.request("move", r#"{"move":"a1a9"}"#);
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("error"), "{}", r.body);
+        let r = b.request("nosuch", "{}");
+        assert_eq!(r.status, 404, "{}", r.body);
+        let r = b.request("move", r#"{"move":"a3a4"}"#);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let mut slices = 0;
+        while b.work() {
+            slices += 1;
+            assert!(slices < 10_000);
+        }
+        let s = state(&mut b);
+        assert_eq!(s["moves"].as_array().map(Vec::len), Some(2), "{s}");
+        assert!(s["thinking"].is_null());
+    }
+
+    #[test]
+    fn analysis_streams_lines_and_stops_with_the_position() {
+        let mut b = WebBoard::new();
+        let r = b.request("analysis", r#"{"on":true,"multipv":2}"#);
+        assert_eq!(r.status, 200, "{}", r.body);
+        for _ in 0..4 {
+            assert!(b.work(), "analysis runs until stopped");
+        }
+        std::thread::sleep(Duration::from_millis(120));
+        b.work();
+        assert!(b.take_events().contains("event: analysis"));
+        let r = b.request("analysis", r#"{"on":false}"#);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(!b.busy());
+    }
+}

@@ -1,0 +1,212 @@
+//! The static site (`scripts/build-web.sh`, into `target/web/`) in headless Chromium,
+//! served by a plain file server that runs no code: the board opens with the engine
+//! of the WebAssembly module in a worker, a move is answered by that engine, analysis
+//! streams lines and a new request is taken within a slice while it runs, a forced
+//! win is announced, and once the server is gone the page still opens from the
+//! service worker's copy and the engine still plays. The module's bench in the worker
+//! must count the native engine's nodes; its speed and the time to take a request
+//! during analysis are printed (`--nocapture`).
+//!
+//! Needs the built site, Chromium and chromedriver (`.ci/run` has them); without them
+//! the test says so and passes, except under CI (`CI` set), where it fails.
+
+mod browser_common;
+
+use browser_common::{board_ready, css, engine_replied, shot, until, Browser};
+use jungle::tools::bench;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// A static file server for `dir` on a free port, on its own thread, until `down`.
+struct FileServer {
+    port: u16,
+    down: Arc<AtomicBool>,
+}
+
+impl FileServer {
+    fn start(dir: PathBuf) -> FileServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let port = listener.local_addr().expect("address").port();
+        let down = Arc::new(AtomicBool::new(false));
+        let flag = down.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                if flag.load(Ordering::SeqCst) {
+                    // Gone: the connection closes unanswered, as a server that is off.
+                    continue;
+                }
+                let dir = dir.clone();
+                std::thread::spawn(move || serve_file(stream, &dir));
+            }
+        });
+        FileServer { port, down }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/", self.port)
+    }
+
+    fn stop(&self) {
+        self.down.store(true, Ordering::SeqCst);
+    }
+}
+
+fn serve_file(mut stream: TcpStream, dir: &Path) {
+    let mut line = String::new();
+    let mut reader = BufReader::new(&stream);
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    // The headers are not needed; read them so that the browser is not cut off.
+    let mut header = String::new();
+    while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+        header.clear();
+    }
+    let path = line.split_whitespace().nth(1).unwrap_or("/");
+    let path = path
+        .split('?')
+        .next()
+        .unwrap_or("/")
+        .trim_start_matches('/');
+    let name = if path.is_empty() { "index.html" } else { path };
+    let kind = match name.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("wasm") => "application/wasm",
+        Some("svg") => "image/svg+xml",
+        Some("webmanifest") => "application/manifest+json",
+        _ => "application/octet-stream",
+    };
+    let file = (!name.contains("..")).then(|| std::fs::read(dir.join(name)).ok());
+    let head = match file.flatten() {
+        Some(body) => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+            return;
+        }
+        None => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    };
+    let _ = stream.write_all(head.as_bytes());
+}
+
+/// The page's value of a JavaScript expression that may be a promise.
+async fn eval_async(client: &fantoccini::Client, js: &str) -> serde_json::Value {
+    client
+        .execute_async(
+            &format!("const done = arguments[0]; Promise.resolve({js}).then(done, (e) => done('error: ' + e));"),
+            vec![],
+        )
+        .await
+        .expect("script runs")
+}
+
+async fn toggle_analysis(client: &fantoccini::Client) {
+    css(client, "#analysis")
+        .await
+        .click()
+        .await
+        .expect("clicks Analyse");
+}
+
+/// On a new board: the worker is up, the person plays a3a4 in the move box, and the
+/// engine answers.
+async fn play_a_move(client: &fantoccini::Client) {
+    board_ready(client).await;
+    css(client, "#move-input")
+        .await
+        .send_keys("a3a4\n")
+        .await
+        .expect("types");
+    engine_replied(client, 2).await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_static_site_plays_with_the_engine_in_a_worker() {
+    let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web");
+    if !site.join("index.html").exists() || !site.join("jungle.wasm").exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must build the site (scripts/build-web.sh)"
+        );
+        eprintln!("SKIPPED: no target/web/ (scripts/build-web.sh)");
+        return;
+    }
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let client = &browser.client;
+    let server = FileServer::start(site);
+    client.goto(&server.url()).await.expect("page loads");
+    // A move by the move box; the engine in the worker answers it.
+    play_a_move(client).await;
+    shot(client, "site-1-reply").await;
+
+    // Analysis streams lines; a request made while it runs is answered within a slice.
+    toggle_analysis(client).await;
+    until(
+        client,
+        "analysis lines",
+        "document.querySelectorAll('#lines tbody tr').length > 0",
+    )
+    .await;
+    let ms = eval_async(
+        client,
+        "(async () => { const t = performance.now(); await backend.request('state', null); return performance.now() - t; })()",
+    )
+    .await;
+    let ms = ms.as_f64().expect("milliseconds");
+    eprintln!("a request during analysis was answered in {ms:.0} ms");
+    assert!(
+        ms < 5000.0,
+        "the worker took {ms} ms to take a request during analysis"
+    );
+    shot(client, "site-2-analysis").await;
+    toggle_analysis(client).await;
+
+    // The module's bench in the worker: the native engine's node count, and its speed.
+    let depth = 9;
+    let native = bench::run(
+        &bench::Settings {
+            depth,
+            ..bench::Settings::default()
+        },
+        &mut std::io::sink(),
+    )
+    .expect("bench");
+    let started = Instant::now();
+    let result = eval_async(client, &format!("backend.bench({depth})")).await;
+    let nodes = result["nodes"].as_u64().expect("nodes");
+    let ms = result["ms"].as_f64().expect("ms");
+    eprintln!(
+        "bench {depth} in Chromium's worker: {nodes} nodes, {ms:.0} ms, {:.0} nodes/s ({:.1} s with the page)",
+        nodes as f64 * 1000.0 / ms.max(1.0),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(
+        nodes, native,
+        "the module's bench differs from the native engine's"
+    );
+
+    // Offline: with the server gone, the page opens from the service worker's copy and
+    // the engine still plays.
+    until(
+        client,
+        "the service worker's copy",
+        "navigator.serviceWorker.controller !== null",
+    )
+    .await;
+    server.stop();
+    client.refresh().await.expect("reloads");
+    play_a_move(client).await;
+    shot(client, "site-3-offline").await;
+    browser.close().await;
+}
