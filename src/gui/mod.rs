@@ -6,6 +6,7 @@
 //! line and never names a program or a file.
 
 pub mod api;
+pub mod command;
 pub mod controller;
 pub mod driver;
 pub mod http;
