@@ -2,9 +2,11 @@
 //! engine processes spoken to over the protocol (`engine_process`), the statistics
 //! (`stats`: Elo, pentanomial, SPRT), opening suites (`openings`), the split of a
 //! long job into parts for several machines (`shard`), the summary of several
-//! record files (`merge`) and the one-ply greedy player that anchors the strength
-//! levels (`greedy`).
+//! record files (`merge`), the one-ply greedy player that anchors the strength
+//! levels (`greedy`), and the command lines of `jungle match`, `replay`, `openings`
+//! and `greedy` (`command`).
 
+pub mod command;
 pub mod engine_process;
 pub mod greedy;
 pub mod match_runner;

@@ -5,6 +5,7 @@
 //! checks every move. The browser can only choose among the engines of the command
 //! line and never names a program or a file.
 
+pub mod command;
 pub mod driver;
 pub mod http;
 

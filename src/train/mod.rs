@@ -1,8 +1,10 @@
 //! Training the evaluation: the training data format (`data`), self-play data
 //! generation (`datagen`), the quiet-position filter both tuners use (`quiet`), the
-//! Texel tuner of the classical weights (`tune`), and the network trainer (`trainer`,
-//! with its `dataset`, `float_net` and `optimizer`).
+//! Texel tuner of the classical weights (`tune`), the network trainer (`trainer`,
+//! with its `dataset`, `float_net` and `optimizer`), and the command lines of
+//! `jungle tune`, `datagen` and `train` (`command`).
 
+pub mod command;
 pub mod data;
 pub mod datagen;
 pub mod dataset;

@@ -1,0 +1,486 @@
+//! `jungle match`, `jungle replay`, `jungle openings` and `jungle greedy`.
+
+use crate::arena::engine_process::{rule_options, EngineSpec};
+use crate::arena::greedy;
+use crate::arena::match_runner::{self, Adjudication, TimeControl};
+use crate::arena::merge;
+use crate::arena::openings;
+use crate::arena::shard::Shard;
+use crate::arena::stats::Sprt;
+use crate::board::Position;
+use crate::cli::common::{EvalArg, LineWriter, RulesArgs};
+use crate::game::Rules;
+use std::io;
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct MatchArgs {
+    /// An engine: "cmd=PATH name=NAME [arg=A]… [proto=uci|jcei] [option.NAME=VALUE]…"
+    /// (underscores in option names stand for spaces). Give exactly two.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Number of games (pairs of games per opening, colours swapped).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    games: u32,
+    /// Clock per game: seconds[+increment], e.g. 10+0.1.
+    #[arg(long, group = "limit")]
+    tc: Option<String>,
+    /// Fixed time per move in ms.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// With --movetime: an answer later than movetime + this many ms loses on time
+    /// (without it, only an engine silent for 5 s past the movetime loses, as hung).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    timemargin: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u32).range(1..=124))]
+    depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long, group = "limit", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: u32,
+    /// Openings file (one position string per line); default: the start position.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Write the games to this record file.
+    #[arg(long)]
+    pgn: Option<String>,
+    /// Sequential test: elo0=E0 elo1=E1 alpha=A beta=B; stops when decided.
+    #[arg(long, num_args = 1..=4)]
+    sprt: Vec<String>,
+    /// Draw adjudication: movenumber=M movecount=N score=S.
+    #[arg(long, num_args = 1..=3)]
+    draw: Vec<String>,
+    /// Resign adjudication: movecount=N score=S.
+    #[arg(long, num_args = 1..=2)]
+    resign: Vec<String>,
+    /// Adjudicate a draw after this many moves.
+    #[arg(long)]
+    maxmoves: Option<u32>,
+    /// Play part K of N of the game pairs (K from 1), numbered as in the whole match;
+    /// `jungle replay` merges the N record files.
+    #[arg(long, default_value = "1/1", value_name = "K/N")]
+    shard: Shard,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct ReplayArgs {
+    /// The record files.
+    files: Vec<String>,
+    /// Sequential test on all the pairs: elo0=E0 elo1=E1 alpha=A beta=B (the words
+    /// after these that are not key=value are files).
+    #[arg(long, num_args = 1..=4)]
+    sprt: Vec<String>,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct OpeningsArgs {
+    #[arg(long, default_value_t = 100)]
+    count: usize,
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
+    plies: u32,
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
+    depth: i32,
+    /// Keep positions scored within this many centipawns of 0.
+    #[arg(long, default_value_t = 60)]
+    margin: i32,
+    /// Keep only positions scored at least this far from 0 (an unbalanced suite).
+    #[arg(long, default_value_t = 0)]
+    min_margin: i32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Keep only positions from which a self-play game at N nodes per move is won by
+    /// the side the search favours.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    verify_nodes: Option<u64>,
+    /// Threads playing the verification games (the suite does not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Evaluation of the searches (the committed books were made with classical).
+    #[arg(long, value_enum, default_value_t = EvalArg::Nnue)]
+    eval: EvalArg,
+    #[command(flatten)]
+    calibrate: CalibrateArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// Calibration of `jungle openings`: self-play trials from each candidate.
+#[derive(clap::Args, Debug, Clone)]
+struct CalibrateArgs {
+    /// Calibrate: keep a position only when self-play trials at about N nodes per move
+    /// (each move's budget jittered, see --calibrate-jitter) pass the thresholds.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    calibrate_nodes: Option<u64>,
+    /// Calibrate (after --calibrate-nodes, if given) at a clock, seconds[+increment]
+    /// per side, e.g. 10+0.1.
+    #[arg(long, value_name = "TC")]
+    calibrate_tc: Option<String>,
+    /// Self-play trials per candidate and limit.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    calibrate_trials: u32,
+    /// Each move's node budget is drawn from N ± this many percent (seeded), so that
+    /// the trials of a position differ.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(0..=90))]
+    calibrate_jitter: u32,
+    /// Keep a position when the favoured side wins at least this percentage of trials.
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=100))]
+    calibrate_min_win: u32,
+    /// … and at most this percentage.
+    #[arg(long, default_value_t = 70, value_parser = clap::value_parser!(u32).range(0..=100))]
+    calibrate_max_win: u32,
+    /// … and loses at most this many trials.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    calibrate_max_losses: u32,
+}
+
+impl CalibrateArgs {
+    /// The calibration asked for (`None`: no --calibrate-nodes or --calibrate-tc).
+    fn calibration(&self) -> Result<Option<openings::Calibration>, String> {
+        let mut limits = Vec::new();
+        if let Some(nodes) = self.calibrate_nodes {
+            limits.push(openings::TrialLimit::Nodes {
+                nodes,
+                jitter_pct: self.calibrate_jitter,
+            });
+        }
+        if let Some(tc) = &self.calibrate_tc {
+            match TimeControl::parse_tc(tc) {
+                Ok(TimeControl::Clock { base_ms, inc_ms }) => {
+                    limits.push(openings::TrialLimit::Clock { base_ms, inc_ms })
+                }
+                _ => {
+                    return Err(format!(
+                        "--calibrate-tc '{}': expected seconds[+increment], like 10+0.1",
+                        crate::text::quote(tc)
+                    ))
+                }
+            }
+        }
+        if limits.is_empty() {
+            return Ok(None);
+        }
+        let cal = openings::Calibration {
+            limits,
+            trials: self.calibrate_trials,
+            min_win_pct: self.calibrate_min_win,
+            max_win_pct: self.calibrate_max_win,
+            max_losses: self.calibrate_max_losses,
+        };
+        cal.check()?;
+        Ok(Some(cal))
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct GreedyArgs {
+    /// Seed of its random choices (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// Runs `jungle match`; returns the exit code.
+pub(crate) fn run_match(args: MatchArgs) -> i32 {
+    match build_match(&args) {
+        Ok(settings) => {
+            let stdout = io::stdout();
+            let mut out = LineWriter(stdout);
+            match match_runner::run(&settings, &mut out) {
+                Ok(_) => 0,
+                Err(e) => {
+                    eprintln!("error: match failed: {e}");
+                    1
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// Runs `jungle replay`; returns the exit code.
+pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
+    let ReplayArgs { files, sprt, rules } = args;
+    let rules = rules.rules();
+    // `--sprt` takes up to four words: those of them that are not key=value are the
+    // first files (`replay --sprt elo0=0 elo1=10 *.pgn`).
+    let (sprt, mut paths): (Vec<String>, Vec<String>) =
+        sprt.iter().cloned().partition(|w| w.contains('='));
+    paths.extend(files.iter().cloned());
+    if paths.is_empty() {
+        eprintln!("error: give at least one record file");
+        return 2;
+    }
+    let sprt = match parse_sprt(&sprt) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let mut games = Vec::new();
+    for path in &paths {
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", crate::text::quote(path)))
+            .and_then(|text| {
+                match_runner::read_records(&text, rules)
+                    .map_err(|e| format!("{}: {e}", crate::text::quote(path)))
+            });
+        match read {
+            Ok(g) => games.extend(g),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    }
+    let mut bad = 0;
+    for (i, g) in games.iter().enumerate() {
+        let tag = |k: &str| {
+            g.tags
+                .iter()
+                .find(|(t, _)| t == k)
+                .map_or("?", |(_, v)| v.as_str())
+        };
+        let number = g
+            .tags
+            .iter()
+            .find(|(t, _)| t == "Game")
+            .map_or((i + 1).to_string(), |(_, v)| v.clone());
+        match match_runner::replay(g) {
+            Ok(game) => println!(
+                "Game {number} ({} vs {}): {} moves, recorded {} {{{}}}, final position {} [{}]",
+                tag("Red"),
+                tag("Blue"),
+                g.moves.len(),
+                g.result,
+                tag("Termination"),
+                game.position().to_fen(),
+                game.result()
+            ),
+            Err(e) => {
+                bad += 1;
+                println!("Game {number}: cannot be replayed: {e}");
+            }
+        }
+    }
+    let mut merged = match merge::merge(&games) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: cannot count the games: {e}");
+            return 2;
+        }
+    };
+    merged.tally.judge(sprt.as_ref());
+    let mut out = LineWriter(io::stdout());
+    if let Err(e) = match_runner::summary(&mut out, &merged.tally, &merged.names, sprt.as_ref()) {
+        eprintln!("error: cannot write output: {e}");
+        return 1;
+    }
+    i32::from(bad > 0)
+}
+
+/// Runs `jungle openings`; returns the exit code.
+pub(crate) fn run_openings(args: OpeningsArgs) -> i32 {
+    let OpeningsArgs {
+        count,
+        plies,
+        depth,
+        margin,
+        min_margin,
+        seed,
+        verify_nodes,
+        threads,
+        eval,
+        calibrate,
+        rules,
+    } = args;
+    let calibrate = match calibrate.calibration() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let settings = openings::Settings {
+        count,
+        plies,
+        depth,
+        margin,
+        min_margin,
+        seed,
+        rules: rules.rules(),
+        verify_nodes,
+        threads: threads as usize,
+        eval: eval.kind(),
+        calibrate,
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match openings::generate(&settings, &mut out) {
+        Ok(written) if written < count => {
+            eprintln!(
+                "error: only {written} of {count} positions found (too narrow a score band or calibration band?)"
+            );
+            1
+        }
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+/// Runs `jungle greedy`; returns the exit code.
+pub(crate) fn run_greedy(args: GreedyArgs) -> i32 {
+    greedy::run(args.seed)
+}
+
+/// `key=value` pairs of an option list, checked against the allowed keys.
+fn key_values(
+    items: &[String],
+    what: &str,
+    allowed: &[&str],
+) -> Result<Vec<(String, f64)>, String> {
+    items
+        .iter()
+        .flat_map(|s| s.split_whitespace())
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').ok_or_else(|| {
+                format!("--{what}: '{}' is not key=value", crate::text::quote(kv))
+            })?;
+            if !allowed.contains(&k) {
+                return Err(format!(
+                    "--{what}: unknown key '{}' (allowed: {})",
+                    crate::text::quote(k),
+                    allowed.join(", ")
+                ));
+            }
+            let v: f64 = v
+                .parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| format!("--{what}: '{}' is not a number", crate::text::quote(v)))?;
+            Ok((k.to_string(), v))
+        })
+        .collect()
+}
+
+fn get(kvs: &[(String, f64)], key: &str, what: &str) -> Result<f64, String> {
+    kvs.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| format!("--{what}: {key}= is missing"))
+}
+
+/// The SPRT of `--sprt` values, if any.
+fn parse_sprt(items: &[String]) -> Result<Option<Sprt>, String> {
+    if items.is_empty() {
+        return Ok(None);
+    }
+    let kv = key_values(items, "sprt", &["elo0", "elo1", "alpha", "beta"])?;
+    Ok(Some(Sprt::new(
+        get(&kv, "elo0", "sprt")?,
+        get(&kv, "elo1", "sprt")?,
+        get(&kv, "alpha", "sprt").unwrap_or(0.05),
+        get(&kv, "beta", "sprt").unwrap_or(0.05),
+    )?))
+}
+
+/// Checks every match argument before any game starts.
+fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
+    let rules = a.rules.rules();
+    if a.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine, got {}",
+            a.engines.len()
+        ));
+    }
+    let mut e0 = EngineSpec::parse(&a.engines[0])?;
+    let mut e1 = EngineSpec::parse(&a.engines[1])?;
+    // Engines are told the rules the referee enforces (nothing is sent for the
+    // default rules, so engines without these options work).
+    if rules != Rules::default() {
+        for e in [&mut e0, &mut e1] {
+            e.options.splice(0..0, rule_options(rules));
+        }
+    }
+    if e0.name == e1.name {
+        e1.name.push_str("-2");
+    }
+    let tc = match (&a.tc, a.movetime, a.depth, a.nodes) {
+        (Some(tc), ..) => TimeControl::parse_tc(tc)?,
+        (_, Some(ms), ..) => TimeControl::MoveTime(ms),
+        (_, _, Some(d), _) => TimeControl::Depth(d),
+        (_, _, _, Some(n)) => TimeControl::Nodes(n),
+        _ => return Err("give one of --tc, --movetime, --depth, --nodes".into()),
+    };
+    if a.timemargin.is_some() && a.movetime.is_none() {
+        return Err("--timemargin applies to --movetime only".into());
+    }
+    let openings = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                format!(
+                    "cannot read openings file {}: {e}",
+                    crate::text::quote(path)
+                )
+            })?;
+            match_runner::read_openings(&text, rules)?
+        }
+        None => vec![Position::startpos()],
+    };
+    let sprt = parse_sprt(&a.sprt)?;
+    if sprt.is_some() && a.shard != Shard::WHOLE {
+        return Err(
+            "--sprt stops a match early, so the shards would not add up to the match: give --sprt to `jungle replay` over the shards' record files instead".into(),
+        );
+    }
+    let mut adjudication = Adjudication {
+        max_moves: a.maxmoves,
+        ..Adjudication::default()
+    };
+    if !a.draw.is_empty() {
+        let kv = key_values(&a.draw, "draw", &["movenumber", "movecount", "score"])?;
+        adjudication.draw = Some((
+            get(&kv, "movenumber", "draw")? as u32,
+            get(&kv, "movecount", "draw")? as u32,
+            get(&kv, "score", "draw")? as i32,
+        ));
+    }
+    if !a.resign.is_empty() {
+        let kv = key_values(&a.resign, "resign", &["movecount", "score"])?;
+        adjudication.resign = Some((
+            get(&kv, "movecount", "resign")? as u32,
+            get(&kv, "score", "resign")? as i32,
+        ));
+    }
+    if let Some(path) = &a.pgn {
+        std::fs::File::create(path)
+            .map_err(|e| format!("cannot write record file {}: {e}", crate::text::quote(path)))?;
+    }
+    // Start each engine once now: a missing or broken binary is an error before any game.
+    e0.check()?;
+    e1.check()?;
+    Ok(match_runner::MatchSettings {
+        engines: [e0, e1],
+        games: a.games,
+        tc,
+        concurrency: a.concurrency as usize,
+        openings,
+        pgn: a.pgn.clone(),
+        sprt,
+        adjudication,
+        rules,
+        time_margin_ms: a.timemargin,
+        shard: a.shard,
+    })
+}

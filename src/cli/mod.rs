@@ -1,0 +1,71 @@
+//! Command line: `jungle` with no subcommand runs the engine protocol (see
+//! `protocol.md`); the subcommands are tools.
+//!
+//! Each application owns its subcommands' options and runners in its `command`
+//! module (`arena`, `train`, `tb_files`, `gui`); `tools` holds `perft` and `bench`,
+//! `common` what several of them share. Here: the parser and the dispatch.
+
+pub(crate) mod common;
+mod tools;
+
+use crate::arena::command::{GreedyArgs, MatchArgs, OpeningsArgs, ReplayArgs};
+use crate::gui::command::GuiArgs;
+use crate::train::command::{DatagenArgs, TrainArgs, TuneArgs};
+use crate::{arena, gui, protocol, tb_files, train};
+use clap::{Parser, Subcommand};
+use tools::{BenchArgs, PerftArgs};
+
+#[derive(Parser, Debug)]
+#[command(name = "jungle", version, about = "A Jungle (Dou Shou Qi) engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the legal move tree (checks and times the move generator).
+    Perft(PerftArgs),
+    /// Search the fixed bench positions; the last line is `<nodes> nodes <nps> nps`.
+    Bench(BenchArgs),
+    /// Play a match between two engines (the referee keeps rules and clocks).
+    Match(MatchArgs),
+    /// Replay the games of record files written by `match --pgn`, checking every move,
+    /// and print their summary (the files of the shards of a match give the match's).
+    Replay(ReplayArgs),
+    /// Tune the evaluation weights from recorded games (Texel method).
+    Tune(TuneArgs),
+    /// Generate training positions by self-play (record format: protocol.md).
+    Datagen(DatagenArgs),
+    /// Train a network (NNUE) on data files of `jungle datagen`.
+    Train(TrainArgs),
+    /// Endgame tablebases: build tables, probe positions.
+    #[command(subcommand)]
+    Tb(crate::tb_files::command::TbCommand),
+    /// Generate an opening suite: balanced (openings.txt), unbalanced, verified or calibrated (books/).
+    Openings(OpeningsArgs),
+    /// Serve a board for people in the browser: play, watch engines, analyse.
+    Gui(GuiArgs),
+    /// A one-ply greedy player speaking the protocol (the beginner the levels are measured against).
+    Greedy(GreedyArgs),
+}
+
+/// Runs the program; returns the process exit code.
+pub fn run() -> i32 {
+    common::init_logging();
+    let cli = Cli::parse();
+    match cli.command {
+        None => protocol::run(),
+        Some(Command::Perft(args)) => tools::run_perft(args),
+        Some(Command::Bench(args)) => tools::run_bench(args),
+        Some(Command::Match(args)) => arena::command::run_match(args),
+        Some(Command::Replay(args)) => arena::command::run_replay(args),
+        Some(Command::Tune(args)) => train::command::run_tune(args),
+        Some(Command::Datagen(args)) => train::command::run_datagen(args),
+        Some(Command::Train(args)) => train::command::run_train(args),
+        Some(Command::Tb(cmd)) => tb_files::command::run(cmd),
+        Some(Command::Openings(args)) => arena::command::run_openings(args),
+        Some(Command::Gui(args)) => gui::command::run_gui(args),
+        Some(Command::Greedy(args)) => arena::command::run_greedy(args),
+    }
+}
