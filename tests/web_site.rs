@@ -1,9 +1,11 @@
 //! The static site (`scripts/build-web.sh`, into `target/web/`) in headless Chromium,
-//! served by a plain file server that runs no code: the board opens with the engine
-//! of the WebAssembly module in a worker, a move is answered by that engine, analysis
-//! streams lines and a new request is taken within a slice while it runs, a forced
-//! win is announced, and once the server is gone the page still opens from the
-//! service worker's copy and the engine still plays. The module's bench in the worker
+//! served by a plain file server that runs no code, with the engine of the
+//! WebAssembly module in a worker: everything a person does on the board under
+//! `jungle gui` (`browser_common::a_person_plays`: moves by clicking and the engine's
+//! replies, hint, undo, rule sets, a forced win announced), analysis lines that stream
+//! and stop, a request taken within a slice while analysis runs, no script errors, and
+//! once the server is gone the page still opens from the service worker's copy and the
+//! engine still plays. The module's bench in the worker
 //! must count the native engine's nodes; its speed and the time to take a request
 //! during analysis are printed (`--nocapture`).
 //!
@@ -12,7 +14,9 @@
 
 mod browser_common;
 
-use browser_common::{board_ready, css, engine_replied, shot, until, Browser};
+use browser_common::{
+    a_person_plays, board_ready, css, engine_replied, no_script_errors, shot, until, Browser,
+};
 use jungle::tools::bench;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -109,6 +113,17 @@ async fn eval_async(client: &fantoccini::Client, js: &str) -> serde_json::Value 
         .expect("script runs")
 }
 
+/// How long the back end takes to answer `backend.request(args)` (ms).
+async fn timed_request(client: &fantoccini::Client, args: &str) -> f64 {
+    let js = format!(
+        "(async () => {{ const t = performance.now(); await backend.request({args}); return performance.now() - t; }})()"
+    );
+    eval_async(client, &js)
+        .await
+        .as_f64()
+        .expect("milliseconds")
+}
+
 async fn toggle_analysis(client: &fantoccini::Client) {
     css(client, "#analysis")
         .await
@@ -145,10 +160,13 @@ async fn the_static_site_plays_with_the_engine_in_a_worker() {
     };
     let client = &browser.client;
     let server = FileServer::start(site);
+    // Everything a person does on the board, as under `jungle gui`.
+    a_person_plays(client, &server.url(), "site-").await;
+    client.set_window_size(1200, 900).await.expect("resize");
+
+    // A new board: a move by the move box; the engine in the worker answers it.
     client.goto(&server.url()).await.expect("page loads");
-    // A move by the move box; the engine in the worker answers it.
     play_a_move(client).await;
-    shot(client, "site-1-reply").await;
 
     // Analysis streams lines; a request made while it runs is answered within a slice.
     toggle_analysis(client).await;
@@ -158,19 +176,27 @@ async fn the_static_site_plays_with_the_engine_in_a_worker() {
         "document.querySelectorAll('#lines tbody tr').length > 0",
     )
     .await;
-    let ms = eval_async(
-        client,
-        "(async () => { const t = performance.now(); await backend.request('state', null); return performance.now() - t; })()",
-    )
-    .await;
-    let ms = ms.as_f64().expect("milliseconds");
-    eprintln!("a request during analysis was answered in {ms:.0} ms");
-    assert!(
-        ms < 5000.0,
-        "the worker took {ms} ms to take a request during analysis"
+    // Let it search a while, then time a request and the stop.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    shot(client, "site-6-analysis").await;
+    let answer_ms = timed_request(client, "'state', null").await;
+    let stop_ms = timed_request(client, "'analysis', { on: false }").await;
+    eprintln!(
+        "during analysis: a request answered in {answer_ms:.0} ms, analysis stopped in {stop_ms:.0} ms"
     );
-    shot(client, "site-2-analysis").await;
-    toggle_analysis(client).await;
+    for ms in [answer_ms, stop_ms] {
+        assert!(ms < 5000.0, "the worker took {ms} ms to take a request");
+    }
+    // Stopped: the lines no longer change.
+    let lines = "document.querySelector('#lines tbody').textContent";
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let before = eval_async(client, lines).await;
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    assert_eq!(
+        eval_async(client, lines).await,
+        before,
+        "analysis goes on after stop"
+    );
 
     // The module's bench in the worker: the native engine's node count, and its speed.
     let depth = 9;
@@ -207,6 +233,7 @@ async fn the_static_site_plays_with_the_engine_in_a_worker() {
     server.stop();
     client.refresh().await.expect("reloads");
     play_a_move(client).await;
-    shot(client, "site-3-offline").await;
+    shot(client, "site-7-offline").await;
+    no_script_errors(client).await;
     browser.close().await;
 }

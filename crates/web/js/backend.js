@@ -3,6 +3,11 @@
 // as under `jungle gui` (src/gui/static/backend.js), without a server.
 "use strict";
 
+// Script errors of the page, kept for its tests (`window.jungleErrors`).
+window.jungleErrors = [];
+window.addEventListener("error", (e) => window.jungleErrors.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => window.jungleErrors.push(String(e.reason)));
+
 const backend = (() => {
   const worker = new Worker("worker.js", { type: "module" });
   const waiting = new Map();
@@ -26,6 +31,7 @@ const backend = (() => {
 
   function fail(text) {
     failure = "The engine stopped (" + text + "); reload the page.";
+    window.jungleErrors.push(failure);
     for (const resolve of waiting.values()) resolve({ status: 0, text: failure });
     waiting.clear();
     if (handlers) handlers.error("stopped");

@@ -2,11 +2,12 @@
 //! engine requests, in a worker that has one thread.
 //!
 //! A worker cannot be interrupted from outside while it computes, so a search runs in
-//! bounded slices of at most `SLICE_NODES` nodes: each slice is an iterative deepening
-//! that finds the earlier slices' work in the hash table. Between slices the worker
-//! reads its messages, so `stop` (a move, undo, "Move now") is obeyed within one
-//! slice, about a tenth of a second. Slices cost a little: each restarts at depth 1,
-//! cheaply thanks to the table.
+//! bounded slices of about `SLICE_MS` (a node budget from the speed measured on this
+//! device): each slice is an iterative deepening that starts again at the depth the
+//! previous slice completed and finds the earlier slices' work in the hash table.
+//! Between slices the worker reads its messages, so `stop` (a move, undo, "Move now")
+//! is obeyed within one slice. What slices cost is measured by the ignored test
+//! `slicing_cost` (protocol.md, section 8).
 
 use jungle_board::engines::{EngineEvent, Request, Search};
 use jungle_core::board::Move;
@@ -19,11 +20,15 @@ use std::sync::{Arc, Mutex};
 
 /// The name the engine gives itself, as the native engine does.
 pub const NAME: &str = "Jungle";
-/// The most nodes of one slice: about 0.1–0.2 s in a browser.
+/// The time a slice aims at (ms): a request of the page waits about this long at most.
+pub const SLICE_MS: u64 = 50;
+/// The most nodes of one slice, whatever the speed.
 pub const SLICE_NODES: u64 = 150_000;
+/// The fewest nodes of one slice.
+const MIN_SLICE_NODES: u64 = 2_000;
 /// The hash table of each engine of the page (MB).
 const HASH_MB: usize = 16;
-/// Nodes per millisecond assumed before a search has measured its own speed.
+/// Nodes per millisecond assumed before the first slice has measured the speed.
 const FIRST_SPEED: u64 = 300;
 
 /// The options the engine declares (as `option name …` lines, without `option `).
@@ -65,6 +70,8 @@ struct Running {
     best: Option<Move>,
     /// The deepest depth reported so far of each line (index: multipv − 1).
     reported: Vec<u32>,
+    /// The deepest iteration a slice has completed (the next slice starts there).
+    completed: i32,
     /// The last slice ended by itself: the search has nothing left to do (a mate
     /// found, the level's depth reached) and waits for `stop` if infinite.
     complete: bool,
@@ -73,22 +80,28 @@ struct Running {
 /// One engine of the page (the controller has three slots).
 pub struct WebEngine {
     slot: usize,
+    /// The most nodes of a slice (`SLICE_NODES`).
+    pub slice_nodes: u64,
     engine: Option<Engine>,
     rules: Rules,
     limit_strength: bool,
     elo: u32,
     running: Option<Running>,
+    /// Nodes per millisecond of the last slice long enough to measure.
+    speed: u64,
 }
 
 impl WebEngine {
     pub fn new(slot: usize) -> WebEngine {
         WebEngine {
             slot,
+            slice_nodes: SLICE_NODES,
             engine: None,
             rules: Rules::default(),
             limit_strength: false,
             elo: strength::ELO_MIN,
             running: None,
+            speed: FIRST_SPEED,
         }
     }
 
@@ -224,6 +237,7 @@ impl WebEngine {
                     nodes: 0,
                     best: None,
                     reported: Vec::new(),
+                    completed: 0,
                     complete: false,
                 })
             }
@@ -257,23 +271,21 @@ impl WebEngine {
             return;
         }
         let elapsed = r.started.elapsed().as_millis() as u64;
+        let slice =
+            (self.speed * SLICE_MS).clamp(MIN_SLICE_NODES, self.slice_nodes.max(MIN_SLICE_NODES));
         let nodes = match r.budget {
-            Budget::Infinite => SLICE_NODES,
+            Budget::Infinite => slice,
             Budget::Millis(ms) if elapsed >= ms && r.best.is_some() => {
                 self.finish(events);
                 return;
             }
             Budget::Millis(ms) => {
-                let speed = if elapsed > 0 && r.nodes > 0 {
-                    r.nodes / elapsed
-                } else {
-                    FIRST_SPEED
-                };
-                (ms.saturating_sub(elapsed) * speed.max(1)).clamp(1_000, SLICE_NODES)
+                (ms.saturating_sub(elapsed) * self.speed).clamp(MIN_SLICE_NODES.min(slice), slice)
             }
         };
         let limits = Limits {
             nodes: Some(nodes),
+            start_depth: Some(r.completed.max(1)),
             ..Limits::default()
         };
         let shared = SharedState::new(1);
@@ -283,12 +295,19 @@ impl WebEngine {
                 l.push(line.to_string());
             }
         };
+        let slice_started = jungle_core::clock::Instant::now();
         let outcome = engine.search(&r.game, &limits, &shared, &report);
+        let slice_ms = slice_started.elapsed().as_millis() as u64;
+        if slice_ms >= 5 {
+            self.speed = (outcome.nodes / slice_ms).max(1);
+        }
         let before = r.nodes;
         r.nodes += outcome.nodes;
-        if outcome.best.is_some() {
+        // A slice that completed no iteration keeps the earlier slices' move.
+        if outcome.best.is_some() && (outcome.depth > 0 || r.best.is_none()) {
             r.best = outcome.best;
         }
+        r.completed = r.completed.max(outcome.depth);
         let ms = r.started.elapsed().as_millis() as u64;
         for line in lines.into_inner().unwrap_or_default() {
             if let Some(line) = restate(&line, &mut r.reported, before, ms) {
@@ -502,5 +521,51 @@ mod tests {
             .iter()
             .any(|ev| matches!(ev, EngineEvent::BestMove { id: 8, .. })));
         assert!(!e.busy());
+    }
+
+    /// What slices cost: the depth that analysis of the bench positions reaches in
+    /// the same number of nodes, as one search and in slices of several sizes.
+    /// `cargo test --release -p jungle-web slicing_cost -- --ignored --nocapture`
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn slicing_cost() {
+        let budget = 3_000_000;
+        let positions = jungle_core::tools::bench::positions_with(Rules::default());
+        for slice in [u64::MAX, 150_000, 50_000, 20_000] {
+            let (mut depths, mut nodes_total) = (0u64, 0u64);
+            let started = std::time::Instant::now();
+            for pos in &positions {
+                let mut e = WebEngine::new(0);
+                e.slice_nodes = slice.min(budget);
+                let mut events = Vec::new();
+                e.handle(
+                    Request::Go(Search {
+                        id: 1,
+                        position: format!("position fen {}", pos.to_fen()),
+                        go: "go infinite".into(),
+                        deadline: None,
+                    }),
+                    &mut events,
+                );
+                while e.busy() && e.running.as_ref().is_some_and(|r| r.nodes < budget) {
+                    e.work(&mut events);
+                }
+                let r = e.running.as_ref().expect("running");
+                depths += u64::from(r.reported.first().copied().unwrap_or(0));
+                nodes_total += r.nodes;
+            }
+            eprintln!(
+                "slice {:>9}: mean depth {:.2} after {} nodes a position ({} positions, {:.1} s)",
+                if slice == u64::MAX {
+                    "whole".to_string()
+                } else {
+                    slice.to_string()
+                },
+                depths as f64 / positions.len() as f64,
+                nodes_total / positions.len() as u64,
+                positions.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
     }
 }

@@ -3,6 +3,11 @@
 // ships crates/web/js/backend.js instead, which talks to a worker.
 "use strict";
 
+// Script errors of the page, kept for its tests (`window.jungleErrors`).
+window.jungleErrors = [];
+window.addEventListener("error", (e) => window.jungleErrors.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => window.jungleErrors.push(String(e.reason)));
+
 const backend = {
   name: "server",
 

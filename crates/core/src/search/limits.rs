@@ -20,6 +20,10 @@ pub struct Limits {
     pub ponder: bool,
     /// Only these root moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// The first depth of iterative deepening (none: 1). A search resumed in slices
+    /// (the browser's worker) starts again at the depth its last slice completed,
+    /// whose work is in the hash table.
+    pub start_depth: Option<i32>,
 }
 
 impl Limits {

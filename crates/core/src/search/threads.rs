@@ -301,7 +301,8 @@ fn iterate<R: MoveRules>(
     let mut last_best = None;
     let single_reply = w.root_moves.len() == 1;
 
-    let mut depth = 1 + (w.id % 2) as i32;
+    let first = limits.start_depth.unwrap_or(1).clamp(1, max_depth);
+    let mut depth = first + (w.id % 2) as i32;
     while depth <= max_depth {
         for rm in &mut w.root_moves {
             rm.previous_score = rm.score;
