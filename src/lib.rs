@@ -12,7 +12,7 @@
 //! - `cli`: the command line, dispatching to the above.
 
 pub use jungle_core::{
-    board, eval, game, nnue, record, search, tb, text, tools, uci, with_move_rules,
+    board, eval, game, nnue, record, review, search, tb, text, tools, uci, with_move_rules,
 };
 
 pub mod arena;

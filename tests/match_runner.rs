@@ -2,19 +2,11 @@
 //! engine itself and against fake engines (tests/fake_engines/*.sh) that move
 //! illegally, crash, hang, or answer garbage.
 
+mod gui_common;
+
+use gui_common::{fake, jungle};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn jungle() -> &'static str {
-    env!("CARGO_BIN_EXE_jungle")
-}
-
-fn fake(name: &str) -> String {
-    format!(
-        "cmd=bash arg={}/tests/fake_engines/{name}.sh name={name}",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
 
 fn ours(name: &str) -> String {
     format!("cmd={} name={name} option.Hash=8", jungle())
@@ -22,16 +14,9 @@ fn ours(name: &str) -> String {
 
 /// Runs `jungle match …`; returns (success, stdout, stderr).
 fn run_match(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(jungle())
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("jungle runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut all = vec!["match"];
+    all.extend_from_slice(args);
+    gui_common::run_jungle(&all)
 }
 
 fn finished_lines(out: &str) -> Vec<&str> {

@@ -1,5 +1,6 @@
 //! `jungle match`, `jungle replay`, `jungle openings` and `jungle greedy`.
 
+use crate::arena::analyse;
 use crate::arena::engine_process::{rule_options, EngineSpec};
 use crate::arena::greedy;
 use crate::arena::match_runner::{self, Adjudication, TimeControl};
@@ -10,7 +11,7 @@ use crate::arena::stats::Sprt;
 use crate::board::Position;
 use crate::cli::common::{EvalArg, LineWriter, RulesArgs};
 use crate::game::Rules;
-use std::io;
+use std::io::{self, Write};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct MatchArgs {
@@ -74,6 +75,31 @@ pub(crate) struct ReplayArgs {
     /// after these that are not key=value are files).
     #[arg(long, num_args = 1..=4)]
     sprt: Vec<String>,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct AnalyseArgs {
+    /// The record files (written by `jungle match --pgn`, the board or this command).
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Nodes searched in each position (the default, so that the review is the same
+    /// on every machine).
+    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "movetime")]
+    nodes: u64,
+    /// Milliseconds of search in each position instead of a node count.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    movetime: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Hash table (MB).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    hash: u32,
+    /// Write the reviewed records to this file (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -285,6 +311,82 @@ pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
         return 1;
     }
     i32::from(bad > 0)
+}
+
+/// Runs `jungle analyse`; returns the exit code.
+pub(crate) fn run_analyse(args: AnalyseArgs) -> i32 {
+    match analyse_files(&args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn analyse_files(args: &AnalyseArgs) -> Result<(), String> {
+    let rules = args.rules.rules();
+    let mut games = Vec::new();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", crate::text::quote(path)))?;
+        let read = match_runner::read_records(&text, rules)
+            .map_err(|e| format!("{}: {e}", crate::text::quote(path)))?;
+        for g in &read {
+            match_runner::replay(g).map_err(|e| format!("{}: {e}", crate::text::quote(path)))?;
+        }
+        games.extend(read);
+    }
+    if games.is_empty() {
+        return Err("the record files have no games".into());
+    }
+    let settings = analyse::Settings {
+        budget: match args.movetime {
+            Some(ms) => analyse::Budget::Movetime(ms),
+            None => analyse::Budget::Nodes(args.nodes),
+        },
+        threads: usize::from(args.threads),
+        hash_mb: args.hash as usize,
+    };
+    let positions: u64 = games.iter().map(|g| g.moves.len() as u64 + 1).sum();
+    let bar = indicatif::ProgressBar::new(positions);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "analysing {pos}/{len} positions [{bar:30}] {elapsed_precise}, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut buffer = Vec::new();
+    let reviewed = analyse::run(&games, &settings, &mut buffer, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    match &args.out {
+        Some(path) => std::fs::write(path, &buffer)
+            .map_err(|e| format!("cannot write {}: {e}", crate::text::quote(path)))?,
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(&buffer)
+                .and_then(|_| out.flush())
+                .map_err(|e| format!("cannot write the records: {e}"))?;
+        }
+    }
+    for (g, r) in games.iter().zip(&reviewed) {
+        let [red, blue] = jungle_board::review::summary(&g.start, &r.notes);
+        let tag = |k: &str| {
+            g.tags
+                .iter()
+                .find(|(t, _)| t == k)
+                .map_or("?", |(_, v)| v.as_str())
+        };
+        eprintln!(
+            "Game {}: {} (Red) {}; {} (Blue) {}",
+            tag("Game"),
+            tag("Red"),
+            red.describe(),
+            tag("Blue"),
+            blue.describe()
+        );
+    }
+    Ok(())
 }
 
 /// Runs `jungle openings`; returns the exit code.

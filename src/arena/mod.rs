@@ -3,9 +3,10 @@
 //! (`stats`: Elo, pentanomial, SPRT), opening suites (`openings`), the split of a
 //! long job into parts for several machines (`shard`), the summary of several
 //! record files (`merge`), the one-ply greedy player that anchors the strength
-//! levels (`greedy`), and the command lines of `jungle match`, `replay`, `openings`
-//! and `greedy` (`command`).
+//! levels (`greedy`), the review of recorded games (`analyse`), and the command
+//! lines of `jungle match`, `replay`, `analyse`, `openings` and `greedy` (`command`).
 
+pub mod analyse;
 pub mod command;
 pub mod engine_process;
 pub mod greedy;

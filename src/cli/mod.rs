@@ -8,7 +8,7 @@
 pub(crate) mod common;
 mod tools;
 
-use crate::arena::command::{GreedyArgs, MatchArgs, OpeningsArgs, ReplayArgs};
+use crate::arena::command::{AnalyseArgs, GreedyArgs, MatchArgs, OpeningsArgs, ReplayArgs};
 use crate::gui::command::GuiArgs;
 use crate::train::command::{DatagenArgs, TrainArgs, TuneArgs};
 use crate::{arena, gui, protocol, tb_files, train};
@@ -33,6 +33,9 @@ enum Command {
     /// Replay the games of record files written by `match --pgn`, checking every move,
     /// and print their summary (the files of the shards of a match give the match's).
     Replay(ReplayArgs),
+    /// Review recorded games: the engine scores every position and marks each move's
+    /// inaccuracies, mistakes and blunders; writes the records back with comments.
+    Analyse(AnalyseArgs),
     /// Tune the evaluation weights from recorded games (Texel method).
     Tune(TuneArgs),
     /// Generate training positions by self-play (record format: protocol.md).
@@ -60,6 +63,7 @@ pub fn run() -> i32 {
         Some(Command::Bench(args)) => tools::run_bench(args),
         Some(Command::Match(args)) => arena::command::run_match(args),
         Some(Command::Replay(args)) => arena::command::run_replay(args),
+        Some(Command::Analyse(args)) => arena::command::run_analyse(args),
         Some(Command::Tune(args)) => train::command::run_tune(args),
         Some(Command::Datagen(args)) => train::command::run_datagen(args),
         Some(Command::Train(args)) => train::command::run_train(args),

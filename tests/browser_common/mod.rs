@@ -376,6 +376,62 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     );
     shot(client, &format!("{prefix}4-won")).await;
 
+    // A review of a short game marks a planted blunder and names the better move:
+    // Red's elephant d3 steps next to Blue's rat d5, which takes it.
+    let fen = css(client, "#fen").await;
+    fen.clear().await.expect("clear");
+    fen.send_keys("l6/7/7/7/3r3/7/3E3/7/T5L r")
+        .await
+        .expect("type");
+    css(client, "#set-fen").await.click().await.expect("set");
+    css(client, "#board .cell[data-sq=\"d3\"][data-piece=\"E\"]").await;
+    click_move(client, "d3", "d4").await;
+    engine_replied(client, 2).await;
+    css(client, "#review").await.click().await.expect("review");
+    until(
+        client,
+        "the review",
+        "!document.getElementById('review-summary').hidden",
+    )
+    .await;
+    assert_eq!(
+        text(client, "#moves span.review-mark.blunder").await,
+        "d3d4??"
+    );
+    let marked = text(client, "#review-summary .marked button.blunder").await;
+    assert!(
+        marked.starts_with("1. d3d4, a blunder") && marked.contains("better: "),
+        "{marked}"
+    );
+    assert!(
+        text(client, "#review-summary .side-review.red")
+            .await
+            .contains("1 blunder"),
+        "the red summary"
+    );
+    // Clicking the mark shows the position before the move, the better move as an
+    // arrow.
+    css(client, "#review-summary .marked button.blunder")
+        .await
+        .click()
+        .await
+        .expect("the mark");
+    let better = marked
+        .rsplit("better: ")
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(')')
+        .to_string();
+    until(
+        client,
+        "the better move's arrow",
+        &format!(
+            "document.querySelector('#arrows line.best-arrow[data-move=\"{better}\"]') !== null"
+        ),
+    )
+    .await;
+    shot(client, &format!("{prefix}4b-review")).await;
+
     // Phone-sized: the board fills the width, the panel goes below.
     client.set_window_size(400, 860).await.expect("resize");
     tokio::time::sleep(Duration::from_millis(300)).await;

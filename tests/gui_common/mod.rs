@@ -13,6 +13,19 @@ pub fn jungle() -> &'static str {
     env!("CARGO_BIN_EXE_jungle")
 }
 
+/// Runs `jungle ARGS…` to its end; returns (success, stdout, stderr).
+pub fn run_jungle(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(jungle())
+        .args(args)
+        .output()
+        .expect("jungle runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 pub fn fake(name: &str) -> String {
     format!(
         "cmd=bash arg={}/tests/fake_engines/{name}.sh name={name}",

@@ -93,6 +93,13 @@ pub struct LoadRequest {
     pub game: Option<usize>,
 }
 
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// Start a review of the game line (or stop the one running).
+    pub on: bool,
+}
+
 /// A request of the page, checked for form; the controller checks it for sense.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
@@ -108,6 +115,7 @@ pub enum Request {
     Analysis(AnalysisRequest),
     Watch(WatchRequest),
     Load(LoadRequest),
+    Review(ReviewRequest),
     Record,
 }
 
@@ -170,6 +178,7 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
         "analysis" => Request::Analysis(json(body)?),
         "watch" => Request::Watch(json(body)?),
         "load" => Request::Load(json(body)?),
+        "review" => Request::Review(json(body)?),
         _ => {
             return Err(Refusal {
                 status: 404,

@@ -8,6 +8,7 @@ use crate::board::rules::MoveRuleFlags;
 use crate::board::{Color, Move, Position};
 use crate::engines::{EngineEvent, Host, Request as EngineRequest, Search};
 use crate::game::{Game, GameResult, Rules, Variant};
+use crate::review::{Review, REVIEW_NODES};
 use crate::uci::{declaration, parse_score, rule_options, spin_range};
 use crate::view;
 use jungle_core::clock::Instant;
@@ -40,6 +41,9 @@ pub const ANALYSER: usize = 2;
 const NOTICES_KEPT: usize = 20;
 /// Extra time an engine may take past its move time before it counts as hung.
 const ANSWER_GRACE: Duration = Duration::from_secs(5);
+/// How long a review's search of one position may take before the engine counts as
+/// hung (it is a node count: a fraction of a second on any machine).
+const REVIEW_DEADLINE: Duration = Duration::from_secs(60);
 
 /// What the command line allows.
 #[derive(Clone, Debug)]
@@ -143,6 +147,8 @@ pub struct Controller<H: Host> {
     pub hint: Option<Move>,
     /// Scores by ply from Red's view (centipawns; mates as ±(30000 − plies)).
     pub scores: Vec<Option<i32>>,
+    /// The review of the line, running or done.
+    pub review: Option<Review>,
     pub notices: VecDeque<Notice>,
     next_id: u64,
     /// Analysis lines not yet sent (sent at most every 100 ms).
@@ -183,6 +189,7 @@ impl<H: Host> Controller<H> {
             hint_id: None,
             hint: None,
             scores: vec![None],
+            review: None,
             notices: VecDeque::new(),
             next_id: 1,
             analysis_dirty: false,
@@ -214,6 +221,7 @@ impl<H: Host> Controller<H> {
             Request::Analysis(a) => self.set_analysis(a),
             Request::Watch(w) => self.watch(w.run),
             Request::Load(l) => self.load(&l.text, l.game.unwrap_or(1)),
+            Request::Review(r) => self.set_review(r.on),
         };
         result?;
         self.changed();
@@ -282,6 +290,8 @@ impl<H: Host> Controller<H> {
 
     /// Plays `m` (already checked legal) at the cursor, dropping the moves after it.
     fn push_move(&mut self, m: Move) {
+        // A new line: its review no longer holds.
+        self.cancel_review();
         self.line.truncate(self.cursor);
         self.line.push(m);
         self.cursor += 1;
@@ -438,6 +448,7 @@ impl<H: Host> Controller<H> {
                 }
             }
         }
+        self.cancel_review();
         for slot in [PLAYER, SECOND, ANALYSER] {
             self.host.to_engine(slot, EngineRequest::NewGame);
         }
@@ -553,10 +564,12 @@ impl<H: Host> Controller<H> {
     }
 
     fn position_command(&self) -> String {
-        let moves: Vec<String> = self.line[..self.cursor]
-            .iter()
-            .map(Move::to_string)
-            .collect();
+        self.position_command_at(self.cursor)
+    }
+
+    /// The `position` command of the line after `ply` plies.
+    fn position_command_at(&self, ply: usize) -> String {
+        let moves: Vec<String> = self.line[..ply].iter().map(Move::to_string).collect();
         let base = if self.start == Position::startpos() {
             "position startpos".to_string()
         } else {
@@ -703,6 +716,16 @@ impl<H: Host> Controller<H> {
     }
 
     fn engine_info(&mut self, slot: usize, id: u64, line: &str) {
+        if let Some(r) = self
+            .review
+            .as_mut()
+            .filter(|r| slot == ANALYSER && r.search == Some(id))
+        {
+            if let Some(s) = parse_score(line).filter(|_| multipv_of(line) <= 1) {
+                r.last_score = Some(s);
+            }
+            return;
+        }
         if let Some(p) = self.play.as_mut().filter(|p| p.slot == slot && p.id == id) {
             if let Some(s) = parse_score(line).filter(|_| multipv_of(line) <= 1) {
                 p.score = Some(s);
@@ -732,6 +755,10 @@ impl<H: Host> Controller<H> {
     }
 
     fn engine_move(&mut self, slot: usize, id: u64, text: &str) {
+        if slot == ANALYSER && self.review.as_ref().is_some_and(|r| r.search == Some(id)) {
+            self.review_answer(text);
+            return;
+        }
         if slot == ANALYSER && self.hint_id == Some(id) {
             self.hint_id = None;
             match self.game.parse_move(text) {
@@ -825,6 +852,12 @@ impl<H: Host> Controller<H> {
         if slot == ANALYSER && self.hint_id.is_some() && self.hint_id == id {
             self.hint_id = None;
         }
+        if slot == ANALYSER && id.is_some() && self.review.as_ref().is_some_and(|r| r.search == id)
+        {
+            self.review = None;
+            self.notice("error", "the review stopped: the engine failed".to_string());
+            self.restart_analysis();
+        }
         self.changed();
     }
 
@@ -886,7 +919,7 @@ impl<H: Host> Controller<H> {
     /// Starts thinking on the shown position, if analysis is on and nothing else
     /// needs the cores.
     fn restart_analysis(&mut self) {
-        if !self.analysis_on || self.play.is_some() || self.hint_id.is_some() {
+        if !self.analysis_on || self.play.is_some() || self.hint_id.is_some() || self.reviewing() {
             return;
         }
         if self.game.result() != GameResult::Ongoing {
@@ -914,6 +947,9 @@ impl<H: Host> Controller<H> {
         }
         if self.play.is_some() {
             return Err(Refusal::conflict("the engine is thinking"));
+        }
+        if self.reviewing() {
+            return Err(Refusal::conflict("the engine is reviewing the game"));
         }
         // Analysis already knows a good move.
         if let Some(best) = self.analysis.first() {
@@ -943,6 +979,131 @@ impl<H: Host> Controller<H> {
         Ok(())
     }
 
+    // ----- review ---------------------------------------------------------------
+
+    /// True while a review searches.
+    pub fn reviewing(&self) -> bool {
+        self.review.as_ref().is_some_and(Review::running)
+    }
+
+    /// The notes of the line's moves (none without a review).
+    pub fn review_notes(&self) -> Vec<Option<jungle_core::review::MoveNote>> {
+        let line: Vec<String> = self.line.iter().map(Move::to_string).collect();
+        match &self.review {
+            Some(r) => r.notes(&self.start, &line),
+            None => Vec::new(),
+        }
+    }
+
+    fn set_review(&mut self, on: bool) -> Result<(), Refusal> {
+        if !on {
+            self.cancel_review();
+            self.restart_analysis();
+            return Ok(());
+        }
+        if self.line.is_empty() {
+            return Err(Refusal::conflict("there is no move to review yet"));
+        }
+        if self.play.is_some() {
+            return Err(Refusal::conflict("wait for the engine's move, then review"));
+        }
+        if self.reviewing() {
+            return Ok(());
+        }
+        // The analyser reviews: analysis and a hint in progress give way.
+        if self.analysis_id.take().is_some() || self.hint_id.take().is_some() {
+            self.host.to_engine(ANALYSER, EngineRequest::Stop);
+        }
+        self.review = Some(Review::new(self.line.len()));
+        self.review_next();
+        Ok(())
+    }
+
+    /// Stops the review's search, if one runs, and forgets the review.
+    fn cancel_review(&mut self) {
+        if let Some(r) = self.review.take() {
+            if r.running() && r.search.is_some() {
+                self.host.to_engine(ANALYSER, EngineRequest::Stop);
+            }
+        }
+    }
+
+    /// Searches the review's next position; positions where the game is over are
+    /// scored by their result without a search. At the end, the graph shows the
+    /// review's scores.
+    fn review_next(&mut self) {
+        loop {
+            let Some(r) = self.review.as_ref() else {
+                return;
+            };
+            let ply = r.next;
+            if ply >= r.scores.len() {
+                self.review_done();
+                return;
+            }
+            let mut game = Game::with_rules(self.start, self.rules);
+            for &m in &self.line[..ply] {
+                let _ = game.play(m);
+            }
+            let terminal = jungle_core::review::terminal_score(&game);
+            if let Some(score) = terminal {
+                if let Some(r) = self.review.as_mut() {
+                    r.scores[ply] = Some(score);
+                    r.next += 1;
+                }
+                continue;
+            }
+            let id = self.id();
+            if let Some(r) = self.review.as_mut() {
+                r.search = Some(id);
+                r.last_score = None;
+            }
+            let position = self.position_command_at(ply);
+            self.host.to_engine(
+                ANALYSER,
+                EngineRequest::Go(Search {
+                    id,
+                    position,
+                    go: format!("go nodes {REVIEW_NODES}"),
+                    deadline: Some(REVIEW_DEADLINE),
+                }),
+            );
+            return;
+        }
+    }
+
+    /// The review's search answered: its score and move are kept, the next follows.
+    fn review_answer(&mut self, text: &str) {
+        if let Some(r) = self.review.as_mut() {
+            let ply = r.next;
+            r.scores[ply] = Some(r.last_score.unwrap_or(0));
+            r.best[ply] = Some(text.to_string());
+            r.search = None;
+            r.next += 1;
+        }
+        self.review_next();
+        self.changed();
+    }
+
+    fn review_done(&mut self) {
+        let Some(r) = self.review.as_ref() else {
+            return;
+        };
+        for (ply, score) in r.scores.iter().enumerate() {
+            if let Some(s) = score {
+                let red_view = if jungle_core::review::mover_at(&self.start, ply) == Color::Red {
+                    *s
+                } else {
+                    -*s
+                };
+                if let Some(slot) = self.scores.get_mut(ply) {
+                    *slot = Some(red_view);
+                }
+            }
+        }
+        self.restart_analysis();
+    }
+
     // ----- records ------------------------------------------------------------
 
     fn player_name(&self, color: Color) -> String {
@@ -970,8 +1131,13 @@ impl<H: Host> Controller<H> {
             (_, r @ GameResult::Draw(_)) => ("1/2-1/2", r.to_string()),
         };
         let moves: Vec<String> = self.line.iter().map(Move::to_string).collect();
+        let comments: Vec<Option<String>> = self
+            .review_notes()
+            .iter()
+            .map(|n| n.as_ref().map(|n| n.to_comment()))
+            .collect();
         let mut out = Vec::new();
-        let _ = record::write_game(
+        let _ = record::write_game_with_comments(
             &mut out,
             &RecordHeader {
                 number: 1,
@@ -983,6 +1149,7 @@ impl<H: Host> Controller<H> {
                 start: self.start,
             },
             &moves,
+            &comments,
         );
         String::from_utf8_lossy(&out).into_owned()
     }
@@ -1010,6 +1177,16 @@ impl<H: Host> Controller<H> {
         self.players = Players::Both;
         self.watch_running = false;
         self.set_game(g.start, rules, line, cursor);
+        // A record written by `jungle analyse` (or saved after a review) brings its
+        // review: the marks, and the scores for the graph.
+        if let Some(r) = Review::from_comments(&g.comments) {
+            for (i, note) in r.loaded.iter().flatten().enumerate() {
+                if let Some(eval) = note.as_ref().and_then(|n| n.eval) {
+                    self.scores[i + 1] = Some(eval);
+                }
+            }
+            self.review = Some(r);
+        }
         self.notice(
             "info",
             format!(

@@ -1,12 +1,13 @@
 //! The board's game owner, shared by `jungle gui` (a server with engine processes)
 //! and the browser build (the engine in a worker): the page's requests (`api`), the
 //! one controller that checks them with the rules core and drives the engines
-//! (`controller`), what it says to engines (`engines`), and the state the page is
-//! shown (`view`). It does no I/O itself: its host carries requests and events.
+//! (`controller`), what it says to engines (`engines`), the review of a game
+//! (`review`), and the state the page is shown (`view`). It does no I/O itself: its host carries requests and events.
 
 pub mod api;
 pub mod controller;
 pub mod engines;
+pub mod review;
 pub mod view;
 
 use jungle_core::{board, game, text, uci, with_move_rules};

@@ -93,10 +93,41 @@ pub fn state(c: &Controller<impl Host>) -> Value {
             "tc": { "baseMs": c.config.watch_clock.0, "incMs": c.config.watch_clock.1 },
         },
         "analysis": analysis(c),
+        "review": review(c),
         "scores": c.scores.iter().map(|s| s.map(|v| v.clamp(-GRAPH_CAP, GRAPH_CAP))).collect::<Vec<_>>(),
         "notices": c.notices,
         "canUndo": c.cursor > 0,
         "canRedo": c.cursor < c.line.len(),
+    })
+}
+
+/// The review: its progress, each move's note, and each side's accuracy and marks.
+fn review(c: &Controller<impl Host>) -> Value {
+    let Some(r) = &c.review else {
+        return Value::Null;
+    };
+    let notes = c.review_notes();
+    let [red, blue] = crate::review::summary(&c.start, &notes);
+    let moves: Vec<Value> = notes
+        .iter()
+        .map(|n| match n {
+            None => Value::Null,
+            Some(n) => json!({
+                "eval": n.eval.map(jungle_core::review::eval_text),
+                "loss": n.loss,
+                "mark": n.mark.map(|m| m.name()),
+                "symbol": n.mark.map(|m| m.symbol()),
+                "best": n.best,
+            }),
+        })
+        .collect();
+    json!({
+        "running": r.running(),
+        "done": r.next.min(r.scores.len()),
+        "total": r.scores.len(),
+        "moves": moves,
+        "red": red,
+        "blue": blue,
     })
 }
 

@@ -9,6 +9,7 @@
 //! - `tb`: endgame tablebases, built in memory or read from files.
 //! - `tools`: perft and the bench.
 //! - `record`: the record format of games and openings files.
+//! - `review`: what a game's moves cost by the engine's scores (marks, accuracy).
 //! - `uci`: engine protocol text of other engines (option declarations, scores).
 //! - `text`: outside text as errors quote it.
 //! - `clock`: the time, also in WebAssembly.
@@ -22,6 +23,7 @@ pub mod eval;
 pub mod game;
 pub mod nnue;
 pub mod record;
+pub mod review;
 pub mod search;
 pub mod tb;
 pub mod text;

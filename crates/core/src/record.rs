@@ -20,6 +20,17 @@ pub struct RecordHeader<'a> {
 
 /// Writes one game: the tags, a blank line, the numbered moves and the result.
 pub fn write_game(out: &mut impl Write, h: &RecordHeader, moves: &[String]) -> std::io::Result<()> {
+    write_game_with_comments(out, h, moves, &[])
+}
+
+/// `write_game` with a comment after each move that has one (`comments[i]` after
+/// move i; `{` and `}` inside a comment become parentheses).
+pub fn write_game_with_comments(
+    out: &mut impl Write,
+    h: &RecordHeader,
+    moves: &[String],
+    comments: &[Option<String>],
+) -> std::io::Result<()> {
     // Quotes would end a tag early: names are the command line's, but be safe.
     let clean = |s: &str| s.replace(['"', '\n', '\r', ']'], "'");
     writeln!(out, "[Game \"{}\"]", h.number)?;
@@ -37,6 +48,18 @@ pub fn write_game(out: &mut impl Write, h: &RecordHeader, moves: &[String]) -> s
         }
         text.push_str(m);
         text.push(' ');
+        if let Some(Some(c)) = comments.get(i) {
+            let c: String = c
+                .chars()
+                .map(|ch| match ch {
+                    '{' => '(',
+                    '}' => ')',
+                    '\n' | '\r' => ' ',
+                    ch => ch,
+                })
+                .collect();
+            text.push_str(&format!("{{{}}} ", c.trim()));
+        }
     }
     text.push_str(h.result);
     writeln!(out, "{text}")?;
@@ -51,6 +74,8 @@ pub struct ReadGame {
     pub rules: Rules,
     pub start: Position,
     pub moves: Vec<String>,
+    /// The comment (`{…}`) after each move, if any, as many as moves.
+    pub comments: Vec<Option<String>>,
     pub result: String,
 }
 
@@ -95,15 +120,28 @@ pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String>
         let start = Position::from_fen_with(&fen, rules.moves)
             .map_err(|e| format!("line {fen_line}: {e}"))?;
         let mut moves = Vec::new();
+        let mut comments = Vec::new();
         let mut result = String::new();
-        for tok in line.split_whitespace() {
-            if tok.ends_with('.') {
-                continue;
-            }
-            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok) {
-                result = tok.to_string();
-            } else {
-                moves.push(tok.to_string());
+        for part in split_comments(line).map_err(|e| format!("line {}: {e}", n + 1))? {
+            match part {
+                Part::Comment(c) => {
+                    if let Some(last) = comments.last_mut() {
+                        *last = Some(c.trim().to_string());
+                    }
+                }
+                Part::Text(text) => {
+                    for tok in text.split_whitespace() {
+                        if tok.ends_with('.') {
+                            continue;
+                        }
+                        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok) {
+                            result = tok.to_string();
+                        } else {
+                            moves.push(tok.to_string());
+                            comments.push(None);
+                        }
+                    }
+                }
             }
         }
         games.push(ReadGame {
@@ -111,10 +149,38 @@ pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String>
             rules,
             start,
             moves,
+            comments,
             result,
         });
     }
     Ok(games)
+}
+
+/// A piece of a move line: text, or a comment in braces.
+enum Part<'a> {
+    Text(&'a str),
+    Comment(&'a str),
+}
+
+/// Cuts a move line into text and `{comments}`.
+fn split_comments(line: &str) -> Result<Vec<Part<'_>>, String> {
+    let mut parts = Vec::new();
+    let mut rest = line;
+    while let Some(open) = rest.find('{') {
+        parts.push(Part::Text(&rest[..open]));
+        let after = &rest[open + 1..];
+        let close = after.find('}').ok_or("a comment '{' without its '}'")?;
+        if after[..close].contains('{') {
+            return Err("a comment '{' without its '}'".into());
+        }
+        parts.push(Part::Comment(&after[..close]));
+        rest = &after[close + 1..];
+    }
+    if rest.contains('}') {
+        return Err("a '}' without its '{'".into());
+    }
+    parts.push(Part::Text(rest));
+    Ok(parts)
 }
 
 /// Replays a game with the referee under its rules; returns the final game or the
@@ -207,5 +273,55 @@ mod tests {
         let games = read_records(&text, Rules::default()).expect("reads");
         let err = replay(&games[0]).expect_err("illegal");
         assert!(err.starts_with("move 1 'a1a3': "), "{err}");
+    }
+
+    #[test]
+    fn comments_after_moves_are_kept_and_written_back() {
+        let text = format!(
+            "[FEN \"{}\"]\n\n1. g3g4 {{eval +0.20}} a7a6 2. g4g5 {{eval -1.10 loss 12.0 mistake best a3a4}} 1-0\n",
+            crate::board::START_FEN
+        );
+        let games = read_records(&text, Rules::default()).expect("reads");
+        let g = &games[0];
+        assert_eq!(g.moves, ["g3g4", "a7a6", "g4g5"]);
+        assert_eq!(
+            g.comments,
+            [
+                Some("eval +0.20".to_string()),
+                None,
+                Some("eval -1.10 loss 12.0 mistake best a3a4".to_string())
+            ]
+        );
+        assert_eq!(g.result, "1-0");
+        let mut out = Vec::new();
+        write_game_with_comments(
+            &mut out,
+            &RecordHeader {
+                number: 1,
+                red: "a",
+                blue: "b",
+                result: "1-0",
+                termination: "t",
+                rules: Rules::default(),
+                start: g.start,
+            },
+            &g.moves,
+            &[Some("x {y}".into()), None, Some("z".into())],
+        )
+        .expect("writes");
+        let written = String::from_utf8(out).expect("UTF-8");
+        assert!(
+            written.contains("1. g3g4 {x (y)} a7a6 2. g4g5 {z} 1-0"),
+            "{written}"
+        );
+        assert_eq!(
+            read_records(&written, Rules::default()).expect("reads")[0]
+                .moves
+                .len(),
+            3
+        );
+        let bad = text.replace("{eval +0.20}", "{eval +0.20");
+        let err = read_records(&bad, Rules::default()).expect_err("unterminated");
+        assert!(err.contains("line 3") && err.contains("comment"), "{err}");
     }
 }

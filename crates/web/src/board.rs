@@ -191,4 +191,51 @@ mod tests {
         assert_eq!(r.status, 200, "{}", r.body);
         assert!(!b.busy());
     }
+
+    #[test]
+    fn a_review_marks_a_planted_blunder_and_names_the_better_move() {
+        let mut b = WebBoard::new();
+        // Red's elephant d3 next to Blue's rat d5: d3d4 lets the rat take it.
+        let r = b.request(
+            "new",
+            r#"{"players":"both","fen":"l6/7/7/7/3r3/7/3E3/7/T5L r 0 1"}"#,
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        for m in ["d3d4", "d5d4"] {
+            let r = b.request("move", &format!(r#"{{"move":"{m}"}}"#));
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+        let r = b.request("review", r#"{"on":true}"#);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let mut slices = 0;
+        while b.work() {
+            slices += 1;
+            assert!(slices < 100_000, "the review ends");
+        }
+        let s = state(&mut b);
+        let review = &s["review"];
+        assert_eq!(review["running"], false, "{review}");
+        assert_eq!(review["moves"][0]["mark"], "blunder", "{review}");
+        let best = review["moves"][0]["best"].as_str().expect("a better move");
+        assert_ne!(best, "d3d4");
+        assert!(
+            review["red"]["accuracy"].as_f64().expect("accuracy") < 50.0,
+            "{review}"
+        );
+        assert_eq!(review["red"]["blunders"], 1);
+        // The graph shows the review's scores; the saved record carries the notes.
+        assert!(s["scores"][1].is_i64(), "{s}");
+        let record = b.request("record", "").body;
+        assert!(record.contains("d3d4 {eval #-"), "{record}");
+        assert!(
+            record.contains(&format!("blunder best {best}}}")),
+            "{record}"
+        );
+        // Loaded back, the board shows the same review.
+        let r = b.request("load", &serde_json::json!({ "text": record }).to_string());
+        assert_eq!(r.status, 200, "{}", r.body);
+        let s = state(&mut b);
+        assert_eq!(s["review"]["moves"][0]["mark"], "blunder", "{s}");
+        assert_eq!(s["review"]["red"]["blunders"], 1);
+    }
 }

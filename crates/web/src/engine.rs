@@ -57,6 +57,8 @@ pub enum Budget {
     Millis(u64),
     /// `go infinite`: until stopped; `bestmove` waits for `stop`.
     Infinite,
+    /// `go nodes N`: N nodes over all slices (a review's fixed budget).
+    Nodes(u64),
 }
 
 /// The search in progress.
@@ -282,6 +284,11 @@ impl WebEngine {
             Budget::Millis(ms) => {
                 (ms.saturating_sub(elapsed) * self.speed).clamp(MIN_SLICE_NODES.min(slice), slice)
             }
+            Budget::Nodes(n) if r.nodes >= n && r.best.is_some() => {
+                self.finish(events);
+                return;
+            }
+            Budget::Nodes(n) => n.saturating_sub(r.nodes).clamp(1, slice),
         };
         let limits = Limits {
             nodes: Some(nodes),
@@ -344,8 +351,8 @@ fn game_of(line: &str, rules: Rules) -> Option<Game> {
     Some(game)
 }
 
-/// The budget of a `go` line the controller writes: `movetime N`, `infinite`, or a
-/// clock (`wtime … btime … winc … binc …`), of which a move takes a 25th of the time
+/// The budget of a `go` line the controller writes: `movetime N`, `nodes N`,
+/// `infinite`, or a clock (`wtime … btime … winc … binc …`), of which a move takes a 25th of the time
 /// left plus the increment, and never more than half of what is left.
 fn budget_of(line: &str, pos: Option<&Position>) -> Option<Budget> {
     let t: Vec<&str> = line.split_whitespace().collect();
@@ -358,6 +365,9 @@ fn budget_of(line: &str, pos: Option<&Position>) -> Option<Budget> {
     }
     if let Some(ms) = value("movetime") {
         return Some(Budget::Millis(ms));
+    }
+    if let Some(n) = value("nodes") {
+        return Some(Budget::Nodes(n.max(1)));
     }
     let red = pos?.side_to_move() == jungle_core::board::Color::Red;
     let (left, inc) = if red {
@@ -429,6 +439,10 @@ mod tests {
         assert_eq!(
             budget_of("go wtime 100 btime 100 winc 1000 binc 1000", Some(&pos)),
             Some(Budget::Millis(50))
+        );
+        assert_eq!(
+            budget_of("go nodes 5000", Some(&pos)),
+            Some(Budget::Nodes(5000))
         );
         assert_eq!(budget_of("go", Some(&pos)), None);
     }

@@ -208,6 +208,9 @@ function renderArrows() {
   for (const old of svg.querySelectorAll("line")) old.remove();
   const moves = [];
   if (state.hint) moves.push([state.hint, "hint-arrow"]);
+  // At a move the review marked: the better move.
+  const note = state.review && !state.review.running && state.review.moves[state.ply];
+  if (note && note.mark && note.best) moves.push([note.best, "best-arrow"]);
   const best = analysis && analysis.on && analysis.ply === state.ply && analysis.lines[0];
   if (best && best.pv.length > 0 && best.pv[0] !== state.hint) moves.push([best.pv[0], "best-arrow"]);
   for (const [m, kind] of moves) {
@@ -408,15 +411,85 @@ function renderMoves() {
       list.appendChild(li);
     }
     const span = document.createElement("span");
-    span.textContent = m;
+    const note = s.review && s.review.moves[i];
+    span.textContent = m + (note && note.symbol ? note.symbol : "");
     span.dataset.ply = i + 1;
     if (i + 1 === s.ply) span.className = "current";
     else if (i + 1 > s.ply) span.className = "future";
+    if (note && note.mark) {
+      span.classList.add("review-mark", note.mark);
+      span.title = noteText(i, note);
+    }
     span.addEventListener("click", () => post("goto", { ply: i + 1 }));
     li.appendChild(span);
   });
   const current = list.querySelector(".current");
   if (current) current.scrollIntoView({ block: "nearest" });
+}
+
+// "12… c7c6, a blunder (−23.4 points; better: e7e6)": a marked move in words.
+function noteText(i, note) {
+  const blueFirst = state.firstMover === "blue";
+  const slot = i + (blueFirst ? 1 : 0);
+  const number = Math.floor(slot / 2) + 1 + (slot % 2 === 0 ? ". " : "… ");
+  let text = number + state.moves[i] + ", " + (note.mark === "inaccuracy" ? "an " : "a ") + note.mark;
+  text += " (−" + note.loss.toFixed(1) + " points" + (note.best ? "; better: " + note.best : "") + ")";
+  return text;
+}
+
+function sideReview(color) {
+  const r = state.review[color];
+  const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
+  const accuracy = r.accuracy === null ? "no moves" : "accuracy " + Math.round(r.accuracy) + "%";
+  return sideName(color) + " (" + state.seats[color] + "): " + accuracy + " · " +
+    plural(r.inaccuracies, "inaccuracy").replace("inaccuracys", "inaccuracies") + " · " +
+    plural(r.mistakes, "mistake") + " · " + plural(r.blunders, "blunder");
+}
+
+// The review: its progress, then each side's accuracy and the marked moves (a click
+// goes to the position where the move was played, with the better move as an arrow).
+function renderReview() {
+  const s = state;
+  const r = s.review;
+  const button = $("review");
+  button.textContent = r && r.running ? "Stop review" : "Review game";
+  button.disabled = !(r && r.running) && (s.moves.length === 0 || !!s.thinking);
+  const box = $("review-summary");
+  box.textContent = "";
+  if (!r) {
+    $("review-status").textContent = "";
+    box.hidden = true;
+    return;
+  }
+  $("review-status").textContent = r.running ? "Reviewing: position " + r.done + " of " + r.total + "…" : "";
+  box.hidden = r.running;
+  if (r.running) return;
+  for (const color of ["red", "blue"]) {
+    const p = document.createElement("p");
+    p.className = "side-review " + color;
+    p.textContent = sideReview(color);
+    box.appendChild(p);
+  }
+  const marked = document.createElement("ul");
+  marked.className = "marked";
+  r.moves.forEach((note, i) => {
+    if (!note || !note.mark) return;
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.className = "review-link review-mark " + note.mark;
+    b.textContent = noteText(i, note);
+    b.dataset.ply = i;
+    b.addEventListener("click", () => post("goto", { ply: i }));
+    li.appendChild(b);
+    marked.appendChild(li);
+  });
+  if (marked.children.length === 0) {
+    const p = document.createElement("p");
+    p.textContent = "No inaccuracy, mistake or blunder.";
+    box.appendChild(p);
+  } else {
+    box.appendChild(marked);
+  }
 }
 
 function renderSettings() {
@@ -554,6 +627,7 @@ function render(s) {
   $("counters").textContent = countersText();
   $("game-info").textContent = gameInfo();
   renderMoves();
+  renderReview();
   renderSettings();
   renderAnalysis(s.analysis);
   renderArrows();
@@ -632,6 +706,7 @@ function setUpControls() {
   $("undo").addEventListener("click", () => post("undo"));
   $("redo").addEventListener("click", () => post("redo"));
   $("hint").addEventListener("click", () => post("hint"));
+  $("review").addEventListener("click", () => post("review", { on: !(state.review && state.review.running) }));
   $("engine-move").addEventListener("click", () => post("movenow"));
   $("flip").addEventListener("click", () => {
     flipped = !flipped;
