@@ -4,7 +4,8 @@
 //! uniformly random legal plies from the start position (how many is random too). The
 //! opening is thrown away and another drawn (from the same random stream) when the game
 //! ends within those plies, when it is a position of the test books (`openings.txt`,
-//! `books/unbalanced.txt`, `books/verified.txt`, `books/calibrated.txt`, and any `--exclude` file: the
+//! `books/unbalanced.txt`, `books/verified.txt`, `books/calibrated.txt`,
+//! `books/calibrated-100k.txt`, and any `--exclude` file: the
 //! training and test openings are disjoint), or when the engine's search of its first
 //! move scores it beyond ±`opening_margin` or as a mate. Then the engine plays both
 //! sides to the end, with a fixed node count per move (one thread; its hash table and
@@ -49,7 +50,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The committed test books: their positions are never training openings or samples.
-pub const TEST_BOOKS: [(&str, &str); 4] = [
+pub const TEST_BOOKS: [(&str, &str); 5] = [
     ("openings.txt", include_str!("../../openings.txt")),
     (
         "books/unbalanced.txt",
@@ -62,6 +63,10 @@ pub const TEST_BOOKS: [(&str, &str); 4] = [
     (
         "books/calibrated.txt",
         include_str!("../../books/calibrated.txt"),
+    ),
+    (
+        "books/calibrated-100k.txt",
+        include_str!("../../books/calibrated-100k.txt"),
     ),
 ];
 
@@ -685,7 +690,24 @@ mod tests {
         );
         assert!(d.len() >= 100);
         assert!(a.is_disjoint(&d) && b.is_disjoint(&d) && c.is_disjoint(&d));
-        let all: HashSet<u64> = a.iter().chain(&b).chain(&c).chain(&d).copied().collect();
+        // So does the one calibrated at 100k nodes.
+        let near_clock = book_keys(TEST_BOOKS[4].0, TEST_BOOKS[4].1).expect("parses");
+        let e: HashSet<u64> = near_clock.iter().copied().collect();
+        assert_eq!(
+            e.len(),
+            near_clock.len(),
+            "the 100k book repeats a position"
+        );
+        assert!(e.len() >= 60);
+        assert!([&a, &b, &c, &d].iter().all(|other| other.is_disjoint(&e)));
+        let all: HashSet<u64> = a
+            .iter()
+            .chain(&b)
+            .chain(&c)
+            .chain(&d)
+            .chain(&e)
+            .copied()
+            .collect();
         assert_eq!(settings(1).excluded, all);
     }
 }
