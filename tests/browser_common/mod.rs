@@ -60,6 +60,48 @@ pub async fn shot(client: &Client, name: &str) {
     eprintln!("screenshot: {}", path.display());
 }
 
+/// A screenshot of the top of the page (the board).
+pub async fn top_shot(client: &Client, name: &str) {
+    client
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .expect("scrolls");
+    shot(client, name).await;
+}
+
+/// Chooses how the animals are labelled (`#labels`) and returns what the animal on
+/// `sq` shows: its text (empty when none) and the picture drawn (the symbol its
+/// `svg.pic use` names, `None` when no picture is shown). A picture that names no
+/// symbol of the page draws nothing, and fails here.
+pub async fn labelled(client: &Client, choice: &str, sq: &str) -> (String, Option<String>) {
+    css(client, "#labels")
+        .await
+        .select_by_value(choice)
+        .await
+        .expect("labels");
+    let shown = client
+        .execute(
+            &format!(
+                "const p = document.querySelector('#board .cell[data-sq=\"{sq}\"] .piece'); \
+                 const name = p.querySelector('.name'); \
+                 const pic = p.querySelector('svg.pic'); \
+                 const use = pic.querySelector('use'); \
+                 return [getComputedStyle(name).display === 'none' ? '' : name.textContent, \
+                   getComputedStyle(pic).display === 'none' ? null : use.getAttribute('href'), \
+                   use.getBBox().width > 0];"
+            ),
+            vec![],
+        )
+        .await
+        .expect("labels shown");
+    let text = shown[0].as_str().unwrap_or("?").to_string();
+    let picture = shown[1].as_str().map(str::to_string);
+    if picture.is_some() {
+        assert_eq!(shown[2], true, "{picture:?} on {sq} draws nothing");
+    }
+    (text, picture)
+}
+
 pub async fn css(client: &Client, selector: &str) -> Element {
     client
         .wait()
@@ -89,6 +131,15 @@ pub async fn until(client: &Client, what: &str, js: &str) {
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// The value of a form control.
+pub async fn value(client: &Client, selector: &str) -> Option<String> {
+    css(client, selector)
+        .await
+        .prop("value")
+        .await
+        .expect("value")
 }
 
 pub async fn text(client: &Client, selector: &str) -> String {
@@ -158,12 +209,17 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         .await
         .expect("thinking time");
     // A first visit: a level for someone new, not full strength, and the rules in view.
-    let level = css(client, "#level")
-        .await
-        .prop("value")
-        .await
-        .expect("level");
-    assert_eq!(level.as_deref(), Some("2"), "the first level shown");
+    assert_eq!(
+        value(client, "#level").await.as_deref(),
+        Some("2"),
+        "the first level shown"
+    );
+    // The animals show their pictures and names, the rank on a badge.
+    assert_eq!(
+        value(client, "#labels").await.as_deref(),
+        Some("pictures-names"),
+        "the first labels"
+    );
     assert!(css(client, "#rules-open")
         .await
         .is_displayed()
@@ -315,35 +371,79 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         "a6 is a step: {step_class}"
     );
     shot(client, &format!("{prefix}3b-jump-target")).await;
-    // Labels: the Chinese character, then both; the choice is kept by the browser.
-    css(client, "#labels")
+    // Labels: a first visit shows pictures and names; then pictures alone (at desktop
+    // and phone size), the Chinese character, picture and character, names. The
+    // choice is kept by the browser; a kept value the page does not offer falls back
+    // to the first visit's. All sixteen animals, the red lion on a5.
+    fen.clear().await.expect("clear");
+    fen.send_keys("l5t/1d3c1/r1p1w1e/7/L6/7/E1W1P1R/1C3D1/T6 r")
         .await
-        .select_by_value("chars")
-        .await
-        .expect("labels");
+        .expect("type");
+    css(client, "#set-fen").await.click().await.expect("set");
+    css(client, "#board .cell[data-sq=\"g7\"][data-piece=\"e\"]").await;
+    let lion = Some("#animal-lion".to_string());
     assert_eq!(
-        text(client, "#board .cell[data-sq=\"a5\"] .name").await,
-        "獅"
+        labelled(client, "pictures-names", "a5").await,
+        ("Lion".to_string(), lion.clone())
     );
-    css(client, "#labels")
-        .await
-        .select_by_value("both")
-        .await
-        .expect("labels");
     assert_eq!(
-        text(client, "#board .cell[data-sq=\"a5\"] .name").await,
-        "獅 Lion"
+        labelled(client, "pictures", "a5").await,
+        (String::new(), lion.clone())
     );
+    for (sq, animal) in [("g3", "rat"), ("b8", "dog"), ("f8", "cat"), ("e7", "wolf")] {
+        assert_eq!(
+            labelled(client, "pictures", sq).await.1.as_deref(),
+            Some(format!("#animal-{animal}").as_str())
+        );
+    }
+    top_shot(client, &format!("{prefix}3c-pictures")).await;
+    client.set_window_size(400, 860).await.expect("resize");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    top_shot(client, &format!("{prefix}3d-pictures-phone")).await;
+    assert_eq!(
+        labelled(client, "pictures-names", "a5").await,
+        ("Lion".to_string(), lion.clone())
+    );
+    top_shot(client, &format!("{prefix}3e-pictures-names-phone")).await;
+    client
+        .set_window_size(1280, 800 + frame as u32)
+        .await
+        .expect("resize");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        labelled(client, "chars", "a5").await,
+        ("獅".to_string(), None)
+    );
+    assert_eq!(
+        labelled(client, "both", "a5").await,
+        ("獅".to_string(), lion.clone())
+    );
+    top_shot(client, &format!("{prefix}3f-pictures-chars")).await;
     let kept = client
         .execute("return localStorage.getItem('jungle.labels')", vec![])
         .await
         .expect("storage");
     assert_eq!(kept.as_str(), Some("both"));
-    css(client, "#labels")
+    assert_eq!(
+        labelled(client, "names", "a5").await,
+        ("Lion".to_string(), None)
+    );
+    // What the page reads on its next visit.
+    let next_visit = client
+        .execute(
+            "const kept = []; \
+             for (const v of ['chars', 'emoji', 'pictures']) { \
+               localStorage.setItem('jungle.labels', v); kept.push(storedLabels()); } \
+             return kept;",
+            vec![],
+        )
         .await
-        .select_by_value("names")
-        .await
-        .expect("labels");
+        .expect("storage");
+    assert_eq!(
+        next_visit,
+        serde_json::json!(["chars", "pictures-names", "pictures"])
+    );
+    labelled(client, "pictures-names", "a5").await;
 
     // A forced win: the rat walks into the den in two moves; the engine cannot stop it.
     fen.clear().await.expect("clear");

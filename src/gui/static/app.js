@@ -11,6 +11,9 @@ const NAMES = { rat: "Rat", cat: "Cat", dog: "Dog", wolf: "Wolf", leopard: "Leop
 // The characters of the traditional sets (seed 003).
 const CHARS = { rat: "鼠", cat: "貓", dog: "狗", wolf: "狼", leopard: "豹", tiger: "虎", lion: "獅", elephant: "象" };
 const LABELS_KEY = "jungle.labels";
+// The labels (options of #labels) that draw the animal (the symbols in index.html),
+// the rank then on a badge.
+const PICTURED = new Set(["pictures-names", "pictures", "both"]);
 
 let state = null;
 let analysis = null;
@@ -22,12 +25,17 @@ let fenShown = null;
 
 const $ = (id) => document.getElementById(id);
 
+// The kept choice of labels, or the first option (a first visit, or a value this page
+// no longer offers).
 function storedLabels() {
+  const choices = Array.from($("labels").options, (o) => o.value);
+  let kept = null;
   try {
-    return localStorage.getItem(LABELS_KEY) || "names";
+    kept = localStorage.getItem(LABELS_KEY);
   } catch (e) {
-    return "names";
+    // No storage (a page opened from disk in some browsers).
   }
+  return choices.includes(kept) ? kept : choices[0];
 }
 let labels = storedLabels();
 
@@ -168,15 +176,17 @@ function renderBoard() {
     if (p) {
       if (!piece) {
         piece = document.createElement("div");
-        piece.innerHTML = '<span class="rank"></span><span class="name"></span>';
+        piece.innerHTML =
+          '<span class="rank"></span><svg class="pic" aria-hidden="true"><use></use></svg><span class="name"></span>';
         cell.appendChild(piece);
       }
-      piece.className = "piece " + p.color;
+      piece.className = "piece " + p.color + (PICTURED.has(labels) ? " pictured" : "");
       piece.querySelector(".rank").textContent = p.rank;
+      piece.querySelector("use").setAttribute("href", "#animal-" + p.animal);
       const name = NAMES[p.animal] || p.animal;
       const char = CHARS[p.animal] || "";
       piece.querySelector(".name").textContent =
-        labels === "chars" ? char : labels === "both" ? char + " " + name : name;
+        labels === "chars" || labels === "both" ? char : labels === "pictures" ? "" : name;
       piece.dataset.labels = labels;
       cell.setAttribute("aria-label", sq + " " + p.color + " " + p.animal);
       cell.dataset.piece = p.letter;
