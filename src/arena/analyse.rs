@@ -28,19 +28,14 @@ pub struct Settings {
     pub hash_mb: usize,
 }
 
-/// One game reviewed: its notes and each side's summary line.
-pub struct Reviewed {
-    pub notes: Vec<Option<MoveNote>>,
-}
-
-/// Reviews `games`, writing each back to `out` with its notes; `progress` is told of
-/// every position searched.
+/// Reviews `games`, writing each back to `out` with its notes; returns the notes of
+/// each game. `progress` is told of every position searched.
 pub fn run(
     games: &[ReadGame],
     settings: &Settings,
     out: &mut impl Write,
     progress: &dyn Fn(u64),
-) -> Result<Vec<Reviewed>, String> {
+) -> Result<Vec<Vec<Option<MoveNote>>>, String> {
     let mut engine = Engine::new(settings.hash_mb).map_err(|e| e.to_string())?;
     engine.options.threads = settings.threads.max(1);
     engine.options.report = false;
@@ -73,7 +68,7 @@ pub fn run(
             &comments,
         )
         .map_err(|e| format!("cannot write the records: {e}"))?;
-        reviewed.push(Reviewed { notes });
+        reviewed.push(notes);
     }
     Ok(reviewed)
 }

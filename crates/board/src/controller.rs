@@ -372,11 +372,7 @@ impl<H: Host> Controller<H> {
 
     /// The side to move after `ply` plies of the line.
     fn mover_at(&self, ply: usize) -> Color {
-        if ply % 2 == 0 {
-            self.start.side_to_move()
-        } else {
-            self.start.side_to_move().other()
-        }
+        jungle_core::review::mover_at(&self.start, ply)
     }
 
     fn goto(&mut self, ply: usize) -> Result<(), Refusal> {
@@ -1091,7 +1087,7 @@ impl<H: Host> Controller<H> {
         };
         for (ply, score) in r.scores.iter().enumerate() {
             if let Some(s) = score {
-                let red_view = if jungle_core::review::mover_at(&self.start, ply) == Color::Red {
+                let red_view = if self.mover_at(ply) == Color::Red {
                     *s
                 } else {
                     -*s

@@ -215,7 +215,7 @@ impl MoveNote {
                     note.loss = t
                         .next()
                         .and_then(|v| v.parse().ok())
-                        .filter(|l: &f64| l.is_finite())
+                        .filter(|l: &f64| l.is_finite() && *l >= 0.0)
                 }
                 "best" => note.best = t.next().map(str::to_string),
                 other => {
@@ -314,6 +314,10 @@ mod tests {
         assert_eq!(back.best.as_deref(), Some("e7e6"));
         assert!((back.loss.unwrap_or(0.0) - 23.4).abs() < 1e-9);
         assert_eq!(MoveNote::parse("a comment of someone else"), None);
+        assert_eq!(
+            MoveNote::parse("loss -5 blunder").and_then(|n| n.loss),
+            None
+        );
         for score in [MATE - 1, MATE - 7, -(MATE - 2), -(MATE - 10), 0, 35, -1234] {
             assert_eq!(
                 parse_eval(&eval_text(score)),

@@ -375,7 +375,9 @@ fn budget_of(line: &str, pos: Option<&Position>) -> Option<Budget> {
     } else {
         (value("btime")?, value("binc").unwrap_or(0))
     };
-    Some(Budget::Millis((left / 25 + inc).min(left / 2).max(1)))
+    Some(Budget::Millis(
+        (left / 25).saturating_add(inc).min(left / 2).max(1),
+    ))
 }
 
 /// An `info` line of a slice as one line of the whole search: nodes, time and speed

@@ -443,7 +443,10 @@ function noteText(i, note) {
   const slot = i + (blueFirst ? 1 : 0);
   const number = Math.floor(slot / 2) + 1 + (slot % 2 === 0 ? ". " : "… ");
   let text = number + state.moves[i] + ", " + (note.mark === "inaccuracy" ? "an " : "a ") + note.mark;
-  text += " (−" + note.loss.toFixed(1) + " points" + (note.best ? "; better: " + note.best : "") + ")";
+  // A record's comment may give a mark without the loss.
+  const loss = typeof note.loss === "number" ? "−" + note.loss.toFixed(1) + " points" : "";
+  const better = note.best ? "better: " + note.best : "";
+  if (loss || better) text += " (" + [loss, better].filter((t) => t).join("; ") + ")";
   return text;
 }
 
