@@ -13,9 +13,11 @@
 mod browser_common;
 mod gui_common;
 
-use browser_common::{a_person_plays, Browser};
+use browser_common::{
+    a_person_plays, board_ready, close_rules, css, eval, open_rules, shot, Browser,
+};
 use gui_common::{jungle, Gui};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_person_plays_in_the_browser() {
@@ -35,4 +37,120 @@ async fn a_person_plays_in_the_browser() {
 
     browser.close().await;
     eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// The page in a dark colour scheme (`prefers-color-scheme: dark`, as a phone or a
+/// desktop set to dark asks for): dark page and panel, light text, the board's
+/// colours kept. Screenshots `dark-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_board_in_a_dark_scheme() {
+    let Some(browser) = Browser::open_with(&["--blink-settings=preferredColorScheme=0"]).await
+    else {
+        return;
+    };
+    let client = &browser.client;
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", jungle()),
+    ]);
+    client.set_window_size(1280, 800).await.expect("resize");
+    client.goto(&gui.url()).await.expect("page loads");
+    board_ready(client).await;
+    let (dark, page, ink, panel): (bool, f64, f64, f64) = eval(client, "const lum = (c) => { const [r, g, b] = c.match(/\\d+/g).map(Number); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+             const body = getComputedStyle(document.body);
+             const panel = getComputedStyle(document.getElementById('panel'));
+             return [matchMedia('(prefers-color-scheme: dark)').matches, lum(body.backgroundColor), lum(body.color), lum(panel.backgroundColor)]").await;
+    assert!(dark, "the dark scheme asked for");
+    assert!(
+        page < 60.0 && panel < 60.0,
+        "page {page}, panel {panel}: not dark"
+    );
+    assert!(ink > 180.0, "text {ink}: not light on the dark page");
+    // A short window (1280x800 with the browser's frame): a smaller board, its
+    // columns still equal, whatever the names on them.
+    let widths: Vec<f64> = eval(client, "return Array.from('abcdefg', (f) => document.querySelector('#board .cell[data-sq=\"' + f + '3\"]').getBoundingClientRect().width)").await;
+    let (narrow, wide) = widths
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &w| (lo.min(w), hi.max(w)));
+    assert!(
+        widths.len() == 7 && wide - narrow < 1.5,
+        "unequal columns: {widths:?}"
+    );
+    shot(client, "dark-1-desktop").await;
+    open_rules(client).await;
+    shot(client, "dark-2-rules").await;
+    close_rules(client).await;
+    client.set_window_size(400, 860).await.expect("resize");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    shot(client, "dark-3-phone").await;
+    browser.close().await;
+}
+
+/// Makes the README's screenshot, `docs/gui.png`: a game against the engine at level
+/// 4, reviewed, with two lines of analysis. Not part of the tests (it writes into the
+/// source tree):
+/// `cargo test --release --test gui_browser readme_screenshot -- --ignored`.
+#[tokio::test(flavor = "current_thread")]
+#[ignore]
+async fn readme_screenshot() {
+    use browser_common::{click_move, engine_replied, review_game};
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let client = &browser.client;
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=64", jungle()),
+        "--movetime",
+        "300",
+    ]);
+    let frame = client
+        .execute("return window.outerHeight - window.innerHeight", vec![])
+        .await
+        .expect("frame")
+        .as_u64()
+        .unwrap_or(0) as u32;
+    client
+        .set_window_size(1280, 800 + frame)
+        .await
+        .expect("resize");
+    client.goto(&gui.url()).await.expect("page loads");
+    board_ready(client).await;
+    css(client, "#level")
+        .await
+        .select_by_value("4")
+        .await
+        .expect("level");
+    css(client, "#movetime")
+        .await
+        .select_by_value("500")
+        .await
+        .expect("thinking time");
+    // Moves of Red's that stay legal whatever Blue answers in the opening.
+    let moves = [("g3", "g4"), ("a3", "a4"), ("b2", "b3"), ("f2", "f3")];
+    for (i, (from, to)) in moves.iter().enumerate() {
+        click_move(client, from, to).await;
+        engine_replied(client, 2 * (i + 1)).await;
+    }
+    review_game(client).await;
+    css(client, "#multipv")
+        .await
+        .select_by_label("2")
+        .await
+        .expect("lines");
+    css(client, "#analysis")
+        .await
+        .click()
+        .await
+        .expect("analysis");
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    client
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .expect("scrolls");
+    let png = client.screenshot().await.expect("screenshot");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/gui.png");
+    std::fs::write(&path, png).expect("writes docs/gui.png");
+    eprintln!("wrote {}", path.display());
+    browser.close().await;
 }

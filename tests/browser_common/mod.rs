@@ -260,45 +260,58 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         "the move box ends at {bottom} px in a {height} px window"
     );
     shot(client, &format!("{prefix}1a-1280x800")).await;
-    css(client, "#rules-open")
-        .await
-        .click()
-        .await
-        .expect("rules");
-    until(
-        client,
-        "the rules",
-        "document.getElementById('rules-dialog').open",
-    )
-    .await;
-    assert!(text(client, "#rules-dialog .rules-text[data-lang=en]")
+    open_rules(client).await;
+    assert!(text(client, "#rules-dialog div.rules-text[data-lang=en]")
         .await
         .contains("The rat captures the elephant"));
+    // Diagrams of the river, the jumps, the traps and the dens, drawn with the
+    // board's animals; their captions follow the language chosen.
+    let diagrams: Vec<String> = eval(client, "return Array.from(document.querySelectorAll('#rules-dialog .diagrams svg'), (d) => d.getAttribute('aria-label'))").await;
+    for topic in ["river", "jumps", "trap", "den and wins"] {
+        assert!(
+            diagrams.iter().any(|d| d.contains(topic)),
+            "no diagram of '{topic}' in {diagrams:?}"
+        );
+    }
+    let unknown: Vec<String> = eval(client, "return Array.from(document.querySelectorAll('#rules-dialog .diagrams use'), (u) => u.getAttribute('href')).filter((h) => !document.querySelector(h))").await;
+    assert_eq!(
+        unknown,
+        Vec::<String>::new(),
+        "diagram pictures of no symbol"
+    );
     css(client, "#rules-dialog [data-lang=zh][role=tab]")
         .await
         .click()
         .await
         .expect("中文");
-    assert!(text(client, "#rules-dialog .rules-text[data-lang=zh]")
+    assert!(text(client, "#rules-dialog div.rules-text[data-lang=zh]")
         .await
         .contains("鼠能吃象"));
+    let caption: String = eval(client, "return Array.from(document.querySelectorAll('#rules-dialog figcaption .rules-text'), (c) => c.hidden ? '' : c.textContent).join('')").await;
+    assert!(
+        caption.starts_with("两条河") && caption.contains("陷阱："),
+        "the captions in Chinese: {caption}"
+    );
     shot(client, &format!("{prefix}1b-rules")).await;
-    css(client, "#rules-dialog .close")
-        .await
-        .click()
-        .await
-        .expect("close");
-    until(
-        client,
-        "the board again",
-        "!document.getElementById('rules-dialog').open",
-    )
-    .await;
+    close_rules(client).await;
 
     // A legal move by clicking: the rat g3 to g4. The engine answers.
     click_move(client, "g3", "g4").await;
     css(client, "#board .cell[data-sq=\"g4\"][data-piece=\"R\"]").await;
     engine_replied(client, 2).await;
+    // Both moves slid across the board, each with its sound.
+    let seen = effects(client).await;
+    assert!(seen.contains(&"slide g3g4".to_string()), "{seen:?}");
+    assert_eq!(
+        seen.iter().filter(|e| e.starts_with("slide ")).count(),
+        2,
+        "{seen:?}"
+    );
+    assert_eq!(
+        seen.iter().filter(|e| *e == "sound move").count(),
+        2,
+        "{seen:?}"
+    );
     shot(client, &format!("{prefix}2-engine-replied")).await;
 
     // Hint: two squares marked on the board.
@@ -328,8 +341,24 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         text(client, "#notice").await,
         "'g3g5' is not a legal move in this position"
     );
+    // With the sound off the moves still slide, in silence; the choice is kept.
+    css(client, "#sound")
+        .await
+        .click()
+        .await
+        .expect("sound off");
+    client
+        .execute("window.jungleEffects = []", vec![])
+        .await
+        .expect("clears");
     click_move(client, "a1", "b1").await;
     engine_replied(client, 2).await;
+    let seen = effects(client).await;
+    assert!(seen.contains(&"slide a1b1".to_string()), "{seen:?}");
+    assert!(!seen.iter().any(|e| e.starts_with("sound")), "{seen:?}");
+    let kept: Option<String> = eval(client, "return localStorage.getItem('jungle.sound')").await;
+    assert_eq!(kept.as_deref(), Some("off"));
+    css(client, "#sound").await.click().await.expect("sound on");
 
     // The rule set: Chinese rules. A game is in progress, so the page asks first;
     // "Keep this game" keeps it, "New game" starts one under the new rules.
@@ -462,6 +491,10 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     )
     .await;
     assert_eq!(text(client, "#result").await, "You win! Den entered");
+    assert_eq!(
+        effects(client).await.last().map(String::as_str),
+        Some("sound win")
+    );
     assert_eq!(text(client, "#status").await, "You win! Den entered");
     // The announcement is under the board: the final position stays in view.
     let (_, board_y, _, board_h) = css(client, "#board").await.rectangle().await.expect("rect");
@@ -487,13 +520,17 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     css(client, "#board .cell[data-sq=\"d3\"][data-piece=\"E\"]").await;
     click_move(client, "d3", "d4").await;
     engine_replied(client, 2).await;
-    css(client, "#review").await.click().await.expect("review");
-    until(
+    // A capture has its own sound (the weak level may, rarely, not take).
+    let taken: bool = eval(
         client,
-        "the review",
-        "!document.getElementById('review-summary').hidden",
+        "return document.querySelector('#board .cell[data-sq=\"d4\"]').dataset.piece === 'r'",
     )
     .await;
+    assert_eq!(
+        effects(client).await.last().map(String::as_str),
+        Some(if taken { "sound capture" } else { "sound move" })
+    );
+    review_game(client).await;
     assert_eq!(
         text(client, "#moves span.review-mark.blunder").await,
         "d3d4??"
@@ -555,6 +592,60 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     no_script_errors(client).await;
 }
 
+/// Presses "Review game" and waits for its summary.
+pub async fn review_game(client: &Client) {
+    css(client, "#review").await.click().await.expect("review");
+    until(
+        client,
+        "the review",
+        "!document.getElementById('review-summary').hidden",
+    )
+    .await;
+}
+
+/// Opens "How to play" and waits for the dialog.
+pub async fn open_rules(client: &Client) {
+    css(client, "#rules-open")
+        .await
+        .click()
+        .await
+        .expect("rules");
+    until(
+        client,
+        "the rules",
+        "document.getElementById('rules-dialog').open",
+    )
+    .await;
+}
+
+/// Closes "How to play" and waits for the board.
+pub async fn close_rules(client: &Client) {
+    css(client, "#rules-dialog .close")
+        .await
+        .click()
+        .await
+        .expect("close");
+    until(
+        client,
+        "the board again",
+        "!document.getElementById('rules-dialog').open",
+    )
+    .await;
+}
+
+/// What the page showed and played for the moves (`window.jungleEffects`, kept by
+/// app.js): "slide g3g4", "sound move", "sound capture", "sound win", ...
+pub async fn effects(client: &Client) -> Vec<String> {
+    eval(client, "return window.jungleEffects").await
+}
+
+/// What a script returns, as `T` (its default when the value is not a `T`: the
+/// assertion that follows then says what was expected).
+pub async fn eval<T: serde::de::DeserializeOwned + Default>(client: &Client, script: &str) -> T {
+    let value = client.execute(script, vec![]).await.expect("script runs");
+    serde_json::from_value(value).unwrap_or_default()
+}
+
 /// The page's script errors (`window.jungleErrors`, kept by backend.js) must be none.
 pub async fn no_script_errors(client: &Client) {
     let errors = client
@@ -593,6 +684,11 @@ pub struct Browser {
 impl Browser {
     /// Starts the browser; `None` (after saying so) when it is not installed.
     pub async fn open() -> Option<Browser> {
+        Browser::open_with(&[]).await
+    }
+
+    /// Starts the browser with Chromium flags of its own (e.g. a dark colour scheme).
+    pub async fn open_with(extra: &[&str]) -> Option<Browser> {
         let (Some(chromium), Some(chromedriver)) = (
             binary("CHROMIUM", "/usr/bin/chromium"),
             binary("CHROMEDRIVER", "/usr/bin/chromedriver"),
@@ -621,6 +717,7 @@ impl Browser {
         ));
         let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
+        args.extend(extra.iter().map(|s| s.to_string()));
         let mut caps = serde_json::Map::new();
         caps.insert(
             "goog:chromeOptions".into(),

@@ -11,6 +11,7 @@ const NAMES = { rat: "Rat", cat: "Cat", dog: "Dog", wolf: "Wolf", leopard: "Leop
 // The characters of the traditional sets (seed 003).
 const CHARS = { rat: "鼠", cat: "貓", dog: "狗", wolf: "狼", leopard: "豹", tiger: "虎", lion: "獅", elephant: "象" };
 const LABELS_KEY = "jungle.labels";
+const SOUND_KEY = "jungle.sound";
 // The labels (options of #labels) that draw the animal (the symbols in index.html),
 // the rank then on a badge.
 const PICTURED = new Set(["pictures-names", "pictures", "both"]);
@@ -38,6 +39,16 @@ function storedLabels() {
   return choices.includes(kept) ? kept : choices[0];
 }
 let labels = storedLabels();
+
+// Sound is on unless the person turned it off (a stored "off").
+function storedSound() {
+  try {
+    return localStorage.getItem(SOUND_KEY) !== "off";
+  } catch (e) {
+    return true;
+  }
+}
+let soundOn = storedSound();
 
 function squareName(index) {
   return FILES[index % 7] + (Math.floor(index / 7) + 1);
@@ -170,8 +181,7 @@ function renderBoard() {
   const forbidden = selected ? (s.forbidden[selected] || []) : [];
   for (const cell of document.querySelectorAll("#board .cell")) {
     const sq = cell.dataset.sq;
-    const index = FILES.indexOf(sq[0]) + 7 * (Number(sq.slice(1)) - 1);
-    const p = s.board[index];
+    const p = s.board[squareIndex(sq)];
     let piece = cell.querySelector(".piece");
     if (p) {
       if (!piece) {
@@ -624,6 +634,7 @@ function render(s) {
   // An answer to a request may arrive after a newer state sent on the event stream
   // (the engine can reply before the answer to the move that asked it is read).
   if (state && s.version < state.version) return;
+  const prev = state;
   const rulesChanged = state && (state.rules !== s.rules || state.startFen !== s.startFen);
   // A message about one position goes when the game moves on.
   if (state && (state.ply !== s.ply || state.moves.length !== s.moves.length || rulesChanged)) hideNotice();
@@ -633,7 +644,9 @@ function render(s) {
   if (s.moves.length === 0 || s.result) $("confirm").hidden = true;
   if (selected && !(s.legal[selected] || s.forbidden[selected])) selected = null;
   if (rulesChanged) selected = null;
+  const change = prev && !rulesChanged ? changeBetween(prev, s) : null;
   renderBoard();
+  if (change) showChange(change);
   renderPlayers();
   renderResult();
   $("status").textContent = statusText();
@@ -646,6 +659,120 @@ function render(s) {
   renderArrows();
   renderGraph();
   document.body.dataset.version = s.version;
+}
+
+// ----- moves seen and heard ------------------------------------------------------
+// A move made on the board, by the engine or by stepping through the game slides the
+// animal from its square and makes a sound; the end of a game has its own sound. What
+// was shown is kept in `window.jungleEffects` (the browser tests read it).
+
+window.jungleEffects = [];
+
+function noteEffect(text) {
+  window.jungleEffects.push(text);
+  if (window.jungleEffects.length > 50) window.jungleEffects.shift();
+}
+
+// What changed from one state to the next, when it was one move forward or back:
+// the square an animal left and the square it reached, and what is to be heard.
+function changeBetween(prev, s) {
+  if (s.startFen !== prev.startFen) return null;
+  if (s.ply === prev.ply + 1 && samePlies(prev.moves, s.moves, prev.ply)) {
+    const from = s.lastMove.slice(0, 2);
+    const to = s.lastMove.slice(2, 4);
+    const captured = !!prev.board[squareIndex(to)];
+    const ended = s.result && !prev.result;
+    return { from, to, sound: ended ? endSound(s.result) : captured ? "capture" : "move" };
+  }
+  if (s.ply === prev.ply - 1 && samePlies(prev.moves, s.moves, s.ply)) {
+    return { from: prev.lastMove.slice(2, 4), to: prev.lastMove.slice(0, 2), sound: "move" };
+  }
+  return null;
+}
+
+// The first `n` moves of two lines are the same.
+function samePlies(a, b, n) {
+  if (a.length < n || b.length < n) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function squareIndex(sq) {
+  return FILES.indexOf(sq[0]) + 7 * (Number(sq.slice(1)) - 1);
+}
+
+// A game against the engine ends in a win or a loss for the person; any other game
+// just ends.
+function endSound(result) {
+  const you = personColor();
+  if (!result.winner || !you) return "end";
+  return result.winner === you ? "win" : "loss";
+}
+
+function showChange(change) {
+  slide(change.from, change.to);
+  playSound(change.sound);
+}
+
+// The animal now on `to` slides there from `from` (not when the person asked for
+// less motion).
+function slide(from, to) {
+  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const start = cellOf(from);
+  const end = cellOf(to);
+  const piece = end && end.querySelector(".piece");
+  if (!start || !piece || typeof piece.animate !== "function") return;
+  const a = start.getBoundingClientRect();
+  const b = end.getBoundingClientRect();
+  const dx = a.left - b.left;
+  const dy = a.top - b.top;
+  // A river jump crosses three or four squares: it takes a little longer.
+  const squares = Math.max(Math.abs(dx) / (b.width || 1), Math.abs(dy) / (b.height || 1));
+  piece.animate(
+    [
+      { transform: "translate(" + dx + "px, " + dy + "px)", zIndex: 5 },
+      { transform: "none", zIndex: 5 },
+    ],
+    { duration: squares > 1.5 ? 320 : 180, easing: "ease-out" },
+  );
+  noteEffect("slide " + from + to);
+}
+
+let audio = null;
+
+// Short tones made in the page (Web Audio; no sound files): a soft knock for a move,
+// a lower, longer one for a capture, three rising notes for a win, three falling ones
+// for a loss, two equal ones for any other end.
+const SOUNDS = {
+  move: [[520, 0, 0.07]],
+  capture: [[300, 0, 0.05], [220, 0.05, 0.12]],
+  win: [[523, 0, 0.12], [659, 0.12, 0.12], [784, 0.24, 0.25]],
+  loss: [[392, 0, 0.14], [330, 0.14, 0.14], [262, 0.28, 0.3]],
+  end: [[440, 0, 0.15], [440, 0.2, 0.2]],
+};
+
+function playSound(kind) {
+  if (!soundOn || !SOUNDS[kind]) return;
+  noteEffect("sound " + kind);
+  try {
+    if (!audio) audio = new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === "suspended") audio.resume();
+    const now = audio.currentTime;
+    for (const [freq, at, length] of SOUNDS[kind]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = kind === "move" || kind === "capture" ? "triangle" : "sine";
+      osc.frequency.setValueAtTime(freq, now + at);
+      gain.gain.setValueAtTime(0.0001, now + at);
+      gain.gain.exponentialRampToValueAtTime(0.25, now + at + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + length);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(now + at);
+      osc.stop(now + at + length + 0.02);
+    }
+  } catch (e) {
+    // No audio on this device: the game goes on in silence.
+  }
 }
 
 // ----- controls -----------------------------------------------------------------
@@ -715,6 +842,15 @@ function setUpControls() {
       // A page opened from disk in some browsers has no storage: the choice lasts the visit.
     }
     if (state) renderBoard();
+  });
+  $("sound").checked = soundOn;
+  $("sound").addEventListener("change", () => {
+    soundOn = $("sound").checked;
+    try {
+      localStorage.setItem(SOUND_KEY, soundOn ? "on" : "off");
+    } catch (e) {
+      // No storage: the choice lasts the visit.
+    }
   });
   $("undo").addEventListener("click", () => post("undo"));
   $("redo").addEventListener("click", () => post("redo"));
