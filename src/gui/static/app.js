@@ -293,7 +293,7 @@ function onCellActivated(sq) {
 
 function explainWhyNot(sq) {
   if (state.result) return;
-  const p = state.board[FILES.indexOf(sq[0]) + 7 * (Number(sq.slice(1)) - 1)];
+  const p = state.board[squareIndex(sq)];
   const you = personColor();
   if (state.thinking) {
     showNotice("info", "Wait: " + state.thinking.engine + " is thinking.");
