@@ -66,8 +66,10 @@ async fn the_board_in_a_dark_scheme() {
         "page {page}, panel {panel}: not dark"
     );
     assert!(ink > 180.0, "text {ink}: not light on the dark page");
-    // A short window (1280x800 with the browser's frame): a smaller board, its
-    // columns still equal, whatever the names on them.
+    // A short window (1280x800 with the browser's frame, as on a laptop): the board
+    // still takes most of the height, its columns equal whatever the names on them.
+    let (_, _, board_width, _) = css(client, "#board").await.rectangle().await.expect("rect");
+    assert!(board_width >= 380.0, "the board {board_width} px wide");
     let widths: Vec<f64> = eval(client, "return Array.from('abcdefg', (f) => document.querySelector('#board .cell[data-sq=\"' + f + '3\"]').getBoundingClientRect().width)").await;
     let (narrow, wide) = widths
         .iter()

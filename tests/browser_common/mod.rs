@@ -259,6 +259,12 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         bottom <= height,
         "the move box ends at {bottom} px in a {height} px window"
     );
+    // The controls stand beside the board, which takes the window's height.
+    let (_, _, board_width, _) = css(client, "#board").await.rectangle().await.expect("rect");
+    assert!(
+        board_width >= 480.0,
+        "the board {board_width} px wide at 1280x800"
+    );
     shot(client, &format!("{prefix}1a-1280x800")).await;
     open_rules(client).await;
     assert!(text(client, "#rules-dialog div.rules-text[data-lang=en]")
@@ -496,16 +502,22 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         Some("sound win")
     );
     assert_eq!(text(client, "#status").await, "You win! Den entered");
-    // The announcement is under the board: the final position stays in view.
-    let (_, board_y, _, board_h) = css(client, "#board").await.rectangle().await.expect("rect");
-    let (_, result_y, _, _) = css(client, "#result")
+    // The announcement is beside or under the board, never on it: the final position
+    // stays in view.
+    let (board_x, board_y, board_w, board_h) =
+        css(client, "#board").await.rectangle().await.expect("rect");
+    let (result_x, result_y, result_w, result_h) = css(client, "#result")
         .await
         .rectangle()
         .await
         .expect("rect");
+    let apart = result_x >= board_x + board_w
+        || result_x + result_w <= board_x
+        || result_y >= board_y + board_h
+        || result_y + result_h <= board_y;
     assert!(
-        result_y >= board_y + board_h,
-        "the result at {result_y} covers the board ({board_y} + {board_h})"
+        apart,
+        "the result ({result_x}, {result_y}, {result_w}x{result_h}) covers the board ({board_x}, {board_y}, {board_w}x{board_h})"
     );
     shot(client, &format!("{prefix}4-won")).await;
 
