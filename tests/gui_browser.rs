@@ -95,7 +95,7 @@ async fn the_board_in_a_dark_scheme() {
 #[tokio::test(flavor = "current_thread")]
 #[ignore]
 async fn readme_screenshot() {
-    use browser_common::{click_move, engine_replied, review_game};
+    use browser_common::{click_move, engine_replied, review_game, set_viewport};
     let Some(browser) = Browser::open().await else {
         return;
     };
@@ -106,16 +106,7 @@ async fn readme_screenshot() {
         "--movetime",
         "300",
     ]);
-    let frame = client
-        .execute("return window.outerHeight - window.innerHeight", vec![])
-        .await
-        .expect("frame")
-        .as_u64()
-        .unwrap_or(0) as u32;
-    client
-        .set_window_size(1280, 800 + frame)
-        .await
-        .expect("resize");
+    set_viewport(client, 1280, 800).await;
     client.goto(&gui.url()).await.expect("page loads");
     board_ready(client).await;
     css(client, "#level")

@@ -232,17 +232,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     shot(client, &format!("{prefix}1-start")).await;
     // In a 1280x800 viewport every control under the board is in view without
     // scrolling (the window is that plus the browser's own frame).
-    let frame = client
-        .execute("return window.outerHeight - window.innerHeight", vec![])
-        .await
-        .expect("frame")
-        .as_u64()
-        .unwrap_or(0);
-    client
-        .set_window_size(1280, 800 + frame as u32)
-        .await
-        .expect("resize");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    set_viewport(client, 1280, 800).await;
     let below = client
         .execute(
             "const r = document.getElementById('move-form').getBoundingClientRect(); \
@@ -440,11 +430,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         ("Lion".to_string(), lion.clone())
     );
     top_shot(client, &format!("{prefix}3e-pictures-names-phone")).await;
-    client
-        .set_window_size(1280, 800 + frame as u32)
-        .await
-        .expect("resize");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    set_viewport(client, 1280, 800).await;
     assert_eq!(
         labelled(client, "chars", "a5").await,
         ("獅".to_string(), None)
@@ -602,6 +588,17 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     shot(client, &format!("{prefix}5-phone")).await;
 
     no_script_errors(client).await;
+}
+
+/// Sizes the window so that the page itself (the viewport) is `width` x `height`,
+/// whatever the browser's frame takes.
+pub async fn set_viewport(client: &Client, width: u32, height: u32) {
+    let frame: u32 = eval(client, "return window.outerHeight - window.innerHeight").await;
+    client
+        .set_window_size(width, height + frame)
+        .await
+        .expect("resize");
+    tokio::time::sleep(Duration::from_millis(300)).await;
 }
 
 /// Presses "Review game" and waits for its summary.

@@ -54,6 +54,11 @@ function squareName(index) {
   return FILES[index % 7] + (Math.floor(index / 7) + 1);
 }
 
+// A square's index in the state's `board` (a1 = 0, g9 = 62).
+function squareIndex(sq) {
+  return FILES.indexOf(sq[0]) + 7 * (Number(sq.slice(1)) - 1);
+}
+
 // ----- talking to the back end ------------------------------------------------
 // `backend` (backend.js) is the `jungle gui` server, or in the static site the
 // board's controller and the engine in a worker: the same requests, the same answers.
@@ -695,10 +700,6 @@ function samePlies(a, b, n) {
   if (a.length < n || b.length < n) return false;
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function squareIndex(sq) {
-  return FILES.indexOf(sq[0]) + 7 * (Number(sq.slice(1)) - 1);
 }
 
 // A game against the engine ends in a win or a loss for the person; any other game
