@@ -131,6 +131,8 @@ pub struct Worker<'a, R: MoveRules> {
     /// Endgame tables to probe below the root.
     pub tb: Option<&'a TbSearch>,
     pub tb_hits: u64,
+    /// The static score at each ply of the search path (for "improving").
+    static_evals: [i32; MAX_PLY + 2],
 }
 
 impl<'a, R: MoveRules> Worker<'a, R> {
@@ -178,6 +180,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             accumulators: AccumulatorStack::new(if nnue.is_some() { MAX_PLY + 1 } else { 0 }),
             tb: None,
             tb_hits: 0,
+            static_evals: [0; MAX_PLY + 2],
         }
     }
 
@@ -500,24 +503,43 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             Some(h) => h.eval,
             None => self.evaluate(pos, ply),
         };
+        self.static_evals[ply] = static_eval;
+        // The side to move stands better than two plies ago: prune less, reduce less.
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        // The table's score bounds the true score better than the static one does.
+        let eval = match hit {
+            Some(h) if !is_mate(h.score) => {
+                let score = from_table(h.score, ply);
+                match h.bound {
+                    Bound::Exact => score,
+                    Bound::Lower if score > static_eval => score,
+                    Bound::Upper if score < static_eval => score,
+                    _ => static_eval,
+                }
+            }
+            _ => static_eval,
+        };
 
         if !pv_node && !in_check && !is_mate(beta) {
             // Both prunings below trust the static score, which knows nothing of "the
             // side to move has no legal move: it loses"; they check for a move first.
             // Reverse futility: far above beta at low depth.
-            if depth <= 6 && static_eval - 90 * depth >= beta && count_with::<R>(pos) > 0 {
-                return static_eval;
+            if depth <= 6
+                && eval - 90 * (depth - improving as i32) >= beta
+                && count_with::<R>(pos) > 0
+            {
+                return eval;
             }
             // Null move: give the opponent a free move; if we still stand above beta,
             // this node is good enough. Off with few animals (moving can be a burden).
             if null_allowed
                 && !self.rules.anti_chase
                 && depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && pos.animal_count(us) >= 3
                 && count_with::<R>(pos) > 0
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let mut child = *pos;
                 child.play_null();
                 if self.network_for(pos).is_some() {
@@ -550,15 +572,21 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             moves_seen += 1;
             let tactical = is_tactical(pos, m);
 
-            // Late move pruning: at low depth, the quiet moves ordered last rarely help.
-            if !pv_node
-                && !in_check
-                && !tactical
-                && best_score > -MATE_BOUND
-                && depth <= 4
-                && i >= 4 + (depth * depth) as usize * 2
-            {
-                continue;
+            if !pv_node && !in_check && !tactical && best_score > -MATE_BOUND {
+                // Late move pruning: at low depth, the quiet moves ordered last rarely
+                // help, and less so when the side to move is not improving.
+                let late = if improving {
+                    4 + 2 * depth * depth
+                } else {
+                    3 + depth * depth
+                };
+                if depth <= 4 && i >= late as usize {
+                    continue;
+                }
+                // Futility: a quiet move cannot lift a score far below alpha at low depth.
+                if depth <= 5 && eval + 120 + 90 * depth <= alpha {
+                    continue;
+                }
             }
 
             let mut child = *pos;
@@ -577,6 +605,9 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                     r = self.reductions.get(depth, i + 1);
                     if pv_node {
                         r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
                     }
                     if Some(m) == self.heur.killers[ply][0] || Some(m) == self.heur.killers[ply][1]
                     {
