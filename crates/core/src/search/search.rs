@@ -521,7 +521,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         };
 
         if !pv_node && !in_check && !is_mate(beta) {
-            // Both prunings below trust the static score, which knows nothing of "the
+            // Both prunings below trust the evaluation, which knows nothing of "the
             // side to move has no legal move: it loses"; they check for a move first.
             // Reverse futility: far above beta at low depth.
             if depth <= 6
