@@ -16,10 +16,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
-const INDEX_HTML: &str = include_str!("static/index.html");
-const APP_JS: &str = include_str!("static/app.js");
-const BACKEND_JS: &str = include_str!("static/backend.js");
-const APP_CSS: &str = include_str!("static/app.css");
+const INDEX_HTML: &str = include_str!("../../page/index.html");
+const APP_JS: &str = include_str!("../../page/app.js");
+const BACKEND_JS: &str = include_str!("backend.js");
+const APP_CSS: &str = include_str!("../../page/app.css");
 
 /// Largest body of an action; a record file to load may be larger.
 pub const MAX_BODY: usize = 16 * 1024;
