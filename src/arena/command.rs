@@ -370,7 +370,7 @@ fn analyse_files(args: &AnalyseArgs) -> Result<(), String> {
         }
     }
     for (g, r) in games.iter().zip(&reviewed) {
-        let [red, blue] = jungle_board::review::summary(&g.start, r);
+        let [red, blue] = jungle_app::review::summary(&g.start, r);
         let tag = |k: &str| {
             g.tags
                 .iter()

@@ -8,7 +8,7 @@
 //! GUI goes on.
 
 use crate::arena::engine_process::{EngineFailure, EngineProcess, EngineSpec};
-pub use jungle_board::engines::{EngineEvent, Request, Search};
+pub use jungle_app::engines::{EngineEvent, Request, Search};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 

@@ -9,13 +9,13 @@ pub mod command;
 pub mod driver;
 pub mod http;
 
-pub use jungle_board::{api, controller, view};
+pub use jungle_app::{api, controller, view};
 
 use crate::arena::engine_process::EngineSpec;
 use crate::arena::match_runner::TimeControl;
 use controller::{Controller, ANALYSER, PLAYER, SECOND};
 use driver::Driver;
-use jungle_board::engines::{Host, Request as EngineRequest};
+use jungle_app::engines::{Host, Request as EngineRequest};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 

@@ -9,7 +9,7 @@
 //! is obeyed within one slice. What slices cost is measured by the ignored test
 //! `slicing_cost` (protocol.md, section 8).
 
-use jungle_board::engines::{EngineEvent, Request, Search};
+use jungle_app::engines::{EngineEvent, Request, Search};
 use jungle_core::board::Move;
 use jungle_core::board::Position;
 use jungle_core::game::{Game, Rules, Variant};

@@ -1,4 +1,4 @@
-//! The board's game owner, shared by `jungle gui` (a server with engine processes)
+//! The board app: the game owner behind the page, shared by `jungle gui` (a server with engine processes)
 //! and the browser build (the engine in a worker): the page's requests (`api`), the
 //! one controller that checks them with the rules core and drives the engines
 //! (`controller`), what it says to engines (`engines`), the review of a game

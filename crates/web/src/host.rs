@@ -1,13 +1,13 @@
-//! The board's controller in the browser: the same `jungle_board::Controller` that
+//! The board app in the browser: the same `jungle_app::Controller` that
 //! `jungle gui` runs behind its server, hosted here by the worker, with the engine of
 //! `engine.rs` in each of its three slots. The page's requests arrive as (action, JSON
 //! body) pairs, as they would arrive over HTTP; the events the server would stream
 //! are collected for the worker to post.
 
 use crate::engine::WebEngine;
-use jungle_board::api::{self, Answer};
-use jungle_board::controller::{Config, Controller, ANALYSER, PLAYER, SECOND};
-use jungle_board::engines::{EngineEvent, Host, Request};
+use jungle_app::api::{self, Answer};
+use jungle_app::controller::{Config, Controller, ANALYSER, PLAYER, SECOND};
+use jungle_app::engines::{EngineEvent, Host, Request};
 use jungle_core::clock::Instant;
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -43,27 +43,27 @@ pub struct Reply {
     pub body: String,
 }
 
-pub struct WebBoard {
+pub struct WebApp {
     controller: Controller<WorkerHost>,
     engines: [WebEngine; 3],
     last_tick: Instant,
 }
 
-impl Default for WebBoard {
+impl Default for WebApp {
     fn default() -> Self {
-        WebBoard::new()
+        WebApp::new()
     }
 }
 
-impl WebBoard {
-    pub fn new() -> WebBoard {
+impl WebApp {
+    pub fn new() -> WebApp {
         let name = crate::engine::NAME.to_string();
         let config = Config {
             names: [name.clone(), format!("{name}-2"), name],
             watch_clock: WATCH_CLOCK,
             movetime_ms: MOVETIME_MS,
         };
-        let mut board = WebBoard {
+        let mut board = WebApp {
             controller: Controller::new(config, WorkerHost::default()),
             engines: [PLAYER, SECOND, ANALYSER].map(WebEngine::new),
             last_tick: Instant::now(),
@@ -149,7 +149,7 @@ impl WebBoard {
 mod tests {
     use super::*;
 
-    fn state(board: &mut WebBoard) -> serde_json::Value {
+    fn state(board: &mut WebApp) -> serde_json::Value {
         let r = board.request("state", "");
         assert_eq!(r.status, 200);
         serde_json::from_str(&r.body).expect("JSON")
@@ -157,7 +157,7 @@ mod tests {
 
     #[test]
     fn the_engine_answers_a_move_and_refusals_are_the_servers() {
-        let mut b = WebBoard::new();
+        let mut b = WebApp::new();
         assert!(b.take_events().contains("event: state"));
         let r = b.request("move", r#"{"move":"a1a9"}"#);
         assert_eq!(r.status, 400, "{}", r.body);
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn analysis_streams_lines_and_stops_with_the_position() {
-        let mut b = WebBoard::new();
+        let mut b = WebApp::new();
         let r = b.request("analysis", r#"{"on":true,"multipv":2}"#);
         assert_eq!(r.status, 200, "{}", r.body);
         for _ in 0..4 {
@@ -194,7 +194,7 @@ mod tests {
 
     #[test]
     fn a_review_marks_a_planted_blunder_and_names_the_better_move() {
-        let mut b = WebBoard::new();
+        let mut b = WebApp::new();
         // Red's elephant d3 next to Blue's rat d5: d3d4 lets the rat take it.
         let r = b.request(
             "new",
