@@ -4,7 +4,7 @@
 //! are the `jungle-core` crate in `crates/core`, which builds for any target; they are
 //! re-exported here under their own names. This crate holds what runs around them:
 //!
-//! - `protocol`: the UCI-style engine on stdin/stdout.
+//! - `session`: the engine's protocol session on stdin/stdout.
 //! - `arena`: engine processes, matches, openings, records.
 //! - `train`: data generation, network training, weight tuning.
 //! - `tb_files`: the `jungle tb` command.
@@ -12,12 +12,12 @@
 //! - `cli`: the command line, dispatching to the above.
 
 pub use jungle_core::{
-    board, eval, game, nnue, record, review, search, tb, text, tools, uci, with_move_rules,
+    board, eval, game, nnue, protocol, record, review, search, tb, text, tools, with_move_rules,
 };
 
 pub mod arena;
 pub mod cli;
 pub mod gui;
-pub mod protocol;
+pub mod session;
 pub mod tb_files;
 pub mod train;

@@ -8,8 +8,8 @@ use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
 use crate::game::{DrawRules, Game, Rules, Variant};
 use crate::protocol::command::{self, Command};
-use crate::protocol::input::{read_line, Line};
-use crate::protocol::output::Output;
+use crate::session::input::{read_line, Line};
+use crate::session::output::Output;
 use crate::text::quote;
 use std::io::BufRead;
 

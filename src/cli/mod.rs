@@ -11,7 +11,7 @@ mod tools;
 use crate::arena::command::{AnalyseArgs, GreedyArgs, MatchArgs, OpeningsArgs, ReplayArgs};
 use crate::gui::command::GuiArgs;
 use crate::train::command::{DatagenArgs, TrainArgs, TuneArgs};
-use crate::{arena, gui, protocol, tb_files, train};
+use crate::{arena, gui, session, tb_files, train};
 use clap::{Parser, Subcommand};
 use tools::{BenchArgs, PerftArgs};
 
@@ -58,7 +58,7 @@ pub fn run() -> i32 {
     common::init_logging();
     let cli = Cli::parse();
     match cli.command {
-        None => protocol::run(),
+        None => session::run(),
         Some(Command::Perft(args)) => tools::run_perft(args),
         Some(Command::Bench(args)) => tools::run_bench(args),
         Some(Command::Match(args)) => arena::command::run_match(args),

@@ -10,4 +10,4 @@ pub mod engines;
 pub mod review;
 pub mod view;
 
-use jungle_core::{board, game, text, uci, with_move_rules};
+use jungle_core::{board, game, text, with_move_rules};

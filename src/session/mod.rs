@@ -1,15 +1,18 @@
-//! The protocol session: reads commands on the calling thread, answers `isready`,
-//! `stop` and `ponderhit` at once, and runs each search on its own thread.
+//! The engine's protocol session on stdin and stdout (the language is
+//! `jungle_core::protocol`): reads commands on the calling thread, answers `isready`,
+//! `stop` and `ponderhit` at once, and runs each search on its own thread
+//! (`searcher`). `input` reads bounded lines, `output` writes whole lines.
 
-use super::command::{self, Command, GoCommand};
-use super::input::{read_line, Line, MAX_LINE};
-use super::output::Output;
-use super::searcher::{SearchJob, Searcher};
+pub mod input;
+pub mod output;
+pub mod searcher;
+
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
 use crate::eval;
 use crate::game::{DrawRules, Game, GameResult, Rules, Variant};
 use crate::nnue::{EvalKind, Network};
+use crate::protocol::command::{self, Command, GoCommand};
 use crate::search::search::SharedState;
 use crate::search::{strength, Engine};
 use crate::tb::store::Event as TbEvent;
@@ -17,6 +20,9 @@ use crate::tb::{Tablebases, TbRules};
 use crate::text::quote;
 use crate::tools::{bench, perft};
 use crate::with_move_rules;
+use input::{read_line, Line, MAX_LINE};
+use output::Output;
+use searcher::{SearchJob, Searcher};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
