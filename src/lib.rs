@@ -5,7 +5,10 @@
 //! re-exported here under their own names. This crate holds what runs around them:
 //!
 //! - `session`: the engine's protocol session on stdin/stdout.
-//! - `arena`: engine processes, matches, openings, records.
+//! - `arena`: engine processes, matches, their statistics.
+//! - `books`: opening books (`jungle openings`), balanced or calibrated.
+//! - `analyse`: the review of record files (`jungle analyse`).
+//! - `greedy`: the one-ply player (`jungle greedy`), the anchor of the strength levels.
 //! - `train`: data generation, network training, weight tuning.
 //! - `tb_files`: the `jungle tb` command.
 //! - `gui`: the board's HTTP server.
@@ -15,8 +18,11 @@ pub use jungle_core::{
     board, eval, game, nnue, protocol, record, review, search, tb, text, tools, with_move_rules,
 };
 
+pub mod analyse;
 pub mod arena;
+pub mod books;
 pub mod cli;
+pub mod greedy;
 pub mod gui;
 pub mod session;
 pub mod tb_files;

@@ -320,8 +320,7 @@ fn a_match_record_loads_and_an_unfinished_game_saves() {
         .expect("match runs");
     assert!(status.status.success());
     let text = std::fs::read_to_string(&pgn).expect("record");
-    let games =
-        jungle::arena::match_runner::read_records(&text, Default::default()).expect("records");
+    let games = jungle::record::read_records(&text, Default::default()).expect("records");
     let _ = std::fs::remove_dir_all(&dir);
 
     let gui = Gui::start(&["--engine", &ours("J")]);

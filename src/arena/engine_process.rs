@@ -2,7 +2,7 @@
 //! handshake). The referee never trusts it: every wait has a deadline, and a process
 //! that dies or hangs is reported, not waited on.
 
-pub use crate::protocol::client::{declaration, parse_score, rule_options, spin_range};
+use crate::protocol::client::{declaration, parse_score};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};

@@ -13,7 +13,7 @@ use crate::board::{Color, Position};
 use crate::game::{Game, GameResult, Rules};
 use std::io::Write;
 
-pub use crate::record::{read_openings, read_records, replay, write_game, ReadGame, RecordHeader};
+use crate::record::{write_game, RecordHeader};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};

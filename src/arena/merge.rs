@@ -7,8 +7,9 @@
 //! come in any order. The first engine (the one the scores are given for) is Red in the
 //! odd-numbered games.
 
-use super::match_runner::{ReadGame, Tally};
+use super::match_runner::Tally;
 use super::stats::GameScore;
+use crate::record::ReadGame;
 use std::collections::HashMap;
 
 /// The tally of a set of recorded games, and the names of the two engines (the first
@@ -126,8 +127,8 @@ fn fault_loser(g: &ReadGame, score: GameScore) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::match_runner::read_records;
     use crate::arena::stats::Pentanomial;
+    use crate::record::read_records;
 
     fn record(n: u32, red: &str, blue: &str, result: &str, termination: &str) -> String {
         format!(

@@ -7,10 +7,10 @@
 //! (±step, halving the step when no weight moves) on the mean squared error.
 
 use super::quiet::is_quiet;
-use crate::arena::match_runner::{read_records, replay, ReadGame};
 use crate::board::{Color, Position};
 use crate::eval::{evaluate_with, Weights};
 use crate::game::{GameResult, Rules};
+use crate::record::{read_records, replay, ReadGame};
 use rayon::prelude::*;
 use std::io::{self, Write};
 

@@ -14,13 +14,12 @@
 
 #![allow(dead_code)]
 
-use jungle::arena::match_runner::{
-    read_openings, read_records, replay, write_record, GameRecord, Termination,
-};
+use jungle::arena::match_runner::{write_record, GameRecord, Termination};
 use jungle::board::rules::MoveRuleFlags;
 use jungle::board::{Color, Move, Position};
 use jungle::game::{Game, GameResult, Rules, Variant};
 use jungle::protocol::command::{self, Command, GoCommand};
+use jungle::record::{read_openings, read_records, replay};
 use jungle::session::input::{read_line, Line};
 use jungle::session::output::Output;
 use jungle::session::Session;

@@ -9,6 +9,8 @@
 //! share of several trials (40–70% by default) and never loses it: a book whose game
 //! pairs are decisive as often as possible at the limit of the test (`books/calibrated.txt`).
 
+pub mod command;
+
 use crate::board::{Color, Position};
 use crate::game::{Game, GameResult, Rules};
 use crate::nnue::EvalKind;
@@ -831,8 +833,7 @@ mod tests {
         assert!(text.contains("# Calibration: "), "{text}");
         assert!(text.contains("non-draw pairs"), "{text}");
         // The suite reads back as openings.
-        let positions =
-            crate::arena::match_runner::read_openings(&text, Rules::default()).expect("readable");
+        let positions = crate::record::read_openings(&text, Rules::default()).expect("readable");
         assert_eq!(positions.len(), 2);
         // Deterministic for a seed, whatever the threads (the report too).
         let mut again = Vec::new();

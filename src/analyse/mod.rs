@@ -4,6 +4,8 @@
 //! cost, its mark, the better move: `jungle_core::review`), which `jungle replay` and
 //! the board (`Load game`) read. A summary of each game goes to stderr.
 
+pub mod command;
+
 use crate::board::Move;
 use crate::game::Game;
 use crate::record::{self, ReadGame, RecordHeader};

@@ -4,10 +4,12 @@
 //! can (by rank; a rat taking the elephant takes an elephant), otherwise plays a legal
 //! move at random. Ties are broken at random. It never looks at the opponent's reply.
 
+pub mod command;
+
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
 use crate::game::{DrawRules, Game, Rules, Variant};
-use crate::protocol::command::{self, Command};
+use crate::protocol::command::Command;
 use crate::session::input::{read_line, Line};
 use crate::session::output::Output;
 use crate::text::quote;
@@ -102,7 +104,7 @@ impl Player {
                 self.out.error("input line too long");
                 continue;
             };
-            match command::parse(&line) {
+            match crate::protocol::command::parse(&line) {
                 Ok(Some(Command::Quit)) => break,
                 Ok(Some(cmd)) => self.execute(cmd),
                 Ok(None) => {}
