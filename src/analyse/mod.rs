@@ -111,8 +111,8 @@ fn review_game(
             }
             None => {
                 let shared = SharedState::new(settings.threads.max(1));
-                let outcome = engine.search(&game, &limits, &shared, &|_: &str| {});
-                scores.push(Some(review::score_value(outcome.score)));
+                let outcome = engine.search(&game, &limits, &shared, &|_| {});
+                scores.push(Some(outcome.score.to_internal()));
                 best.push(outcome.best.map(|m| m.to_string()));
             }
         }

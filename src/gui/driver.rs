@@ -249,12 +249,12 @@ impl Worker {
                 slot: self.slot,
                 line,
             });
-        } else if line.starts_with("info ") {
+        } else if let Some(info) = crate::protocol::info::read(&line) {
             if let Some(r) = &self.running {
                 self.emit(EngineEvent::Info {
                     slot: self.slot,
                     id: r.id,
-                    line,
+                    info,
                 });
             }
         }

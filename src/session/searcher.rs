@@ -14,7 +14,7 @@ use super::output::Output;
 use crate::board::Move;
 use crate::game::{Game, GameResult};
 use crate::search::search::SharedState;
-use crate::search::{Engine, Limits, SearchOutcome};
+use crate::search::{Engine, Limits, SearchInfo, SearchOutcome};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -111,7 +111,7 @@ impl Drop for Searcher {
 fn run(job: SearchJob, engine: &Mutex<Engine>, out: &Output) {
     let searched = catch_unwind(AssertUnwindSafe(|| {
         let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-        let report = |line: &str| out.line(line);
+        let report = |info: &SearchInfo| out.line(&crate::protocol::info::write(info));
         engine.search(&job.game, &job.limits, &job.shared, &report)
     }));
     let line = match searched {

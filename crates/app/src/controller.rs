@@ -11,8 +11,9 @@ use crate::game::{Game, GameResult, Rules, Variant};
 use crate::review::{Review, REVIEW_NODES};
 use crate::view;
 use jungle_core::clock::Instant;
-use jungle_core::protocol::client::{declaration, parse_score, rule_options, spin_range};
+use jungle_core::protocol::client::{declaration, rule_options, spin_range};
 use jungle_core::record::{self, RecordHeader};
+use jungle_core::search::SearchInfo;
 use std::collections::VecDeque;
 use std::time::Duration;
 
@@ -88,6 +89,20 @@ pub struct PvLine {
     pub nodes: u64,
     pub nps: u64,
     pub pv: Vec<String>,
+}
+
+impl PvLine {
+    /// The line a search reported (the first 40 moves of its variation).
+    pub fn of(info: &SearchInfo) -> PvLine {
+        PvLine {
+            multipv: info.multipv as u32,
+            depth: info.depth.max(0) as u32,
+            score: info.score.to_string(),
+            nodes: info.nodes,
+            nps: info.nps,
+            pv: info.pv.iter().take(40).map(Move::to_string).collect(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -316,9 +331,10 @@ impl<H: Host> Controller<H> {
         let text = text.trim();
         let m = self.game.parse_move(text).map_err(|e| {
             let explained = match e {
-                MoveError::Forbidden(_) => {
-                    squares_of(text).and_then(|m| self.game.chase_explanation(m))
-                }
+                MoveError::Forbidden(_) => text
+                    .parse::<Move>()
+                    .ok()
+                    .and_then(|m| self.game.chase_explanation(m)),
                 _ => None,
             };
             Refusal::bad(match explained {
@@ -700,7 +716,7 @@ impl<H: Host> Controller<H> {
                     self.changed();
                 }
             }
-            EngineEvent::Info { slot, id, line } => self.engine_info(slot, id, &line),
+            EngineEvent::Info { slot, id, info } => self.engine_info(slot, id, &info),
             EngineEvent::BestMove { slot, id, text } => self.engine_move(slot, id, &text),
             EngineEvent::Failed {
                 slot,
@@ -711,42 +727,37 @@ impl<H: Host> Controller<H> {
         }
     }
 
-    fn engine_info(&mut self, slot: usize, id: u64, line: &str) {
+    fn engine_info(&mut self, slot: usize, id: u64, info: &SearchInfo) {
+        // The first line's score is the search's; other lines are alternatives.
+        let main_score = (info.multipv <= 1).then(|| info.score.to_internal());
         if let Some(r) = self
             .review
             .as_mut()
             .filter(|r| slot == ANALYSER && r.search == Some(id))
         {
-            if let Some(s) = parse_score(line).filter(|_| multipv_of(line) <= 1) {
-                r.last_score = Some(s);
-            }
+            r.last_score = main_score.or(r.last_score);
             return;
         }
         if let Some(p) = self.play.as_mut().filter(|p| p.slot == slot && p.id == id) {
-            if let Some(s) = parse_score(line).filter(|_| multipv_of(line) <= 1) {
-                p.score = Some(s);
-            }
+            p.score = main_score.or(p.score);
             return;
         }
         if slot == ANALYSER && self.analysis_id == Some(id) {
-            if let Some(pv) = parse_pv_line(line) {
-                if pv.multipv == 1 {
-                    if let Some(s) = parse_score(line) {
-                        let red_view = if self.game.position().side_to_move() == Color::Red {
-                            s
-                        } else {
-                            -s
-                        };
-                        self.scores[self.cursor] = Some(red_view);
-                    }
-                }
-                self.analysis.retain(|l| l.multipv != pv.multipv);
-                self.analysis.push(pv);
-                self.analysis.sort_by_key(|l| l.multipv);
-                self.analysis.truncate(self.multipv as usize);
-                self.analysis_dirty = true;
-                self.flush_analysis();
+            if let Some(s) = main_score {
+                let red_view = if self.game.position().side_to_move() == Color::Red {
+                    s
+                } else {
+                    -s
+                };
+                self.scores[self.cursor] = Some(red_view);
             }
+            let line = PvLine::of(info);
+            self.analysis.retain(|l| l.multipv != line.multipv);
+            self.analysis.push(line);
+            self.analysis.sort_by_key(|l| l.multipv);
+            self.analysis.truncate(self.multipv as usize);
+            self.analysis_dirty = true;
+            self.flush_analysis();
         }
     }
 
@@ -1267,78 +1278,5 @@ fn result_text(winner: Option<Color>) -> &'static str {
         Some(Color::Red) => "1-0",
         Some(Color::Blue) => "0-1",
         None => "1/2-1/2",
-    }
-}
-
-/// The move written `text` (two squares), legal or not.
-fn squares_of(text: &str) -> Option<Move> {
-    let from = text.get(..2)?.parse().ok()?;
-    let to = text.get(2..)?.parse().ok()?;
-    Some(Move::new(from, to))
-}
-
-fn multipv_of(line: &str) -> u32 {
-    let t: Vec<&str> = line.split_whitespace().collect();
-    t.iter()
-        .position(|&x| x == "multipv")
-        .and_then(|i| t.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1)
-}
-
-/// An `info` line with a score and a principal variation.
-pub fn parse_pv_line(line: &str) -> Option<PvLine> {
-    let t: Vec<&str> = line.split_whitespace().collect();
-    let after = |key: &str| t.iter().position(|&x| x == key).and_then(|i| t.get(i + 1));
-    let number = |key: &str| after(key).and_then(|v| v.parse::<u64>().ok());
-    let score_at = t.iter().position(|&x| x == "score")?;
-    let kind = *t.get(score_at + 1)?;
-    let value: i64 = t.get(score_at + 2)?.parse().ok()?;
-    if kind != "cp" && kind != "mate" {
-        return None;
-    }
-    let pv_at = t.iter().position(|&x| x == "pv")?;
-    Some(PvLine {
-        multipv: number("multipv").unwrap_or(1) as u32,
-        depth: number("depth").unwrap_or(0) as u32,
-        score: format!("{kind} {value}"),
-        nodes: number("nodes").unwrap_or(0),
-        nps: number("nps").unwrap_or(0),
-        pv: t[pv_at + 1..]
-            .iter()
-            .take(40)
-            .map(|s| s.to_string())
-            .collect(),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_analysis_lines() {
-        let l = parse_pv_line(
-            "info depth 7 seldepth 9 multipv 2 score mate -3 nodes 1234 nps 99 hashfull 1 time 5 pv a1a2 a9a8",
-        )
-        .expect("a line");
-        assert_eq!(
-            l,
-            PvLine {
-                multipv: 2,
-                depth: 7,
-                score: "mate -3".into(),
-                nodes: 1234,
-                nps: 99,
-                pv: vec!["a1a2".into(), "a9a8".into()]
-            }
-        );
-        // jungine's lines have no multipv.
-        let j =
-            parse_pv_line("info depth 3 seldepth 5 score cp 12 nodes 40 nps 400 time 1 pv g3g4")
-                .expect("a line");
-        assert_eq!((j.multipv, j.score.as_str()), (1, "cp 12"));
-        assert_eq!(parse_pv_line("info depth 3 nodes 40"), None);
-        assert_eq!(parse_pv_line("info depth 3 score cp x pv a1a2"), None);
     }
 }

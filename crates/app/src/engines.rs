@@ -2,6 +2,7 @@
 //! these its own way: the GUI server to engine processes behind driver threads, the
 //! browser build to the engine in its worker.
 
+use jungle_core::search::SearchInfo;
 use std::time::Duration;
 
 /// A search to run: the `position` line, the `go` line, and how long the engine may
@@ -37,8 +38,12 @@ pub enum EngineEvent {
         name: String,
         options: Vec<String>,
     },
-    /// An `info` line of search `id`.
-    Info { slot: usize, id: u64, line: String },
+    /// A report of search `id`.
+    Info {
+        slot: usize,
+        id: u64,
+        info: SearchInfo,
+    },
     /// An `info string` line outside a search, e.g. an error about an option.
     Said { slot: usize, line: String },
     /// Search `id` ended with this move text (`0000` for none).

@@ -14,9 +14,10 @@ use jungle_core::board::Move;
 use jungle_core::board::Position;
 use jungle_core::game::{Game, Rules, Variant};
 use jungle_core::search::search::SharedState;
-use jungle_core::search::{strength, Engine, Limits};
+use jungle_core::search::{strength, Engine, Limits, SearchInfo};
 use jungle_core::tb::{Tablebases, TbRules};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The name the engine gives itself, as the native engine does.
 pub const NAME: &str = "Jungle";
@@ -296,10 +297,10 @@ impl WebEngine {
             ..Limits::default()
         };
         let shared = SharedState::new(1);
-        let lines = Mutex::new(Vec::new());
-        let report = |line: &str| {
-            if let Ok(mut l) = lines.lock() {
-                l.push(line.to_string());
+        let reports = Mutex::new(Vec::new());
+        let report = |info: &SearchInfo| {
+            if let Ok(mut r) = reports.lock() {
+                r.push(info.clone());
             }
         };
         let slice_started = jungle_core::clock::Instant::now();
@@ -315,13 +316,13 @@ impl WebEngine {
             r.best = outcome.best;
         }
         r.completed = r.completed.max(outcome.depth);
-        let ms = r.started.elapsed().as_millis() as u64;
-        for line in lines.into_inner().unwrap_or_default() {
-            if let Some(line) = restate(&line, &mut r.reported, before, ms) {
+        let time = r.started.elapsed();
+        for info in reports.into_inner().unwrap_or_default() {
+            if let Some(info) = restate(info, &mut r.reported, before, time) {
                 events.push(EngineEvent::Info {
                     slot,
                     id: r.id,
-                    line,
+                    info,
                 });
             }
         }
@@ -380,15 +381,17 @@ fn budget_of(line: &str, pos: Option<&Position>) -> Option<Budget> {
     ))
 }
 
-/// An `info` line of a slice as one line of the whole search: nodes, time and speed
-/// counted from the search's start; `None` for a line shallower than one already
-/// reported (each slice begins again at depth 1).
-fn restate(line: &str, reported: &mut Vec<u32>, nodes_before: u64, ms: u64) -> Option<String> {
-    let mut t: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-    let at = |t: &[String], key: &str| t.iter().position(|x| x == key).map(|i| i + 1);
-    let number = |t: &[String], key: &str| -> Option<u64> { t.get(at(t, key)?)?.parse().ok() };
-    let depth = number(&t, "depth")? as u32;
-    let line_index = number(&t, "multipv").unwrap_or(1).max(1) as usize - 1;
+/// A report of a slice as one of the whole search: nodes, time and speed counted
+/// from the search's start; `None` for a line shallower than one already reported
+/// (each slice begins again at the depth the last one completed).
+fn restate(
+    mut info: SearchInfo,
+    reported: &mut Vec<u32>,
+    nodes_before: u64,
+    time: Duration,
+) -> Option<SearchInfo> {
+    let depth = info.depth.max(0) as u32;
+    let line_index = info.multipv.max(1) - 1;
     if reported.len() <= line_index {
         reported.resize(line_index + 1, 0);
     }
@@ -396,17 +399,10 @@ fn restate(line: &str, reported: &mut Vec<u32>, nodes_before: u64, ms: u64) -> O
         return None;
     }
     reported[line_index] = depth;
-    let nodes = nodes_before + number(&t, "nodes").unwrap_or(0);
-    for (key, value) in [
-        ("nodes", nodes),
-        ("time", ms),
-        ("nps", nodes * 1000 / ms.max(1)),
-    ] {
-        if let Some(i) = at(&t, key).filter(|&i| i < t.len()) {
-            t[i] = value.to_string();
-        }
-    }
-    Some(t.join(" "))
+    info.nodes += nodes_before;
+    info.time = time;
+    info.nps = info.nodes * 1000 / (time.as_millis() as u64).max(1);
+    Some(info)
 }
 
 #[cfg(test)]
@@ -451,40 +447,22 @@ mod tests {
 
     #[test]
     fn slices_read_as_one_search() {
+        let report = |depth: i32, multipv: usize, nodes: u64| SearchInfo {
+            depth,
+            multipv,
+            nodes,
+            nps: 1,
+            time: Duration::from_millis(2),
+            ..SearchInfo::default()
+        };
         let mut reported = Vec::new();
-        let l = restate(
-            "info depth 5 score cp 3 nodes 100 nps 1 time 2 pv a3a4",
-            &mut reported,
-            900,
-            50,
-        )
-        .expect("deeper");
-        assert_eq!(
-            l,
-            "info depth 5 score cp 3 nodes 1000 nps 20000 time 50 pv a3a4"
-        );
+        let ms = Duration::from_millis;
+        let l = restate(report(5, 1, 100), &mut reported, 900, ms(50)).expect("deeper");
+        assert_eq!((l.nodes, l.time, l.nps), (1000, ms(50), 20_000));
         // The next slice begins again at depth 1: not shown until it is as deep.
-        assert!(restate(
-            "info depth 1 score cp 0 nodes 5 pv a3a4",
-            &mut reported,
-            1000,
-            60
-        )
-        .is_none());
-        assert!(restate(
-            "info depth 5 multipv 2 score cp 0 nodes 5 pv a3a4",
-            &mut reported,
-            1000,
-            60
-        )
-        .is_some());
-        assert!(restate(
-            "info depth 6 score cp 9 nodes 5 pv a3a4",
-            &mut reported,
-            1000,
-            60
-        )
-        .is_some());
+        assert!(restate(report(1, 1, 5), &mut reported, 1000, ms(60)).is_none());
+        assert!(restate(report(5, 2, 5), &mut reported, 1000, ms(60)).is_some());
+        assert!(restate(report(6, 1, 5), &mut reported, 1000, ms(60)).is_some());
     }
 
     #[test]

@@ -50,6 +50,37 @@ impl Move {
     }
 }
 
+/// Why a text is not a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseMoveError {
+    /// Not two squares in coordinate notation (`g3g4`).
+    NotSquares,
+    /// The same square twice: a move nowhere.
+    SameSquare,
+}
+
+impl std::str::FromStr for Move {
+    type Err = ParseMoveError;
+
+    /// Two squares in coordinate notation, legal or not (the rules decide that:
+    /// `Position::parse_move`).
+    fn from_str(text: &str) -> Result<Move, ParseMoveError> {
+        let (Some(from), Some(to)) = (text.get(..2), text.get(2..)) else {
+            return Err(ParseMoveError::NotSquares);
+        };
+        match (from.parse::<Square>(), to.parse::<Square>()) {
+            (Ok(from), Ok(to)) if text.len() == 4 => {
+                if from == to {
+                    Err(ParseMoveError::SameSquare)
+                } else {
+                    Ok(Move::new(from, to))
+                }
+            }
+            _ => Err(ParseMoveError::NotSquares),
+        }
+    }
+}
+
 impl fmt::Display for Move {
     /// Coordinate notation: from-square then to-square, e.g. `g3g4`, `d4a4`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

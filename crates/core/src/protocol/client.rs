@@ -1,6 +1,6 @@
-//! Reading and writing the engine protocol's text where the engines are someone
-//! else's: option declarations of a handshake, the score of an `info` line, and the
-//! options that select a rule set (protocol.md).
+//! The engine protocol where the engines are someone else's: the option declarations
+//! of a handshake, and the options that select a rule set (protocol.md). Their `info`
+//! lines are read by `protocol::info`.
 
 use crate::game::Rules;
 
@@ -47,27 +47,6 @@ pub fn rule_options(rules: Rules) -> Vec<(String, String)> {
     ]
 }
 
-/// The score of an `info … score cp X | mate M` line, mates as ±(30000 − plies).
-pub fn parse_score(line: &str) -> Option<i32> {
-    if !line.starts_with("info ") || line.starts_with("info string") {
-        return None;
-    }
-    let mut tokens = line.split_whitespace();
-    while let Some(t) = tokens.next() {
-        if t == "score" {
-            let kind = tokens.next()?;
-            let value: i32 = tokens.next()?.parse().ok()?;
-            return match kind {
-                "cp" => Some(value),
-                "mate" if value > 0 => Some(30_000 - (2 * value - 1)),
-                "mate" => Some(-30_000 + 2 * value.abs()),
-                _ => None,
-            };
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,23 +64,5 @@ mod tests {
         assert_eq!(spin_range(&declared, "Hash"), None);
         assert!(declaration(&declared, "PONDER").is_some());
         assert!(declaration(&declared, "Skill").is_none());
-    }
-
-    #[test]
-    fn reads_scores() {
-        assert_eq!(
-            parse_score("info depth 3 score cp -25 nodes 10 pv a1a2"),
-            Some(-25)
-        );
-        assert_eq!(
-            parse_score("info depth 3 score mate 2 pv a1a2"),
-            Some(29_997)
-        );
-        assert_eq!(
-            parse_score("info depth 3 score mate -1 pv a1a2"),
-            Some(-29_998)
-        );
-        assert_eq!(parse_score("info string score cp 5"), None);
-        assert_eq!(parse_score("bestmove a1a2"), None);
     }
 }
