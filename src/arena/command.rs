@@ -8,7 +8,7 @@ use crate::arena::stats::Sprt;
 use crate::board::Position;
 use crate::cli::common::{LineWriter, RulesArgs};
 use crate::game::Rules;
-use crate::protocol::client::rule_options;
+use crate::protocol::options::rule_settings;
 use crate::record;
 use std::io;
 
@@ -247,7 +247,7 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
     // default rules, so engines without these options work).
     if rules != Rules::default() {
         for e in [&mut e0, &mut e1] {
-            e.options.splice(0..0, rule_options(rules));
+            e.options.splice(0..0, rule_settings(rules));
         }
     }
     if e0.name == e1.name {

@@ -6,13 +6,12 @@
 
 pub mod command;
 
-use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
-use crate::game::{DrawRules, Game, Rules, Variant};
+use crate::game::{Game, Rules};
 use crate::protocol::command::Command;
-use crate::session::input::{read_line, Line};
+use crate::protocol::{options, position};
+use crate::session::input::{read_line, too_long, Line};
 use crate::session::output::Output;
-use crate::text::quote;
 use std::io::BufRead;
 
 /// A small xorshift generator: the player needs variety, not quality.
@@ -100,9 +99,12 @@ impl Player {
 
     fn serve(&mut self, reader: &mut impl BufRead) {
         while let Ok(Some(line)) = read_line(reader) {
-            let Line::Text(line) = line else {
-                self.out.error("input line too long");
-                continue;
+            let line = match line {
+                Line::Text(line) => line,
+                Line::TooLong(n) => {
+                    self.out.error(&too_long(n));
+                    continue;
+                }
             };
             match crate::protocol::command::parse(&line) {
                 Ok(Some(Command::Quit)) => break,
@@ -121,27 +123,36 @@ impl Player {
                 } else {
                     "jceiok"
                 };
-                self.out.lines(&format!(
-                    "id name Greedy {}\nid author The Jungle developers\n\
-                     option name UCI_Variant type combo default jungle var jungle var jungle-cn\n\
-                     option name DogSwims type check default false\n\
-                     option name TrappedLoseAttack type check default false\n\
-                     option name NoCaptureDrawPlies type spin default 100 min 0 max 1000\n\
-                     option name RepetitionDraw type spin default 3 min 0 max 10\n{ok}",
+                let mut text = format!(
+                    "id name Greedy {}\nid author The Jungle developers\n",
                     env!("CARGO_PKG_VERSION")
-                ));
+                );
+                for line in options::declarations(options::GREEDY) {
+                    text.push_str(&format!("option {line}\n"));
+                }
+                text.push_str(ok);
+                self.out.lines(&text);
             }
             Command::IsReady => self.out.line("readyok"),
             Command::NewGame => self.game = Game::with_rules(Position::startpos(), self.rules),
             Command::SetOption { name, value } => {
-                if let Err(e) = self.set_rule(&name, value.as_deref().unwrap_or("")) {
-                    self.out.error(&e);
+                match options::read(&name, value.as_deref(), options::GREEDY) {
+                    // Every option it offers is a rule option.
+                    Ok(setting) => {
+                        if let Some(rules) = setting.applied_to(self.rules) {
+                            self.rules = rules;
+                            self.game = Game::with_rules(Position::startpos(), rules);
+                        }
+                    }
+                    Err(e) => self.out.error(&e),
                 }
             }
-            Command::Position { fen, moves } => match self.build(fen.as_deref(), &moves) {
-                Ok(g) => self.game = g,
-                Err(e) => self.out.error(&e),
-            },
+            Command::Position { fen, moves } => {
+                match position::game(fen.as_deref(), &moves, self.rules) {
+                    Ok(g) => self.game = g,
+                    Err(e) => self.out.error(&e),
+                }
+            }
             Command::Go(_) => {
                 let line = match choose(&self.game, &mut self.rng) {
                     Some(m) => format!("bestmove {m}"),
@@ -159,69 +170,6 @@ impl Player {
                 self.out.error("the greedy player only plays moves");
             }
         }
-    }
-
-    /// The rule options of protocol.md (the match runner sends them for other rules).
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let value = value.trim();
-        let bad = || format!("bad value '{}' for option {}", quote(value), quote(name));
-        let flag = || match value {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(bad()),
-        };
-        let mut rules = self.rules;
-        match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => {
-                let variant = Variant::from_name(value).ok_or_else(bad)?;
-                rules = Rules {
-                    moves: rules.moves,
-                    ..variant.rules()
-                }
-            }
-            "dogswims" => {
-                rules.moves = MoveRuleFlags {
-                    dog_swims: flag()?,
-                    ..rules.moves
-                }
-            }
-            "trappedloseattack" => {
-                rules.moves = MoveRuleFlags {
-                    trapped_lose_attack: flag()?,
-                    ..rules.moves
-                }
-            }
-            "nocapturedrawplies" => {
-                rules.draw = DrawRules {
-                    no_capture_plies: value.parse().map_err(|_| bad())?,
-                    ..rules.draw
-                }
-            }
-            "repetitiondraw" => {
-                rules.draw = DrawRules {
-                    repetitions: value.parse().map_err(|_| bad())?,
-                    ..rules.draw
-                }
-            }
-            _ => return Err(format!("unknown option '{}'", quote(name))),
-        }
-        self.rules = rules;
-        self.game = Game::with_rules(Position::startpos(), rules);
-        Ok(())
-    }
-
-    fn build(&self, fen: Option<&str>, moves: &[String]) -> Result<Game, String> {
-        let start = match fen {
-            None => Position::startpos(),
-            Some(f) => Position::from_fen_with(f, self.rules.moves)
-                .map_err(|e| format!("invalid position '{}': {e}", quote(f)))?,
-        };
-        let mut game = Game::with_rules(start, self.rules);
-        for m in moves {
-            game.play_text(m)
-                .map_err(|e| format!("position: move '{}' rejected: {e}", quote(m)))?;
-        }
-        Ok(game)
     }
 }
 
@@ -286,7 +234,7 @@ mod tests {
         assert!(lines.contains(&"uciok"), "{text}");
         assert!(lines.contains(&"readyok"), "{text}");
         assert!(lines.contains(&"bestmove d8d9"), "{text}");
-        assert!(text.contains("error: bad value 'maybe' for option DogSwims"));
+        assert!(text.contains("error: option DogSwims takes true or false, got 'maybe'"));
         // The game is over: no move. Nothing is read after quit.
         assert_eq!(lines.last(), Some(&"bestmove 0000"), "{text}");
     }

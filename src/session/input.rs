@@ -12,6 +12,11 @@ pub enum Line {
     TooLong(usize),
 }
 
+/// The error line's text for a line of `bytes` bytes over the limit.
+pub fn too_long(bytes: usize) -> String {
+    format!("input line of {bytes} bytes is longer than the limit of {MAX_LINE}")
+}
+
 /// Reads the next line (without its end-of-line); `None` at end of input. Invalid
 /// UTF-8 is replaced, never rejected; a line over `MAX_LINE` bytes is skipped to its end.
 pub fn read_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {

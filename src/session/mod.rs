@@ -7,12 +7,13 @@ pub mod input;
 pub mod output;
 pub mod searcher;
 
-use crate::board::rules::MoveRuleFlags;
 use crate::board::{Move, Position};
 use crate::eval;
-use crate::game::{DrawRules, Game, GameResult, Rules, Variant};
-use crate::nnue::{EvalKind, Network};
+use crate::game::{Game, GameResult, Rules};
+use crate::nnue::Network;
 use crate::protocol::command::{self, Command, GoCommand};
+use crate::protocol::options::{self, Setting};
+use crate::protocol::position;
 use crate::search::search::SharedState;
 use crate::search::{strength, Engine};
 use crate::tb::store::Event as TbEvent;
@@ -20,7 +21,7 @@ use crate::tb::{Tablebases, TbRules};
 use crate::text::quote;
 use crate::tools::{bench, perft};
 use crate::with_move_rules;
-use input::{read_line, Line, MAX_LINE};
+use input::{read_line, Line};
 use output::Output;
 use searcher::{SearchJob, Searcher};
 use std::io::BufRead;
@@ -31,68 +32,8 @@ use std::sync::{Arc, Mutex};
 pub const ENGINE_NAME: &str = "Jungle";
 pub const AUTHOR: &str = "The Jungle developers";
 
-/// A spin option: name, default, min, max.
-struct Spin {
-    name: &'static str,
-    default: i64,
-    min: i64,
-    max: i64,
-}
-
-const HASH: Spin = Spin {
-    name: "Hash",
-    default: 64,
-    min: 1,
-    max: 65536,
-};
-const THREADS: Spin = Spin {
-    name: "Threads",
-    default: 1,
-    min: 1,
-    max: 256,
-};
-const MULTIPV: Spin = Spin {
-    name: "MultiPV",
-    default: 1,
-    min: 1,
-    max: 32,
-};
-const MOVE_OVERHEAD: Spin = Spin {
-    name: "Move Overhead",
-    default: 30,
-    min: 0,
-    max: 5000,
-};
-const NO_CAPTURE_DRAW: Spin = Spin {
-    name: "NoCaptureDrawPlies",
-    default: 100,
-    min: 0,
-    max: 1000,
-};
-const REPETITION_DRAW: Spin = Spin {
-    name: "RepetitionDraw",
-    default: 3,
-    min: 0,
-    max: 10,
-};
-const TB_PROBE_LIMIT: Spin = Spin {
-    name: "TablebaseProbeLimit",
-    default: crate::tb::MAX_ANIMALS as i64,
-    min: 0,
-    max: crate::tb::MAX_ANIMALS as i64,
-};
-const SKILL_LEVEL: Spin = Spin {
-    name: "Skill Level",
-    default: 20,
-    min: 0,
-    max: 20,
-};
-const UCI_ELO: Spin = Spin {
-    name: "UCI_Elo",
-    default: strength::ELO_MIN as i64,
-    min: strength::ELO_MIN as i64,
-    max: strength::ELO_MAX as i64,
-};
+/// The hash table a session starts with (MB), as the option table declares `Hash`.
+const DEFAULT_HASH_MB: usize = 64;
 
 /// A search running on the search thread.
 struct RunningSearch {
@@ -149,7 +90,7 @@ pub fn run() -> i32 {
 
 impl Session {
     pub fn new(out: Output) -> Result<Session, String> {
-        Session::with_hash(out, HASH.default as usize)
+        Session::with_hash(out, DEFAULT_HASH_MB)
     }
 
     /// A session whose hash table starts at `hash_mb` MB instead of the default (for
@@ -190,14 +131,13 @@ impl Session {
         self.engine().tablebases = tables;
     }
 
-    /// `TablebasePath`: a directory of table files, or empty for none.
-    fn set_tablebase_path(&mut self, value: Option<&str>) -> Result<(), String> {
-        let text = value.unwrap_or("").trim();
-        if text.is_empty() || text == "<empty>" {
+    /// `TablebasePath`: a directory of table files, or `None`.
+    fn set_tablebase_path(&mut self, dir: Option<&str>) -> Result<(), String> {
+        let Some(text) = dir else {
             self.tb_dir = None;
             self.renew_tablebases();
             return Ok(());
-        }
+        };
         let dir = std::path::PathBuf::from(text);
         let entries = std::fs::read_dir(&dir).map_err(|e| {
             format!(
@@ -229,9 +169,7 @@ impl Session {
             let line = match read_line(reader) {
                 Ok(Some(Line::Text(t))) => t,
                 Ok(Some(Line::TooLong(n))) => {
-                    self.out.error(&format!(
-                        "input line of {n} bytes is longer than the limit of {MAX_LINE}"
-                    ));
+                    self.out.error(&input::too_long(n));
                     continue;
                 }
                 Ok(None) => break,
@@ -297,7 +235,7 @@ impl Session {
                 }
             }
             Command::Position { fen, moves } => {
-                match build_game(fen.as_deref(), &moves, self.rules) {
+                match position::game(fen.as_deref(), &moves, self.rules) {
                     Ok(game) => self.game = game,
                     Err(e) => self.out.error(&e),
                 }
@@ -375,192 +313,69 @@ impl Session {
             "id name {ENGINE_NAME} {}\nid author {AUTHOR}\n",
             env!("CARGO_PKG_VERSION")
         );
-        for spin in [&HASH, &THREADS, &MULTIPV, &MOVE_OVERHEAD] {
-            text.push_str(&spin_line(spin));
+        for line in options::declarations(options::ENGINE) {
+            text.push_str(&format!("option {line}\n"));
         }
-        text.push_str("option name Clear Hash type button\n");
-        text.push_str(&spin_line(&SKILL_LEVEL));
-        text.push_str("option name UCI_LimitStrength type check default false\n");
-        text.push_str(&spin_line(&UCI_ELO));
-        text.push_str("option name Ponder type check default false\n");
-        text.push_str(
-            "option name UCI_Variant type combo default jungle var jungle var jungle-cn\n",
-        );
-        text.push_str("option name DogSwims type check default false\n");
-        text.push_str("option name TrappedLoseAttack type check default false\n");
-        text.push_str(&spin_line(&NO_CAPTURE_DRAW));
-        text.push_str(&spin_line(&REPETITION_DRAW));
-        text.push_str(&format!(
-            "option name Eval type combo default {} var classical var nnue\n",
-            EvalKind::default().name()
-        ));
-        text.push_str("option name EvalFile type string default <embedded>\n");
-        text.push_str("option name TablebasePath type string default <empty>\n");
-        text.push_str(&spin_line(&TB_PROBE_LIMIT));
         text.push_str(ok);
         self.out.lines(&text);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let key = name.to_ascii_lowercase();
-        let spin = |s: &Spin| -> Result<i64, String> {
-            let v = value.ok_or_else(|| format!("option {} needs a value", s.name))?;
-            match v.trim().parse::<i64>() {
-                Ok(n) if n >= s.min && n <= s.max => Ok(n),
-                _ => Err(format!(
-                    "option {} takes a whole number from {} to {}, got '{}'",
-                    s.name,
-                    s.min,
-                    s.max,
-                    quote(v)
-                )),
-            }
-        };
-        match key.as_str() {
-            "hash" => {
-                let mb = spin(&HASH)? as usize;
-                self.engine().set_hash(mb).map_err(|e| e.to_string())
-            }
-            "threads" => {
-                self.engine().options.threads = spin(&THREADS)? as usize;
-                Ok(())
-            }
-            "multipv" => {
-                self.engine().options.multipv = spin(&MULTIPV)? as usize;
-                Ok(())
-            }
-            "move overhead" => {
-                self.engine().options.move_overhead_ms = spin(&MOVE_OVERHEAD)? as u64;
-                Ok(())
-            }
-            "skill level" => {
-                self.engine().options.skill_level = spin(&SKILL_LEVEL)? as u32;
-                Ok(())
-            }
-            "tablebasepath" => self.set_tablebase_path(value),
-            "tablebaseprobelimit" => {
-                self.engine().options.tb_probe_limit = spin(&TB_PROBE_LIMIT)? as u32;
-                Ok(())
-            }
-            "uci_limitstrength" => {
-                self.limit_strength = check(value, "UCI_LimitStrength")?;
+        let setting = options::read(name, value, options::ENGINE)?;
+        if let Some(rules) = setting.applied_to(self.rules) {
+            self.set_rules(rules);
+            return Ok(());
+        }
+        match setting {
+            Setting::Hash(mb) => return self.engine().set_hash(mb).map_err(|e| e.to_string()),
+            Setting::Threads(n) => self.engine().options.threads = n,
+            Setting::MultiPv(n) => self.engine().options.multipv = n,
+            Setting::MoveOverhead(ms) => self.engine().options.move_overhead_ms = ms,
+            Setting::ClearHash => self.engine().clear_hash(),
+            Setting::SkillLevel(level) => self.engine().options.skill_level = level,
+            Setting::LimitStrength(on) => {
+                self.limit_strength = on;
                 self.apply_strength_limit();
-                Ok(())
             }
-            "uci_elo" => {
-                self.elo = spin(&UCI_ELO)? as u32;
+            Setting::Elo(elo) => {
+                self.elo = elo;
                 self.apply_strength_limit();
-                Ok(())
             }
-            "clear hash" => match value {
-                None => {
-                    self.engine().clear_hash();
-                    Ok(())
-                }
-                Some(v) => Err(format!(
-                    "option Clear Hash is a button and takes no value, got '{}'",
-                    quote(v)
-                )),
-            },
-            "ponder" => {
-                self.ponder = check(value, "Ponder")?;
-                Ok(())
-            }
-            "uci_variant" => {
-                let v = value.unwrap_or("");
-                let variant = Variant::from_name(v.trim()).ok_or_else(|| {
-                    format!(
-                        "option UCI_Variant takes jungle or jungle-cn, got '{}'",
-                        quote(v)
-                    )
-                })?;
-                let moves = self.rules.moves;
-                self.set_rules(Rules {
-                    moves,
-                    ..variant.rules()
-                });
-                Ok(())
-            }
-            "dogswims" => {
-                let on = check(value, "DogSwims")?;
-                self.set_rules(Rules {
-                    moves: MoveRuleFlags {
-                        dog_swims: on,
-                        ..self.rules.moves
-                    },
-                    ..self.rules
-                });
-                Ok(())
-            }
-            "trappedloseattack" => {
-                let on = check(value, "TrappedLoseAttack")?;
-                self.set_rules(Rules {
-                    moves: MoveRuleFlags {
-                        trapped_lose_attack: on,
-                        ..self.rules.moves
-                    },
-                    ..self.rules
-                });
-                Ok(())
-            }
-            "nocapturedrawplies" => {
-                let plies = spin(&NO_CAPTURE_DRAW)? as u16;
-                self.set_rules(Rules {
-                    draw: DrawRules {
-                        no_capture_plies: plies,
-                        ..self.rules.draw
-                    },
-                    ..self.rules
-                });
-                Ok(())
-            }
-            "repetitiondraw" => {
-                let times = spin(&REPETITION_DRAW)? as u8;
-                self.set_rules(Rules {
-                    draw: DrawRules {
-                        repetitions: times,
-                        ..self.rules.draw
-                    },
-                    ..self.rules
-                });
-                Ok(())
-            }
-            "eval" => {
-                let v = value.unwrap_or("");
-                let kind = EvalKind::from_name(v).ok_or_else(|| {
-                    format!("option Eval takes classical or nnue, got '{}'", quote(v))
-                })?;
+            Setting::Ponder(on) => self.ponder = on,
+            Setting::Eval(kind) => {
                 let mut engine = self.engine();
                 if engine.options.eval != kind {
                     // The table's stored static scores belong to the other evaluation.
                     engine.options.eval = kind;
                     engine.clear_hash();
                 }
-                Ok(())
             }
-            "evalfile" => self.load_network(value.unwrap_or("").trim()),
-            _ => Err(format!("unknown option '{}'", quote(name))),
+            Setting::EvalFile(path) => return self.load_network(path.as_deref()),
+            Setting::TablebasePath(dir) => return self.set_tablebase_path(dir.as_deref()),
+            Setting::TablebaseProbeLimit(n) => self.engine().options.tb_probe_limit = n,
+            // The rule options were applied above.
+            Setting::Variant(_)
+            | Setting::DogSwims(_)
+            | Setting::TrappedLoseAttack(_)
+            | Setting::NoCaptureDrawPlies(_)
+            | Setting::RepetitionDraw(_) => {}
         }
+        Ok(())
     }
 
-    /// `EvalFile`: loads a network (`<embedded>` for the built-in one); a file that
-    /// cannot be used is refused and the current network kept.
-    fn load_network(&mut self, path: &str) -> Result<(), String> {
+    /// `EvalFile`: loads a network (`None`: the built-in one); a file that cannot be
+    /// used is refused and the current network kept.
+    fn load_network(&mut self, path: Option<&str>) -> Result<(), String> {
         let net =
-            if path.is_empty() || path == "<embedded>" {
-                crate::nnue::embedded()
-            } else {
-                Arc::new(Network::load(std::path::Path::new(path)).map_err(|e| {
+            match path {
+                None => crate::nnue::embedded(),
+                Some(path) => Arc::new(Network::load(std::path::Path::new(path)).map_err(|e| {
                     format!("EvalFile '{}' refused, network kept: {e}", quote(path))
-                })?)
+                })?),
             };
         self.out.line(&format!(
             "info string network {}: {}",
-            if path.is_empty() {
-                "<embedded>".to_string()
-            } else {
-                quote(path)
-            },
+            path.map_or_else(|| "<embedded>".to_string(), quote),
             net.architecture()
         ));
         self.network = Arc::clone(&net);
@@ -730,38 +545,4 @@ impl Session {
         text.push_str(&format!("NNUE (side to move): {nnue}"));
         self.out.lines(&text);
     }
-}
-
-/// The value of a check option: `true` or `false`.
-fn check(value: Option<&str>, name: &str) -> Result<bool, String> {
-    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        _ => Err(format!(
-            "option {name} takes true or false, got '{}'",
-            quote(value.unwrap_or(""))
-        )),
-    }
-}
-
-fn spin_line(s: &Spin) -> String {
-    format!(
-        "option name {} type spin default {} min {} max {}\n",
-        s.name, s.default, s.min, s.max
-    )
-}
-
-/// The game of a `position` command, or an error naming the bad token.
-fn build_game(fen: Option<&str>, moves: &[String], rules: Rules) -> Result<Game, String> {
-    let start = match fen {
-        None => Position::startpos(),
-        Some(text) => Position::from_fen_with(text, rules.moves)
-            .map_err(|e| format!("invalid position '{}': {e}", quote(text)))?,
-    };
-    let mut game = Game::with_rules(start, rules);
-    for (i, m) in moves.iter().enumerate() {
-        game.play_text(m)
-            .map_err(|e| format!("position: move {} '{}' rejected: {e}", i + 1, quote(m)))?;
-    }
-    Ok(game)
 }

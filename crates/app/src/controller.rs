@@ -11,9 +11,10 @@ use crate::game::{Game, GameResult, Rules, Variant};
 use crate::review::{Review, REVIEW_NODES};
 use crate::view;
 use jungle_core::clock::Instant;
-use jungle_core::protocol::client::{declaration, rule_options, spin_range};
+use jungle_core::protocol::client::{declaration, spin_range};
+use jungle_core::protocol::options::rule_settings;
 use jungle_core::record::{self, RecordHeader};
-use jungle_core::search::SearchInfo;
+use jungle_core::search::{Limits, SearchInfo};
 use std::collections::VecDeque;
 use std::time::Duration;
 
@@ -439,7 +440,7 @@ impl<H: Host> Controller<H> {
     /// Replaces the game (the line is legal under `rules`).
     fn set_game(&mut self, start: Position, rules: Rules, line: Vec<Move>, cursor: usize) {
         if rules != self.rules {
-            let options = rule_options(rules);
+            let options = rule_settings(rules);
             for slot in [PLAYER, SECOND, ANALYSER] {
                 self.host.to_engine(slot, EngineRequest::Stop);
                 self.host
@@ -575,22 +576,14 @@ impl<H: Host> Controller<H> {
         self.start_play(slot, side, false);
     }
 
-    fn position_command(&self) -> String {
-        self.position_command_at(self.cursor)
-    }
-
-    /// The `position` command of the line after `ply` plies.
-    fn position_command_at(&self, ply: usize) -> String {
-        let moves: Vec<String> = self.line[..ply].iter().map(Move::to_string).collect();
-        let base = if self.start == Position::startpos() {
-            "position startpos".to_string()
-        } else {
-            format!("position fen {}", self.start.to_fen())
-        };
-        if moves.is_empty() {
-            base
-        } else {
-            format!("{base} moves {}", moves.join(" "))
+    /// A search of the position after `ply` plies of the line.
+    fn search_at(&mut self, ply: usize, limits: Limits, deadline: Option<Duration>) -> Search {
+        Search {
+            id: self.id(),
+            start: self.start,
+            moves: self.line[..ply].to_vec(),
+            limits,
+            deadline,
         }
     }
 
@@ -599,33 +592,30 @@ impl<H: Host> Controller<H> {
         if let Some(_id) = self.analysis_id.take() {
             self.host.to_engine(ANALYSER, EngineRequest::Stop);
         }
-        let (go, deadline) = if self.players == Players::Engines {
+        let (limits, deadline) = if self.players == Players::Engines {
             let (_, inc) = self.config.watch_clock;
             let own = self.clocks[color.index()].max(0) as u64;
             (
-                format!(
-                    "go wtime {} btime {} winc {inc} binc {inc}",
-                    self.clocks[0].max(0),
-                    self.clocks[1].max(0)
-                ),
+                Limits {
+                    time: self.clocks.map(|c| Some(c.max(0) as u64)),
+                    inc: [inc; 2],
+                    ..Limits::default()
+                },
                 Duration::from_millis(own) + ANSWER_GRACE,
             )
         } else {
             (
-                format!("go movetime {}", self.movetime_ms),
+                Limits {
+                    movetime: Some(self.movetime_ms),
+                    ..Limits::default()
+                },
                 Duration::from_millis(self.movetime_ms) + ANSWER_GRACE,
             )
         };
-        let id = self.id();
-        self.host.to_engine(
-            slot,
-            EngineRequest::Go(Search {
-                id,
-                position: self.position_command(),
-                go,
-                deadline: Some(deadline),
-            }),
-        );
+        let search = self.search_at(self.cursor, limits, Some(deadline));
+        let id = search.id;
+        self.host
+            .to_engine(slot, EngineRequest::Go(Box::new(search)));
         self.play = Some(PlaySearch {
             slot,
             id,
@@ -935,17 +925,17 @@ impl<H: Host> Controller<H> {
             }
             return;
         }
-        let id = self.id();
-        self.analysis_id = Some(id);
-        self.host.to_engine(
-            ANALYSER,
-            EngineRequest::Go(Search {
-                id,
-                position: self.position_command(),
-                go: "go infinite".into(),
-                deadline: None,
-            }),
+        let search = self.search_at(
+            self.cursor,
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            None,
         );
+        self.analysis_id = Some(search.id);
+        self.host
+            .to_engine(ANALYSER, EngineRequest::Go(Box::new(search)));
     }
 
     fn ask_hint(&mut self) -> Result<(), Refusal> {
@@ -971,18 +961,18 @@ impl<H: Host> Controller<H> {
         if self.analysis_id.take().is_some() {
             self.host.to_engine(ANALYSER, EngineRequest::Stop);
         }
-        let id = self.id();
-        self.hint_id = Some(id);
         let ms = self.movetime_ms.min(2000);
-        self.host.to_engine(
-            ANALYSER,
-            EngineRequest::Go(Search {
-                id,
-                position: self.position_command(),
-                go: format!("go movetime {ms}"),
-                deadline: Some(Duration::from_millis(ms) + ANSWER_GRACE),
-            }),
+        let search = self.search_at(
+            self.cursor,
+            Limits {
+                movetime: Some(ms),
+                ..Limits::default()
+            },
+            Some(Duration::from_millis(ms) + ANSWER_GRACE),
         );
+        self.hint_id = Some(search.id);
+        self.host
+            .to_engine(ANALYSER, EngineRequest::Go(Box::new(search)));
         Ok(())
     }
 
@@ -1060,21 +1050,20 @@ impl<H: Host> Controller<H> {
                 }
                 continue;
             }
-            let id = self.id();
+            let search = self.search_at(
+                ply,
+                Limits {
+                    nodes: Some(REVIEW_NODES),
+                    ..Limits::default()
+                },
+                Some(REVIEW_DEADLINE),
+            );
             if let Some(r) = self.review.as_mut() {
-                r.search = Some(id);
+                r.search = Some(search.id);
                 r.last_score = None;
             }
-            let position = self.position_command_at(ply);
-            self.host.to_engine(
-                ANALYSER,
-                EngineRequest::Go(Search {
-                    id,
-                    position,
-                    go: format!("go nodes {REVIEW_NODES}"),
-                    deadline: Some(REVIEW_DEADLINE),
-                }),
-            );
+            self.host
+                .to_engine(ANALYSER, EngineRequest::Go(Box::new(search)));
             return;
         }
     }

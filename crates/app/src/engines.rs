@@ -2,23 +2,38 @@
 //! these its own way: the GUI server to engine processes behind driver threads, the
 //! browser build to the engine in its worker.
 
-use jungle_core::search::SearchInfo;
+use jungle_core::board::{Move, Position};
+use jungle_core::protocol;
+use jungle_core::search::{Limits, SearchInfo};
 use std::time::Duration;
 
-/// A search to run: the `position` line, the `go` line, and how long the engine may
-/// take to answer (`None`: until stopped).
+/// A search to run: the game (its start and moves), the limits, and how long the
+/// engine may take to answer (`None`: until stopped). A host that speaks to a program
+/// writes it as a `position` and a `go` line; an engine in the same process takes it
+/// as it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Search {
     pub id: u64,
-    pub position: String,
-    pub go: String,
+    pub start: Position,
+    pub moves: Vec<Move>,
+    pub limits: Limits,
     pub deadline: Option<Duration>,
+}
+
+impl Search {
+    pub fn position_line(&self) -> String {
+        protocol::position::line(&self.start, &self.moves)
+    }
+
+    pub fn go_line(&self) -> String {
+        protocol::command::go_line(&self.limits)
+    }
 }
 
 #[derive(Clone, Debug)]
 pub enum Request {
     /// Starts a search, stopping the running one first.
-    Go(Search),
+    Go(Box<Search>),
     /// Stops the running search (its `bestmove` is still reported).
     Stop,
     /// `setoption` lines, sent between searches; options the engine did not declare

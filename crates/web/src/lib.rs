@@ -3,7 +3,9 @@
 //! binding generator. The module imports one function, `env.jungle_now_ms` (the
 //! clock, `performance.now()`); `js/engine.mjs` is the JavaScript side.
 //!
-//! - `engine`: the core's search in bounded slices, behind the controller's requests.
+//! - `engine`: the core's search in bounded slices, behind the controller's requests,
+//!   or as a program speaking the protocol (`jungle_engine_command`, `_work`;
+//!   `js/uci.mjs` runs it on stdin and stdout under Node).
 //! - `host`: the board app (`jungle_app`, the one `jungle gui` runs) hosted by the worker.
 //!
 //! Text goes in through `jungle_input(len)` (a buffer the caller fills with UTF-8)
@@ -15,6 +17,7 @@
 pub mod engine;
 pub mod host;
 
+use engine::WebEngine;
 use host::WebApp;
 use jungle_core::board::Position;
 use jungle_core::tools::{bench, perft};
@@ -22,6 +25,7 @@ use std::cell::RefCell;
 
 thread_local! {
     static APP: RefCell<Option<WebApp>> = const { RefCell::new(None) };
+    static ENGINE: RefCell<Option<WebEngine>> = const { RefCell::new(None) };
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
@@ -90,6 +94,41 @@ pub extern "C" fn jungle_app_events() -> usize {
     let len = events.len();
     set_output(events);
     len
+}
+
+fn with_engine<T>(f: impl FnOnce(&mut WebEngine) -> T) -> T {
+    ENGINE.with_borrow_mut(|e| f(e.get_or_insert_with(|| WebEngine::new(0))))
+}
+
+/// The engine as a program speaking the protocol: the input holds protocol lines
+/// (one or more, as on stdin); the output holds what it answered, one line each.
+/// Returns 1 while a search wants `jungle_engine_work`.
+#[no_mangle]
+pub extern "C" fn jungle_engine_command() -> u32 {
+    let input = INPUT.with_borrow_mut(std::mem::take);
+    let text = String::from_utf8_lossy(&input).into_owned();
+    let (lines, busy) = with_engine(|e| {
+        let mut events = Vec::new();
+        for line in text.lines() {
+            e.command(line, &mut events);
+        }
+        (WebEngine::lines(&events), e.busy())
+    });
+    set_output(lines.join("\n"));
+    u32::from(busy)
+}
+
+/// One slice of the protocol engine's search; the output holds its lines (reports,
+/// `bestmove`). Returns 1 while there is more to do.
+#[no_mangle]
+pub extern "C" fn jungle_engine_work() -> u32 {
+    let (lines, busy) = with_engine(|e| {
+        let mut events = Vec::new();
+        e.work(&mut events);
+        (WebEngine::lines(&events), e.busy())
+    });
+    set_output(lines.join("\n"));
+    u32::from(busy)
 }
 
 /// Leaves of the move tree from the start position, `depth` plies deep (perft), on

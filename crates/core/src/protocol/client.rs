@@ -1,8 +1,5 @@
 //! The engine protocol where the engines are someone else's: the option declarations
-//! of a handshake, and the options that select a rule set (protocol.md). Their `info`
-//! lines are read by `protocol::info`.
-
-use crate::game::Rules;
+//! of their handshake (`options` has this project's own; `info` reads their reports).
 
 /// The declaration of option `name` (`name X type spin default …`, any case) among
 /// the `option` lines of a handshake.
@@ -28,23 +25,6 @@ pub fn spin_range(declared: &[String], name: &str) -> Option<(i64, i64)> {
             .and_then(|v| v.parse::<i64>().ok())
     };
     Some((after("min")?, after("max")?))
-}
-
-/// The `setoption`s that select `rules` in an engine speaking protocol.md.
-pub fn rule_options(rules: Rules) -> Vec<(String, String)> {
-    vec![
-        ("UCI_Variant".into(), rules.variant.name().into()),
-        ("DogSwims".into(), rules.moves.dog_swims.to_string()),
-        (
-            "TrappedLoseAttack".into(),
-            rules.moves.trapped_lose_attack.to_string(),
-        ),
-        (
-            "NoCaptureDrawPlies".into(),
-            rules.draw.no_capture_plies.to_string(),
-        ),
-        ("RepetitionDraw".into(), rules.draw.repetitions.to_string()),
-    ]
 }
 
 #[cfg(test)]

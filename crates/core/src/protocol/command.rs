@@ -232,6 +232,39 @@ fn parse_go(args: &[&str]) -> Result<Command, String> {
     Ok(Command::Go(go))
 }
 
+/// The `go` line of `limits` (as `parse` reads it back): how the board app and other
+/// callers ask a program for a search.
+pub fn go_line(limits: &Limits) -> String {
+    let mut words = vec!["go".to_string()];
+    let mut push = |key: &str, value: Option<String>| {
+        if let Some(v) = value {
+            words.push(format!("{key} {v}"));
+        }
+    };
+    push("depth", limits.depth.map(|d| d.to_string()));
+    push("nodes", limits.nodes.map(|n| n.to_string()));
+    push("movetime", limits.movetime.map(|t| t.to_string()));
+    if limits.time.iter().any(Option::is_some) {
+        push("wtime", limits.time[0].map(|t| t.to_string()));
+        push("btime", limits.time[1].map(|t| t.to_string()));
+        push("winc", Some(limits.inc[0].to_string()));
+        push("binc", Some(limits.inc[1].to_string()));
+    }
+    push("movestogo", limits.movestogo.map(|m| m.to_string()));
+    push("mate", limits.mate.map(|m| m.to_string()));
+    if limits.infinite {
+        words.push("infinite".into());
+    }
+    if limits.ponder {
+        words.push("ponder".into());
+    }
+    if !limits.searchmoves.is_empty() {
+        let moves: Vec<String> = limits.searchmoves.iter().map(|m| m.to_string()).collect();
+        words.push(format!("searchmoves {}", moves.join(" ")));
+    }
+    words.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +311,45 @@ mod tests {
         assert_eq!(g.limits.depth, Some(7));
         assert_eq!(g.limits.nodes, Some(99));
         assert_eq!(g.searchmoves, vec!["a1a2".to_string(), "g1g2".to_string()]);
+    }
+
+    #[test]
+    fn go_lines_read_back_as_written() {
+        let a3a4 = "a3a4".parse().expect("a move");
+        for limits in [
+            Limits::default(),
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            Limits {
+                movetime: Some(700),
+                ..Limits::default()
+            },
+            Limits {
+                nodes: Some(200_000),
+                depth: Some(9),
+                ..Limits::default()
+            },
+            Limits {
+                time: [Some(60_000), Some(59_000)],
+                inc: [600, 600],
+                movestogo: Some(20),
+                ponder: true,
+                ..Limits::default()
+            },
+        ] {
+            let line = go_line(&limits);
+            let Ok(Some(Command::Go(go))) = parse(&line) else {
+                panic!("{line} does not read");
+            };
+            assert_eq!(go.limits, limits, "{line}");
+        }
+        let with_moves = Limits {
+            searchmoves: vec![a3a4],
+            ..Limits::default()
+        };
+        assert_eq!(go_line(&with_moves), "go searchmoves a3a4");
     }
 
     #[test]
