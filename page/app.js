@@ -678,19 +678,24 @@ function noteEffect(text) {
   if (window.jungleEffects.length > 50) window.jungleEffects.shift();
 }
 
-// What changed from one state to the next, when it was one move forward or back:
-// the square an animal left and the square it reached, and what is to be heard.
+// What changed from one state to the next, when it was one move forward or back, or
+// two forward (the engine's reply can arrive before the answer to the move that asked
+// for it): the squares each moved animal left and reached, and what is to be heard.
 function changeBetween(prev, s) {
   if (s.startFen !== prev.startFen) return null;
-  if (s.ply === prev.ply + 1 && samePlies(prev.moves, s.moves, prev.ply)) {
-    const from = s.lastMove.slice(0, 2);
-    const to = s.lastMove.slice(2, 4);
-    const captured = !!prev.board[squareIndex(to)];
-    const ended = s.result && !prev.result;
-    return { from, to, sound: ended ? endSound(s.result) : captured ? "capture" : "move" };
+  const ended = s.result && !prev.result;
+  const forward = s.ply - prev.ply;
+  if ((forward === 1 || forward === 2) && samePlies(prev.moves, s.moves, prev.ply)) {
+    const moves = s.moves.slice(prev.ply, s.ply);
+    // A capture empties a square that held an animal of the other side before.
+    const captured = moves.some((m) => !!prev.board[squareIndex(m.slice(2, 4))]);
+    return {
+      slides: moves.map((m) => [m.slice(0, 2), m.slice(2, 4)]),
+      sound: ended ? endSound(s.result) : captured ? "capture" : "move",
+    };
   }
   if (s.ply === prev.ply - 1 && samePlies(prev.moves, s.moves, s.ply)) {
-    return { from: prev.lastMove.slice(2, 4), to: prev.lastMove.slice(0, 2), sound: "move" };
+    return { slides: [[prev.lastMove.slice(2, 4), prev.lastMove.slice(0, 2)]], sound: "move" };
   }
   return null;
 }
@@ -711,7 +716,12 @@ function endSound(result) {
 }
 
 function showChange(change) {
-  slide(change.from, change.to);
+  // The earlier of two moves has already reached its square: only the last slides,
+  // but both are noted.
+  change.slides.forEach(([from, to], i) => {
+    if (i === change.slides.length - 1) slide(from, to);
+    else noteEffect("slide " + from + to);
+  });
   playSound(change.sound);
 }
 
