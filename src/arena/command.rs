@@ -208,6 +208,9 @@ pub(crate) struct GreedyArgs {
     /// Seed of its random choices (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// Play any legal move at random instead (the random player).
+    #[arg(long)]
+    random: bool,
 }
 
 /// Runs `jungle match`; returns the exit code.
@@ -443,7 +446,7 @@ pub(crate) fn run_openings(args: OpeningsArgs) -> i32 {
 
 /// Runs `jungle greedy`; returns the exit code.
 pub(crate) fn run_greedy(args: GreedyArgs) -> i32 {
-    greedy::run(args.seed)
+    greedy::run(args.seed, args.random)
 }
 
 /// `key=value` pairs of an option list, checked against the allowed keys.
