@@ -2,6 +2,7 @@
 //! windows, quiescence, a shared lock-free transposition table, Lazy SMP threads.
 
 pub mod beginner;
+pub mod info;
 pub mod limits;
 pub mod ordering;
 pub mod score;
@@ -13,6 +14,7 @@ pub mod threads;
 pub mod time;
 pub mod tt;
 
+pub use info::{Report, SearchInfo};
 pub use limits::{Limits, SearchOptions};
-pub use score::{Score, MATE, MATE_BOUND};
-pub use threads::{Engine, Report, SearchOutcome};
+pub use score::{Score, ScoreBound, MATE, MATE_BOUND};
+pub use threads::{Engine, SearchOutcome};
