@@ -231,6 +231,9 @@ fn attack_made<R: MoveRules>(after: &Position, m: Move) -> i32 {
 }
 
 #[cfg(test)]
+mod games;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::movegen::legal_moves;
@@ -322,6 +325,7 @@ mod tests {
         // took 28 of 200 (`UCI_Elo` 1016, depth 1, softmax at 1200 cp, measured
         // through the engine).
         let taken = hanging_taken(first_level());
+        eprintln!("hanging alone: taken in {taken} of 200");
         assert!(taken > 100, "{taken} of 200");
         assert_eq!(hanging_taken(WATCHFUL), 200);
     }

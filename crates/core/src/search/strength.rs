@@ -36,8 +36,8 @@ pub const LEVELS: [Level; 10] = [
         depth: 1,
         temperature: 0,
         beginner: Some(Profile {
-            attention: 25,
-            sight: 55,
+            attention: 10,
+            sight: 50,
             confusion: 7,
         }),
     },
