@@ -28,10 +28,10 @@
 //! not look further: a threat two moves deep, a trap that closes later or a defender it
 //! could have brought are beyond it at every profile.
 
-use super::strength::splitmix64;
 use crate::board::geometry::{distance, DEN, DEN_BB, NEIGHBOURS, TRAPS};
 use crate::board::movegen::generate_to_with;
 use crate::board::{Animal, Move, MoveList, MoveRules, Position};
+use crate::rng::Rng;
 
 /// The game itself in the beginner's reckoning: above any material.
 const GAME: i32 = 100_000;
@@ -165,7 +165,7 @@ impl Beginner {
 
     /// A random number fixed for this search, this move and this purpose.
     fn draw(self, m: Move, purpose: u64) -> u64 {
-        splitmix64(self.seed ^ (u64::from(m.raw()) << 16 | purpose))
+        Rng::new(self.seed ^ (u64::from(m.raw()) << 16 | purpose)).next_u64()
     }
 }
 

@@ -8,8 +8,9 @@ use crate::board::geometry::{distance, DEN};
 use crate::board::movegen::legal_moves;
 use crate::board::{Color, Move, Position, Standard};
 use crate::game::{Game, GameResult, Variant};
+use crate::rng::Rng;
 use crate::search::search::RootMove;
-use crate::search::strength::{splitmix64, Strength, ELO_MIN};
+use crate::search::strength::{Strength, ELO_MIN};
 use crate::search::{Engine, Limits};
 
 /// The first level's move in `pos` (legal moves `moves`), drawn as the engine draws
@@ -33,7 +34,7 @@ fn level_one(pos: &Position, moves: &[Move], seed: u64) -> Move {
 
 /// A legal move at random.
 fn random_move(moves: &[Move], seed: u64) -> Move {
-    moves[(splitmix64(seed) % moves.len() as u64) as usize]
+    moves[Rng::new(seed).below(moves.len())]
 }
 
 /// The average distance of `side`'s animals to the enemy den.
@@ -99,7 +100,7 @@ fn play(seed: u64, early: usize) -> Played {
         }
         let pos = *game.position();
         let moves = game.legal_moves();
-        let draw = splitmix64(seed << 16 | ply);
+        let draw = Rng::new(seed << 16 | ply).next_u64();
         let m = if pos.side_to_move() == side {
             played.distances.push(mean_distance(&pos, side));
             let m = level_one(&pos, moves.as_slice(), draw);
@@ -231,7 +232,7 @@ fn through_the_engine_it_plays_only_legal_moves() {
             assert!(moves.as_slice().contains(&m), "{m} at ply {ply}");
             m
         } else {
-            random_move(moves.as_slice(), splitmix64(ply))
+            random_move(moves.as_slice(), Rng::new(ply).next_u64())
         };
         game.play(m).expect("a legal move");
     }
