@@ -18,7 +18,7 @@ const LESSONS_KEY = "jungle.lessons";
 // back to English (a test checks that none lacks any).
 
 const CATALOGUES = window.JUNGLE_I18N || {};
-const LANGS = ["en", "de", "zh"];
+const LANGS = ["en", "de", "zh", "zh-Hant"];
 
 // The kept choice, else the browser's first language the page speaks, else English.
 function chosenLanguage() {
@@ -30,7 +30,10 @@ function chosenLanguage() {
   }
   if (LANGS.includes(kept)) return kept;
   for (const l of navigator.languages || [navigator.language || "en"]) {
-    const base = String(l).toLowerCase().split("-")[0];
+    const tag = String(l).toLowerCase();
+    // Chinese: traditional characters for zh-Hant, Taiwan, Hong Kong and Macao.
+    if (/^zh-(hant|tw|hk|mo)/.test(tag)) return "zh-Hant";
+    const base = tag.split("-")[0];
     if (LANGS.includes(base)) return base;
   }
   return "en";
@@ -436,7 +439,7 @@ function renderPlayers() {
   for (const [id, color] of [["player-top", top], ["player-bottom", bottom]]) {
     const who = document.querySelector("#" + id + " .who");
     who.className = "who " + color;
-    who.textContent = sideName(color) + ": " + seatName(s.seats[color]);
+    who.textContent = t("player.seat", { side: sideName(color), name: seatName(s.seats[color]) });
     const clock = document.querySelector("#" + id + " .clock");
     if (s.players === "engines") {
       let ms = s.watch.clocks[color === "red" ? 0 : 1];

@@ -12,7 +12,7 @@ use jungle_core::game::{Game, GameResult, Rules};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-const LANGS: [&str; 3] = ["en", "de", "zh"];
+const LANGS: [&str; 4] = ["en", "de", "zh", "zh-Hant"];
 
 fn page(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -164,6 +164,11 @@ fn every_key_the_page_names_is_in_the_catalogue() {
     assert_eq!(
         (zh["char.lion"].as_str(), zh["char.cat"].as_str()),
         ("狮", "猫")
+    );
+    let hant = catalogue("zh-Hant");
+    assert_eq!(
+        (hant["char.lion"].as_str(), hant["char.cat"].as_str()),
+        ("獅", "貓")
     );
 }
 

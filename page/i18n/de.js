@@ -264,5 +264,6 @@
  "refusal.thinking": "Die Engine denkt nach.",
  "refusal.reviewing": "Die Engine prüft gerade die Partie.",
  "refusal.noMoves": "Es gibt noch keinen Zug zu prüfen.",
- "refusal.waitForEngine": "Warte auf den Zug der Engine, dann prüfe."
+ "refusal.waitForEngine": "Warte auf den Zug der Engine, dann prüfe.",
+ "player.seat": "{side}: {name}"
 };

@@ -264,5 +264,6 @@
  "refusal.thinking": "The engine is thinking.",
  "refusal.reviewing": "The engine is reviewing the game.",
  "refusal.noMoves": "There is no move to review yet.",
- "refusal.waitForEngine": "Wait for the engine's move, then review."
+ "refusal.waitForEngine": "Wait for the engine's move, then review.",
+ "player.seat": "{side}: {name}"
 };

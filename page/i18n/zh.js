@@ -264,5 +264,6 @@
  "refusal.thinking": "引擎正在思考。",
  "refusal.reviewing": "引擎正在复盘这局棋。",
  "refusal.noMoves": "还没有可以复盘的棋。",
- "refusal.waitForEngine": "请等引擎走完再复盘。"
+ "refusal.waitForEngine": "请等引擎走完再复盘。",
+ "player.seat": "{side}：{name}"
 };

@@ -27,6 +27,7 @@ const APP_JS: &str = concat!(
     include_str!("../../page/i18n/en.js"),
     include_str!("../../page/i18n/de.js"),
     include_str!("../../page/i18n/zh.js"),
+    include_str!("../../page/i18n/zh-Hant.js"),
     include_str!("../../page/lessons.js"),
     include_str!("../../page/app.js"),
 );

@@ -849,9 +849,10 @@ pub async fn choose_language(client: &Client, code: &str, selector: &str, shows:
     .await;
 }
 
-/// The page in Chinese (simplified) and German by the language switch: every panel
-/// and the rules in that language, no English word left in the Chinese page, the
-/// pieces' characters simplified; the browser keeps the choice. Back to English.
+/// The page in Chinese (simplified), German and Chinese (traditional) by the language
+/// switch: every panel and the rules in that language, no English word left in the
+/// Chinese page, the pieces' characters in its script; the browser keeps the choice.
+/// Back to English.
 pub async fn the_page_in_chinese_and_german(client: &Client, url: &str, prefix: &str) {
     choose_language(client, "zh", "#new", "新的一局").await;
     assert_eq!(text(client, "#status").await, "轮到你走（红方）");
@@ -904,6 +905,11 @@ pub async fn the_page_in_chinese_and_german(client: &Client, url: &str, prefix: 
     choose_language(client, "de", "#new", "Neue Partie").await;
     assert_eq!(text(client, "#status").await, "Du bist am Zug (Rot)");
     top_shot(client, &format!("{prefix}9-de")).await;
+    // Traditional characters, the pieces' too (獅, as on the traditional sets).
+    choose_language(client, "zh-Hant", "#status", "輪到你走（紅方）").await;
+    assert_eq!(labelled(client, "chars", "g1").await.0, "獅");
+    labelled(client, "pictures-names", "a1").await;
+    top_shot(client, &format!("{prefix}9b-zh-hant")).await;
     choose_language(client, "en", "#new", "New game").await;
 }
 
