@@ -770,7 +770,8 @@ function render(s) {
   if (rulesChanged) selected = null;
   const change = prev && !rulesChanged ? changeBetween(prev, s) : null;
   renderBoard();
-  if (change) showChange(change);
+  // A lesson's moves played before its task go without a sound.
+  if (change && !(lesson && lesson.phase === "loading")) showChange(change);
   renderPlayers();
   renderResult();
   $("status").textContent = statusText();
@@ -1104,7 +1105,16 @@ function startTask() {
   lesson.said = null;
   clearErrors();
   renderLesson();
-  post("new", { fen: task.fen, players: "both", rules: { variant: "jungle" } }).then((ok) => {
+  // The task's position, then the moves played before it (their history matters to
+  // the anti-chase rules), in silence.
+  const setUp = async () => {
+    let ok = await post("new", { fen: task.fen, players: "both", rules: { variant: task.variant || "jungle" } });
+    for (const move of task.before || []) {
+      if (ok) ok = await post("move", { move });
+    }
+    return ok;
+  };
+  setUp().then((ok) => {
     if (lesson && ok) lesson.phase = "waiting";
     renderLesson();
   });
@@ -1120,9 +1130,11 @@ function leaveLesson() {
 
 // Whether the task's move was played: called with each new state.
 function checkLesson(s) {
-  if (!lesson || lesson.phase !== "waiting" || s.ply !== 1 || s.moves.length < 1) return;
+  if (!lesson || lesson.phase !== "waiting") return;
   const task = LESSONS[lesson.i].tasks[lesson.task];
-  if (task.accept.includes(s.moves[0])) {
+  const base = (task.before || []).length;
+  if (s.ply !== base + 1 || s.moves.length < base + 1) return;
+  if (task.accept.includes(s.moves[base])) {
     lesson.phase = "solved";
     const praise = ["lesson.praise.1", "lesson.praise.2", "lesson.praise.3"][(lesson.i + lesson.task) % 3];
     const last = lesson.task === LESSONS[lesson.i].tasks.length - 1;

@@ -1,6 +1,8 @@
 // The lessons of "Learn" (app.js): each a few tasks, each a position (Red to move, the
 // person plays Red), the moves that solve it and the goal they reach ("move",
-// "capture", "water", "jump", "den", "win"). The words are in the catalogues
+// "capture", "water", "jump", "den", "win"); optionally the rule set ("variant",
+// default jungle), the moves played before the task ("before", loaded as a game) and
+// moves the rules forbid there ("refused"). The words are in the catalogues
 // (i18n/<lang>.js: lesson.<id>.title, lesson.<id>.<n>.task, lesson.<id>.<n>.hint).
 // Plain JSON after the "=": tests/page_data.rs checks with the rules core that every
 // solution is legal and reaches its goal.
@@ -164,6 +166,37 @@ window.JUNGLE_LESSONS = [
           "a7a8"
         ],
         "goal": "win"
+      }
+    ]
+  },
+  {
+    "id": "chase",
+    "tasks": [
+      {
+        "fen": "6l/7/1t5/7/7/7/W5R/7/7 r",
+        "variant": "jungle-cn",
+        "before": [
+          "a3a2",
+          "g9f9",
+          "a2a3",
+          "f9f8",
+          "a3a2",
+          "f8g8",
+          "a2a3",
+          "g8g9",
+          "a3a2",
+          "g9f9",
+          "a2a3",
+          "f9f8"
+        ],
+        "accept": [
+          "a3b3",
+          "a3a4"
+        ],
+        "refused": [
+          "a3a2"
+        ],
+        "goal": "move"
       }
     ]
   }

@@ -7,8 +7,9 @@
 //! browser.
 
 use jungle_core::board::geometry::WATER;
+use jungle_core::board::movegen::MoveError;
 use jungle_core::board::{Color, Position};
-use jungle_core::game::{Game, GameResult, Rules};
+use jungle_core::game::{Game, GameResult, Rules, Variant};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -78,6 +79,15 @@ struct Task {
     fen: String,
     accept: Vec<String>,
     goal: String,
+    /// The rule set (default jungle).
+    #[serde(default)]
+    variant: Option<String>,
+    /// Moves played from `fen` before the task.
+    #[serde(default)]
+    before: Vec<String>,
+    /// Moves the rules forbid when the task is set.
+    #[serde(default)]
+    refused: Vec<String>,
 }
 
 fn lessons() -> Vec<Lesson> {
@@ -180,11 +190,28 @@ fn every_lesson_task_is_solved_by_its_moves_under_the_rules_core() {
         assert!(!lesson.tasks.is_empty(), "{}: no tasks", lesson.id);
         for (n, task) in lesson.tasks.iter().enumerate() {
             let name = format!("{} task {}", lesson.id, n + 1);
-            let start = Position::from_fen(&task.fen)
+            let rules = match &task.variant {
+                Some(v) => Variant::from_name(v)
+                    .unwrap_or_else(|| panic!("{name}: no rule set {v}"))
+                    .rules(),
+                None => Rules::default(),
+            };
+            let position = Position::from_fen(&task.fen)
                 .unwrap_or_else(|e| panic!("{name}: bad position {}: {e}", task.fen));
+            let mut game = Game::with_rules(position, rules);
+            for text in &task.before {
+                game.play_text(text)
+                    .unwrap_or_else(|e| panic!("{name}: {text} before the task: {e}"));
+            }
+            let start = *game.position();
             assert_eq!(start.side_to_move(), Color::Red, "{name}: Red moves");
-            let game = Game::with_rules(start, Rules::default());
             assert_eq!(game.result(), GameResult::Ongoing, "{name}: decided");
+            for text in &task.refused {
+                assert!(
+                    matches!(game.parse_move(text), Err(MoveError::Forbidden(_))),
+                    "{name}: {text} should be forbidden by the anti-chase rules"
+                );
+            }
             assert!(!task.accept.is_empty(), "{name}: no solution");
             for text in &task.accept {
                 let mut after = game.clone();

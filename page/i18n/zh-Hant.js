@@ -265,5 +265,8 @@
  "refusal.reviewing": "引擎正在覆盤這局棋。",
  "refusal.noMoves": "還沒有可以覆盤的棋。",
  "refusal.waitForEngine": "請等引擎走完再覆盤。",
- "player.seat": "{side}：{name}"
+ "player.seat": "{side}：{name}",
+ "lesson.chase.title": "中國規則：不能無休止地追逐",
+ "lesson.chase.1.task": "按中國規則（jungle-cn），動物不能無休止地來回走。你的狼在你最近 7 步裡已經 3 次走到 a2（7-3 規則），所以現在不能再走到那裡。把狼往別處走。",
+ "lesson.chase.1.hint": "a2 現在對狼關閉了（✕）：把它向上或向右走。17-5 規則是它的大哥：一隻動物如果走了本方最近 17 步而且不出 5 個格子，就不能再這樣走下去。"
 };

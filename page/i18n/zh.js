@@ -265,5 +265,8 @@
  "refusal.reviewing": "引擎正在复盘这局棋。",
  "refusal.noMoves": "还没有可以复盘的棋。",
  "refusal.waitForEngine": "请等引擎走完再复盘。",
- "player.seat": "{side}：{name}"
+ "player.seat": "{side}：{name}",
+ "lesson.chase.title": "中国规则：不能无休止地追逐",
+ "lesson.chase.1.task": "按中国规则（jungle-cn），动物不能无休止地来回走。你的狼在你最近 7 步里已经 3 次走到 a2（7-3 规则），所以现在不能再走到那里。把狼往别处走。",
+ "lesson.chase.1.hint": "a2 现在对狼关闭了（✕）：把它向上或向右走。17-5 规则是它的大哥：一只动物如果走了本方最近 17 步而且不出 5 个格子，就不能再这样走下去。"
 };

@@ -773,6 +773,28 @@ pub async fn a_lesson(client: &Client, prefix: &str) {
     .await;
     assert_eq!(done, ["rat"]);
     shot(client, &format!("{prefix}7c-lesson-done")).await;
+    // The Chinese rules' lesson: the wolf's twelve moves are played first; the square
+    // that rule 7-3 closes is marked ✕, a try there is refused and answered.
+    open_lesson(
+        client,
+        "chase",
+        "a3",
+        "W",
+        &format!("{prefix}7e-lessons-done"),
+    )
+    .await;
+    until(
+        client,
+        "the moves before the task",
+        "document.querySelectorAll('#moves span[data-ply]').length === 12",
+    )
+    .await;
+    cell(client, "a3").await.click().await.expect("the wolf");
+    css(client, "#board .cell.forbidden[data-sq=\"a2\"]").await;
+    cell(client, "a2").await.click().await.expect("a2");
+    lesson_says(client, "wrong").await;
+    click_move(client, "a3", "a4").await;
+    lesson_says(client, "praise").await;
     set_viewport(client, 400, 860).await;
     top_shot(client, &format!("{prefix}7d-lesson-phone")).await;
     set_viewport(client, 1280, 800).await;
