@@ -1079,7 +1079,7 @@ function renderLessonChoices() {
     const title = document.createElement("b");
     title.textContent = t("lesson." + l.id + ".title");
     const sub = document.createElement("span");
-    sub.textContent = t("learn.tasks", { n: l.tasks.length }) + (done.includes(l.id) ? " · ✓ " + t("learn.done") : "");
+    sub.textContent = t(l.tasks.length === 1 ? "learn.tasks.one" : "learn.tasks", { n: l.tasks.length }) + (done.includes(l.id) ? " · ✓ " + t("learn.done") : "");
     if (done.includes(l.id)) b.classList.add("done");
     b.append(title, sub);
     b.addEventListener("click", () => {

@@ -268,5 +268,6 @@
  "player.seat": "{side}: {name}",
  "lesson.chase.title": "Chinesische Regeln: keine endlose Verfolgung",
  "lesson.chase.1.task": "Nach den chinesischen Regeln (jungle-cn) darf kein Tier endlos hin und her ziehen. Dein Wolf ist in deinen letzten 7 Zügen 3-mal auf a2 gezogen (Regel 7-3), also darf er jetzt nicht wieder dorthin. Zieh den Wolf anders.",
- "lesson.chase.1.hint": "a2 ist für den Wolf jetzt gesperrt (das ✕): Zieh ihn nach oben oder nach rechts. Regel 17-5 ist ihr großer Bruder: Ein Tier, das alle letzten 17 Züge seiner Seite auf höchstens 5 Feldern gemacht hat, darf nicht so weiter."
+ "lesson.chase.1.hint": "a2 ist für den Wolf jetzt gesperrt (das ✕): Zieh ihn nach oben oder nach rechts. Regel 17-5 ist ihr großer Bruder: Ein Tier, das alle letzten 17 Züge seiner Seite auf höchstens 5 Feldern gemacht hat, darf nicht so weiter.",
+ "learn.tasks.one": "1 Aufgabe"
 };

@@ -268,5 +268,6 @@
  "player.seat": "{side}: {name}",
  "lesson.chase.title": "Chinese rules: no endless chase",
  "lesson.chase.1.task": "Under the Chinese rules (jungle-cn) no animal may shuttle forever. Your wolf has moved onto a2 three times in your last 7 moves (rule 7-3), so it may not go there again now. Move the wolf another way.",
- "lesson.chase.1.hint": "a2 is closed to the wolf now (the ✕): move it up or to the right. Rule 17-5 is its big brother: one animal making all of its side's last 17 moves within 5 squares may not go on."
+ "lesson.chase.1.hint": "a2 is closed to the wolf now (the ✕): move it up or to the right. Rule 17-5 is its big brother: one animal making all of its side's last 17 moves within 5 squares may not go on.",
+ "learn.tasks.one": "1 task"
 };
