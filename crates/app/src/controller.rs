@@ -137,6 +137,18 @@ impl<H: Host> Controller<H> {
         self.review.as_ref()
     }
 
+    /// The searches asked of the engines and not yet answered.
+    pub fn jobs(&self) -> &Jobs {
+        &self.jobs
+    }
+
+    /// Puts `m` as the line's one move without checking it: for the test that the
+    /// exercise's checks can fail.
+    #[cfg(test)]
+    pub(crate) fn force_line_for_test(&mut self, m: Move) {
+        self.line = GameLine::with_moves(*self.line.start(), self.line.rules(), vec![m], 0);
+    }
+
     pub fn notices(&self) -> &Notices {
         &self.notices
     }
