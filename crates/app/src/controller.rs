@@ -225,7 +225,8 @@ impl<H: Host> Controller<H> {
     /// The game is over: a request to play on is refused with its result.
     fn refuse_when_over(&self) -> Result<(), Refusal> {
         match self.line.result() {
-            Some((_, reason)) => Err(Refusal::conflict(format!("the game is over ({reason})"))),
+            Some((_, reason)) => Err(Refusal::conflict(format!("the game is over ({reason})"))
+                .coded("gameOver", &[("reason", &reason)])),
             None => Ok(()),
         }
     }
@@ -246,8 +247,9 @@ impl<H: Host> Controller<H> {
         self.position_changed();
     }
 
-    /// Replaces the game; engines are told new rules.
+    /// Replaces the game; engines are told new rules. The old game's messages go.
     fn set_line(&mut self, line: GameLine) {
+        self.notices.clear();
         let rules = line.rules();
         if rules != self.line.rules() {
             self.send_rules(rules);
