@@ -1,6 +1,6 @@
 //! A monkey on the board, on both back ends (`jungle gui` with the real engine, and the
-//! static site with the engine in a worker): seeded random clicks on squares, buttons,
-//! menus and checkboxes, keys, text in the boxes, confirmations answered at random, and
+//! static site with the engine in a worker): seeded random taps on squares (legal
+//! moves among them), clicks on buttons, menus and checkboxes, keys, text in the boxes, confirmations answered at random, and
 //! requests to the back end with good and junk bodies. Every few steps it checks that
 //! the page has had no script error and that the state it shows is legal (the line's
 //! moves replay from its start under its rules, to the position shown); at the end
@@ -68,6 +68,15 @@ const BODIES = [{}, { move: "a3a4" }, { move: "zz" }, { ply: 0 }, { ply: 3 }, { 
   "junk", null];
 const TEXTS = ["a3a4", "g3g4", "zz", "", "a1a9", "6l/7/1t5/7/7/7/W5R/7/7 r", "🐘"];
 const KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", "Escape", "Enter", "h", "u", "f", " "];
+// A tap as the board takes it: pointer down and up at the square's centre (the board
+// finds the square under the point, so what covers it takes the tap instead).
+function tap(cell) {
+  cell.scrollIntoView({ block: "center" });
+  const r = cell.getBoundingClientRect();
+  const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true };
+  cell.dispatchEvent(new PointerEvent("pointerdown", at));
+  cell.dispatchEvent(new PointerEvent("pointerup", at));
+}
 // A legal move of the person to move, as a click on the piece and one on its target
 // (the page's own way), so that games grow long.
 async function legalMove() {
@@ -80,9 +89,9 @@ async function legalMove() {
   const to = pick(view.legal[from]).to;
   const cell = (sq) => document.querySelector(`#board .cell[data-sq="${sq}"]`);
   if (!cell(from) || !cell(to)) return "no cells";
-  cell(from).click();
+  tap(cell(from));
   await new Promise((r) => setTimeout(r, 10));
-  cell(to).click();
+  tap(cell(to));
   return "play " + from + to;
 }
 async function act() {
@@ -91,7 +100,7 @@ async function act() {
   if (roll < 45) {
     const cells = [...document.querySelectorAll("#board .cell")];
     const cell = pick(cells);
-    if (cell) { cell.click(); return "click " + cell.dataset.sq; }
+    if (cell) { tap(cell); return "tap " + cell.dataset.sq; }
     return "no cells";
   }
   if (roll < 70) {
