@@ -209,15 +209,82 @@ pub fn count_after_with<R: MoveRules>(pos: &Position, m: Move) -> u32 {
     count_parts::<R>(them, &occupied, &squares)
 }
 
+/// The number of legal moves of `side`: the steps and jumps onto empty squares are
+/// counted on whole bitboards, which needs no ranks; captures need them, and are
+/// counted by each animal's destinations only when an enemy is in reach at all.
 #[inline(always)]
 fn count_parts<R: MoveRules>(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> u32 {
     let in_den = (occupied[0] & DEN_BB[1]) | (occupied[1] & DEN_BB[0]);
     if in_den.any() || occupied[0].is_empty() || occupied[1].is_empty() {
         return 0;
     }
+    let (us, them) = (side.index(), side.other().index());
+    let own = &squares[us];
+    let enemies = occupied[them];
+    // Squares entered without a capture: empty, and never our own den.
+    let free = !(occupied[0] | occupied[1] | own_den(side));
+    let free_land = free & LAND;
+    let rat = SQUARE_BB[own[Animal::Rat.index()] as usize];
+    let dog = SQUARE_BB[own[Animal::Dog.index()] as usize];
+    // Only the rat swims (and the dog, when dogs swim): every other animal stands on
+    // land and steps onto land, so their steps are four shifts of one set.
+    let walkers = if R::DOG_SWIMS {
+        occupied[us].minus(rat | dog)
+    } else {
+        occupied[us].minus(rat)
+    };
+    let steps = [
+        walkers.north(),
+        walkers.south(),
+        walkers.east(),
+        walkers.west(),
+    ];
+    let mut count: u32 = steps.iter().map(|s| (*s & free_land).count()).sum();
+    let mut reach = steps[0] | steps[1] | steps[2] | steps[3];
+    // A swimmer steps onto empty land or water alike.
+    let swimmer_steps = |a: Animal| NEIGHBOURS[own[a.index()] as usize];
+    let mut swims = swimmer_steps(Animal::Rat);
+    if R::DOG_SWIMS {
+        count += (swimmer_steps(Animal::Dog) & free).count();
+        swims |= swimmer_steps(Animal::Dog);
+    }
+    count += (swimmer_steps(Animal::Rat) & free).count();
+    reach |= swims;
+    let mut blockers =
+        bb_of(squares, Color::Red, Animal::Rat) | bb_of(squares, Color::Blue, Animal::Rat);
+    if R::DOG_SWIMS {
+        blockers |=
+            bb_of(squares, Color::Red, Animal::Dog) | bb_of(squares, Color::Blue, Animal::Dog);
+    }
+    for jumper in [Animal::Tiger, Animal::Lion] {
+        let landings = open_jumps(own[jumper.index()] as usize, blockers);
+        count += (landings & free_land).count();
+        reach |= landings;
+    }
+    // Every capture lands on an enemy next to one of ours or at an open jump's end.
+    if (reach & enemies).any() {
+        count += count_captures::<R>(side, occupied, squares);
+    }
+    count
+}
+
+/// The animal's square as a one-bit set (empty once captured).
+#[inline(always)]
+fn bb_of(squares: &[[u8; 8]; 2], c: Color, a: Animal) -> Bitboard {
+    SQUARE_BB[squares[c.index()][a.index()] as usize]
+}
+
+/// The captures of `side`, by each animal's destinations.
+#[inline(never)]
+fn count_captures<R: MoveRules>(
+    side: Color,
+    occupied: &[Bitboard; 2],
+    squares: &[[u8; 8]; 2],
+) -> u32 {
     let dest = Destinations::of::<R>(side, occupied, squares);
     let own = &squares[side.index()];
-    let count = |a: Animal| dest.targets::<R>(a, own[a.index()] as usize).count();
+    let enemies = occupied[side.other().index()];
+    let count = |a: Animal| (dest.targets::<R>(a, own[a.index()] as usize) & enemies).count();
     // Written out so that each animal's rules are resolved at compile time.
     count(Animal::Rat)
         + count(Animal::Cat)
@@ -571,6 +638,47 @@ mod tests {
             assert_eq!(legal_moves(&pos).contains(m), legal, "{rule}: generator");
             assert_eq!(pos.parse_move(mv).is_ok(), legal, "{rule}: parse_move");
         }
+    }
+
+    /// The counter (steps and jumps on whole bitboards, captures by destinations)
+    /// against the generator, along random games under the rules `R`: positions with
+    /// rats and dogs in the water, jumps open and blocked, captures and traps.
+    fn counting_agrees_with_generation<R: MoveRules>() {
+        let mut rng = crate::board::position::tests::Rng(0x2545_F491_4F6C_DD1D);
+        let mut positions = 0;
+        for _game in 0..200 {
+            let mut p = Position::startpos();
+            for _ in 0..300 {
+                let mut moves = MoveList::new();
+                generate_with::<R>(&p, &mut moves);
+                assert_eq!(count_with::<R>(&p) as usize, moves.len(), "{p:?}");
+                for side in Color::BOTH {
+                    let mut turned = p;
+                    if turned.side != side {
+                        turned.play_null();
+                    }
+                    let mut list = MoveList::new();
+                    generate_with::<R>(&turned, &mut list);
+                    let counted = count_parts::<R>(side, &p.occupied, &p.squares);
+                    assert_eq!(counted as usize, list.len(), "{side} in {p:?}");
+                }
+                positions += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(positions > 10_000);
+    }
+
+    #[test]
+    fn counting_agrees_with_generation_under_every_rule_set() {
+        use crate::board::rules::{DogSwims, DogSwimsTrappedLoseAttack, TrappedLoseAttack};
+        counting_agrees_with_generation::<Standard>();
+        counting_agrees_with_generation::<DogSwims>();
+        counting_agrees_with_generation::<TrappedLoseAttack>();
+        counting_agrees_with_generation::<DogSwimsTrappedLoseAttack>();
     }
 
     #[test]
