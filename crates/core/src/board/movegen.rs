@@ -7,17 +7,19 @@
 //! No move is ever filtered afterwards: every generated move is legal.
 
 use super::bitboard::Bitboard;
-use super::geometry::{own_den, DEN_BB, JUMPS, LAND, NEIGHBOURS, SQUARE_BB, TRAPS, WATER};
+use super::geometry::{own_den, JUMPS, LAND, NEIGHBOURS, SQUARE_BB, TRAPS, WATER};
 use super::moves::{Move, MoveList};
 use super::piece::{Animal, Color};
-use super::position::{Position, WinReason, CAPTURED, EMPTY};
+use super::position::{Position, WinReason};
 use super::rules::{MoveRules, Standard};
 use super::square::Square;
 use crate::text::quote;
 
+pub use super::count::{count, count_after_with, count_with, mobility};
+
 /// Where each animal of the side to move may go, apart from geometry.
 #[derive(Clone, Copy)]
-struct Destinations {
+pub(super) struct Destinations {
     /// For each animal walking (or jumping) on land: squares it may enter.
     land: [Bitboard; 8],
     /// For a rat standing in water.
@@ -38,14 +40,14 @@ struct Destinations {
 
 impl Destinations {
     #[inline]
-    fn new<R: MoveRules>(pos: &Position) -> Destinations {
+    pub(super) fn new<R: MoveRules>(pos: &Position) -> Destinations {
         Destinations::of::<R>(pos.side, &pos.occupied, &pos.squares)
     }
 
     /// Built from the parts of a position that move generation reads, so that perft
     /// can count the replies to a move without making the whole move.
     #[inline]
-    fn of<R: MoveRules>(
+    pub(super) fn of<R: MoveRules>(
         us: Color,
         occupied: &[Bitboard; 2],
         squares: &[[u8; 8]; 2],
@@ -113,7 +115,7 @@ impl Destinations {
 
     /// Every square the animal standing on `from` (index, 63 when captured) may move to.
     #[inline(always)]
-    fn targets<R: MoveRules>(&self, animal: Animal, from: usize) -> Bitboard {
+    pub(super) fn targets<R: MoveRules>(&self, animal: Animal, from: usize) -> Bitboard {
         let targets = self.targets_by_rank::<R>(animal, from);
         // "An animal on an enemy trap cannot capture anything while it stands there."
         if R::TRAPPED_LOSE_ATTACK && (self.enemy_traps.0 >> from) & 1 != 0 {
@@ -152,7 +154,7 @@ impl Destinations {
 /// Forbidden if any rat, of either side, is on a water square jumped over."
 /// Branch-free: unused jump slots have an empty landing set.
 #[inline]
-fn open_jumps(from: usize, blockers: Bitboard) -> Bitboard {
+pub(super) fn open_jumps(from: usize, blockers: Bitboard) -> Bitboard {
     let set = &JUMPS[from];
     let open = |i: usize| {
         let clear = (set.over[i] & blockers).is_empty() as u64;
@@ -182,125 +184,6 @@ pub fn generate_to_with<R: MoveRules>(pos: &Position, targets: Bitboard, list: &
             list.push(Move::new(Square::from_index_unchecked(from), to));
         }
     }
-}
-
-/// The number of legal moves, counted without building them (perft's last ply).
-#[inline]
-pub fn count_with<R: MoveRules>(pos: &Position) -> u32 {
-    count_parts::<R>(pos.side, &pos.occupied, &pos.squares)
-}
-
-/// The number of legal replies after `m`, without making the whole move (no key,
-/// mailbox or counters): perft's last two plies.
-#[inline]
-pub fn count_after_with<R: MoveRules>(pos: &Position, m: Move) -> u32 {
-    let (from, to) = (m.from().index(), m.to().index());
-    let us = pos.side;
-    let them = us.other();
-    let mut occupied = pos.occupied;
-    let mut squares = pos.squares;
-    let captured = pos.mailbox[to];
-    if captured != EMPTY {
-        occupied[them.index()] ^= Bitboard(1 << to);
-        squares[them.index()][captured as usize & 7] = CAPTURED;
-    }
-    occupied[us.index()] ^= Bitboard(1 << from | 1 << to);
-    squares[us.index()][pos.mailbox[from] as usize & 7] = to as u8;
-    count_parts::<R>(them, &occupied, &squares)
-}
-
-/// The number of legal moves of `side`: the steps and jumps onto empty squares are
-/// counted on whole bitboards, which needs no ranks; captures need them, and are
-/// counted by each animal's destinations only when an enemy is in reach at all.
-#[inline(always)]
-fn count_parts<R: MoveRules>(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> u32 {
-    let in_den = (occupied[0] & DEN_BB[1]) | (occupied[1] & DEN_BB[0]);
-    if in_den.any() || occupied[0].is_empty() || occupied[1].is_empty() {
-        return 0;
-    }
-    let (us, them) = (side.index(), side.other().index());
-    let own = &squares[us];
-    let enemies = occupied[them];
-    // Squares entered without a capture: empty, and never our own den.
-    let free = !(occupied[0] | occupied[1] | own_den(side));
-    let free_land = free & LAND;
-    let rat = SQUARE_BB[own[Animal::Rat.index()] as usize];
-    let dog = SQUARE_BB[own[Animal::Dog.index()] as usize];
-    // Only the rat swims (and the dog, when dogs swim): every other animal stands on
-    // land and steps onto land, so their steps are four shifts of one set.
-    let walkers = if R::DOG_SWIMS {
-        occupied[us].minus(rat | dog)
-    } else {
-        occupied[us].minus(rat)
-    };
-    let steps = [
-        walkers.north(),
-        walkers.south(),
-        walkers.east(),
-        walkers.west(),
-    ];
-    let mut count: u32 = steps.iter().map(|s| (*s & free_land).count()).sum();
-    let mut reach = steps[0] | steps[1] | steps[2] | steps[3];
-    // A swimmer steps onto empty land or water alike.
-    let swimmer_steps = |a: Animal| NEIGHBOURS[own[a.index()] as usize];
-    let mut swims = swimmer_steps(Animal::Rat);
-    if R::DOG_SWIMS {
-        count += (swimmer_steps(Animal::Dog) & free).count();
-        swims |= swimmer_steps(Animal::Dog);
-    }
-    count += (swimmer_steps(Animal::Rat) & free).count();
-    reach |= swims;
-    let mut blockers =
-        bb_of(squares, Color::Red, Animal::Rat) | bb_of(squares, Color::Blue, Animal::Rat);
-    if R::DOG_SWIMS {
-        blockers |=
-            bb_of(squares, Color::Red, Animal::Dog) | bb_of(squares, Color::Blue, Animal::Dog);
-    }
-    for jumper in [Animal::Tiger, Animal::Lion] {
-        let landings = open_jumps(own[jumper.index()] as usize, blockers);
-        count += (landings & free_land).count();
-        reach |= landings;
-    }
-    // Every capture lands on an enemy next to one of ours or at an open jump's end.
-    if (reach & enemies).any() {
-        count += count_captures::<R>(side, occupied, squares);
-    }
-    count
-}
-
-/// The animal's square as a one-bit set (empty once captured).
-#[inline(always)]
-fn bb_of(squares: &[[u8; 8]; 2], c: Color, a: Animal) -> Bitboard {
-    SQUARE_BB[squares[c.index()][a.index()] as usize]
-}
-
-/// The captures of `side`, by each animal's destinations.
-#[inline(never)]
-fn count_captures<R: MoveRules>(
-    side: Color,
-    occupied: &[Bitboard; 2],
-    squares: &[[u8; 8]; 2],
-) -> u32 {
-    let dest = Destinations::of::<R>(side, occupied, squares);
-    let own = &squares[side.index()];
-    let enemies = occupied[side.other().index()];
-    let count = |a: Animal| (dest.targets::<R>(a, own[a.index()] as usize) & enemies).count();
-    // Written out so that each animal's rules are resolved at compile time.
-    count(Animal::Rat)
-        + count(Animal::Cat)
-        + count(Animal::Dog)
-        + count(Animal::Wolf)
-        + count(Animal::Leopard)
-        + count(Animal::Tiger)
-        + count(Animal::Lion)
-        + count(Animal::Elephant)
-}
-
-/// How many moves `side` would have here if it were its turn (for evaluation);
-/// 0 when the game is over on the board.
-#[inline]
-pub fn mobility(pos: &Position, side: Color) -> u32 {
-    count_parts::<Standard>(side, &pos.occupied, &pos.squares)
 }
 
 /// True when `m` is legal here (for moves that come from a table or from outside).
@@ -337,12 +220,6 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate(pos, &mut list);
     list
-}
-
-/// Number of legal moves under the default rules.
-#[inline]
-pub fn count(pos: &Position) -> u32 {
-    count_with::<Standard>(pos)
 }
 
 /// Legality under the default rules.
@@ -638,47 +515,6 @@ mod tests {
             assert_eq!(legal_moves(&pos).contains(m), legal, "{rule}: generator");
             assert_eq!(pos.parse_move(mv).is_ok(), legal, "{rule}: parse_move");
         }
-    }
-
-    /// The counter (steps and jumps on whole bitboards, captures by destinations)
-    /// against the generator, along random games under the rules `R`: positions with
-    /// rats and dogs in the water, jumps open and blocked, captures and traps.
-    fn counting_agrees_with_generation<R: MoveRules>() {
-        let mut rng = crate::board::position::tests::Rng(0x2545_F491_4F6C_DD1D);
-        let mut positions = 0;
-        for _game in 0..200 {
-            let mut p = Position::startpos();
-            for _ in 0..300 {
-                let mut moves = MoveList::new();
-                generate_with::<R>(&p, &mut moves);
-                assert_eq!(count_with::<R>(&p) as usize, moves.len(), "{p:?}");
-                for side in Color::BOTH {
-                    let mut turned = p;
-                    if turned.side != side {
-                        turned.play_null();
-                    }
-                    let mut list = MoveList::new();
-                    generate_with::<R>(&turned, &mut list);
-                    let counted = count_parts::<R>(side, &p.occupied, &p.squares);
-                    assert_eq!(counted as usize, list.len(), "{side} in {p:?}");
-                }
-                positions += 1;
-                if moves.is_empty() {
-                    break;
-                }
-                p.play(moves[rng.below(moves.len())]);
-            }
-        }
-        assert!(positions > 10_000);
-    }
-
-    #[test]
-    fn counting_agrees_with_generation_under_every_rule_set() {
-        use crate::board::rules::{DogSwims, DogSwimsTrappedLoseAttack, TrappedLoseAttack};
-        counting_agrees_with_generation::<Standard>();
-        counting_agrees_with_generation::<DogSwims>();
-        counting_agrees_with_generation::<TrappedLoseAttack>();
-        counting_agrees_with_generation::<DogSwimsTrappedLoseAttack>();
     }
 
     #[test]

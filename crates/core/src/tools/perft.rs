@@ -1,9 +1,11 @@
 //! Perft: the number of leaf positions of the legal move tree to a fixed depth, the
 //! standard check of a move generator. The last ply is counted in bulk (the number of
-//! legal moves, without playing them). Den entries and captures of the last animal end
+//! legal moves of each position one ply above the leaves, without playing them:
+//! `board::count`). Den entries and captures of the last animal end
 //! the game, so nothing is counted below them; repetition rules do not apply.
 
-use crate::board::movegen::{count_after_with, count_with, generate_with};
+use crate::board::count::{count_two_plies, count_with};
+use crate::board::movegen::generate_with;
 use crate::board::{Move, MoveList, MoveRules, Position, Standard};
 use crate::clock::Instant;
 use rayon::prelude::*;
@@ -14,13 +16,7 @@ pub fn perft_with<R: MoveRules>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => count_with::<R>(pos) as u64,
-        2 => {
-            let mut list = MoveList::new();
-            generate_with::<R>(pos, &mut list);
-            list.iter()
-                .map(|&m| count_after_with::<R>(pos, m) as u64)
-                .sum()
-        }
+        2 => count_two_plies::<R>(pos),
         _ => {
             let mut list = MoveList::new();
             generate_with::<R>(pos, &mut list);

@@ -1,0 +1,362 @@
+//! Counting moves without making them: the number of legal moves of a side (perft's
+//! last ply, the search's no-move checks, the classical evaluation's mobility) and
+//! the leaves two plies deep (perft's last two plies).
+//!
+//! Moves onto empty squares need no ranks: the land animals' steps are four shifts of
+//! one set, the swimmers' and the jumpers' come from their tables, and each is counted
+//! by one popcount. Captures need the ranks: they are counted by each animal's
+//! destinations (`movegen`), and only when an enemy is next to one of ours or at an
+//! open jump's end, which is rare.
+
+use super::bitboard::Bitboard;
+use super::geometry::{own_den, DEN_BB, LAND, NEIGHBOURS, SQUARE_BB};
+use super::movegen::{open_jumps, Destinations};
+use super::moves::Move;
+use super::piece::{Animal, Color};
+use super::position::{Position, CAPTURED, EMPTY};
+use super::rules::{MoveRules, Standard};
+use super::square::Square;
+
+/// Where the animals of one side step and jump, captures aside: eight sets, so that
+/// the moves onto the free squares `F` are `Σ popcount(set & F)`.
+#[derive(Clone, Copy)]
+struct Reach {
+    /// 0–3: the land animals' neighbours on land, one set per direction, so that each
+    /// animal has at most one bit in each. 4–5: the landing squares of the tiger's and
+    /// the lion's open river jumps. 6–7: the swimmers' neighbours, land or water: the
+    /// rat's, and the dog's when dogs swim.
+    sets: [Bitboard; 8],
+}
+
+const LANDINGS: usize = 4;
+
+impl Reach {
+    #[inline(always)]
+    fn of<R: MoveRules>(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> Reach {
+        let own = &squares[side.index()];
+        let rat = SQUARE_BB[own[Animal::Rat.index()] as usize];
+        let dog = SQUARE_BB[own[Animal::Dog.index()] as usize];
+        // Only the rat swims (and the dog, when dogs swim): every other animal stands
+        // on land and steps onto land.
+        let walkers = if R::DOG_SWIMS {
+            occupied[side.index()].minus(rat | dog)
+        } else {
+            occupied[side.index()].minus(rat)
+        };
+        let swims = |a: Animal| NEIGHBOURS[own[a.index()] as usize];
+        let [tiger, lion] = landings(own, jump_blockers::<R>(squares));
+        Reach {
+            sets: [
+                walkers.north() & LAND,
+                walkers.south() & LAND,
+                walkers.east() & LAND,
+                walkers.west() & LAND,
+                tiger,
+                lion,
+                swims(Animal::Rat),
+                if R::DOG_SWIMS {
+                    swims(Animal::Dog)
+                } else {
+                    Bitboard::EMPTY
+                },
+            ],
+        }
+    }
+
+    /// The moves onto `free`, the empty squares the side may enter.
+    #[inline(always)]
+    fn count_onto(&self, free: Bitboard) -> u32 {
+        self.sets.iter().map(|s| (*s & free).count()).sum()
+    }
+
+    /// Every square a move may land on, captures included.
+    #[inline(always)]
+    fn all(&self) -> Bitboard {
+        self.sets.iter().fold(Bitboard::EMPTY, |all, s| all | *s)
+    }
+}
+
+/// The eight sets of a `Reach` added up square by square, as a 3-bit number per square
+/// in three bitboards (bit-sliced; no square is in more than six sets: four
+/// neighbours and two jumps), so that `Σ popcount(set & F)` takes three popcounts.
+#[derive(Clone, Copy)]
+struct Multiplicity([Bitboard; 3]);
+
+impl Multiplicity {
+    #[inline(always)]
+    fn of(reach: &Reach) -> Multiplicity {
+        let [mut ones, mut twos, mut fours] = [Bitboard::EMPTY; 3];
+        for set in reach.sets {
+            let carry = ones & set;
+            ones ^= set;
+            let carry2 = twos & carry;
+            twos ^= carry;
+            fours |= carry2;
+        }
+        Multiplicity([ones, twos, fours])
+    }
+
+    #[inline(always)]
+    fn count_onto(&self, free: Bitboard) -> u32 {
+        let [ones, twos, fours] = self.0;
+        (ones & free).count() + 2 * (twos & free).count() + 4 * (fours & free).count()
+    }
+}
+
+/// The open jumps of the tiger and the lion standing on `own`'s squares.
+#[inline(always)]
+fn landings(own: &[u8; 8], blockers: Bitboard) -> [Bitboard; 2] {
+    [
+        open_jumps(own[Animal::Tiger.index()] as usize, blockers),
+        open_jumps(own[Animal::Lion.index()] as usize, blockers),
+    ]
+}
+
+/// The animals whose water squares block a river jump: both rats, and both dogs when
+/// dogs swim.
+#[inline(always)]
+fn jump_blockers<R: MoveRules>(squares: &[[u8; 8]; 2]) -> Bitboard {
+    let bb_of = |c: Color, a: Animal| SQUARE_BB[squares[c.index()][a.index()] as usize];
+    let rats = bb_of(Color::Red, Animal::Rat) | bb_of(Color::Blue, Animal::Rat);
+    if R::DOG_SWIMS {
+        rats | bb_of(Color::Red, Animal::Dog) | bb_of(Color::Blue, Animal::Dog)
+    } else {
+        rats
+    }
+}
+
+/// The squares `side` enters without capturing: empty, and never its own den.
+#[inline(always)]
+fn free_for(side: Color, occupied: &[Bitboard; 2]) -> Bitboard {
+    !(occupied[0] | occupied[1] | own_den(side))
+}
+
+/// The number of legal moves, counted without building them (perft's last ply).
+#[inline]
+pub fn count_with<R: MoveRules>(pos: &Position) -> u32 {
+    count_parts::<R>(pos.side, &pos.occupied, &pos.squares)
+}
+
+/// Number of legal moves under the default rules.
+#[inline]
+pub fn count(pos: &Position) -> u32 {
+    count_with::<Standard>(pos)
+}
+
+/// How many moves `side` would have here if it were its turn (for evaluation);
+/// 0 when the game is over on the board.
+#[inline]
+pub fn mobility(pos: &Position, side: Color) -> u32 {
+    count_parts::<Standard>(side, &pos.occupied, &pos.squares)
+}
+
+/// The number of legal replies after `m`, without making the whole move (no key,
+/// mailbox or counters).
+#[inline]
+pub fn count_after_with<R: MoveRules>(pos: &Position, m: Move) -> u32 {
+    let (from, to) = (m.from().index(), m.to().index());
+    let us = pos.side;
+    let them = us.other();
+    let mut occupied = pos.occupied;
+    let mut squares = pos.squares;
+    let captured = pos.mailbox[to];
+    if captured != EMPTY {
+        occupied[them.index()] ^= Bitboard(1 << to);
+        squares[them.index()][captured as usize & 7] = CAPTURED;
+    }
+    occupied[us.index()] ^= Bitboard(1 << from | 1 << to);
+    squares[us.index()][pos.mailbox[from] as usize & 7] = to as u8;
+    count_parts::<R>(them, &occupied, &squares)
+}
+
+/// The number of legal moves of `side` (whether or not it is its turn).
+#[inline(always)]
+pub(super) fn count_parts<R: MoveRules>(
+    side: Color,
+    occupied: &[Bitboard; 2],
+    squares: &[[u8; 8]; 2],
+) -> u32 {
+    let in_den = (occupied[0] & DEN_BB[1]) | (occupied[1] & DEN_BB[0]);
+    if in_den.any() || occupied[0].is_empty() || occupied[1].is_empty() {
+        return 0;
+    }
+    let reach = Reach::of::<R>(side, occupied, squares);
+    let mut count = reach.count_onto(free_for(side, occupied));
+    // Every capture lands on an enemy next to one of ours (on land, but for the
+    // swimmers) or at an open jump's end.
+    if (reach.all() & occupied[side.other().index()]).any() {
+        count += count_captures::<R>(side, occupied, squares);
+    }
+    count
+}
+
+/// The captures of `side`, by each animal's destinations.
+#[inline(never)]
+fn count_captures<R: MoveRules>(
+    side: Color,
+    occupied: &[Bitboard; 2],
+    squares: &[[u8; 8]; 2],
+) -> u32 {
+    let dest = Destinations::of::<R>(side, occupied, squares);
+    let own = &squares[side.index()];
+    let enemies = occupied[side.other().index()];
+    let count = |a: Animal| (dest.targets::<R>(a, own[a.index()] as usize) & enemies).count();
+    // Written out so that each animal's rules are resolved at compile time.
+    count(Animal::Rat)
+        + count(Animal::Cat)
+        + count(Animal::Dog)
+        + count(Animal::Wolf)
+        + count(Animal::Leopard)
+        + count(Animal::Tiger)
+        + count(Animal::Lion)
+        + count(Animal::Elephant)
+}
+
+/// The leaves two plies below `pos` (perft 2): for each legal move, the number of
+/// legal replies, counted without making the move.
+///
+/// A move that captures nothing changes two squares of the mover's side and nothing
+/// of the replying side, so the replies' reach is the same after every such move
+/// (but for the jumps when the mover is a jump blocker): it is built once here, with
+/// its multiplicity, and each move's replies are three popcounts against that move's
+/// free squares, plus the captures when an enemy is in reach. The replies to a capture
+/// are counted by `count_after_with`; a move into the enemy den has none.
+pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
+    if pos.is_over_on_board() {
+        return 0;
+    }
+    let (us, them) = (pos.side, pos.side.other());
+    let (occupied, squares) = (&pos.occupied, &pos.squares);
+    let replies = Reach::of::<R>(them, occupied, squares);
+    let multiplicity = Multiplicity::of(&replies);
+    let reply_reach = replies.all();
+    let free = free_for(them, occupied);
+    let movers = occupied[us.index()];
+    let blockers = jump_blockers::<R>(squares);
+    // Where the movers go without capturing, the enemy den left out (no replies).
+    let open = free_for(us, occupied).minus(own_den(them));
+    // The replies that capture, after the mover's move `change` (its from and to
+    // squares) of `animal` to `to`.
+    let captures_after = |animal: Animal, change: Bitboard, to: Square| {
+        let mut occupied = *occupied;
+        let mut squares = *squares;
+        occupied[us.index()] ^= change;
+        squares[us.index()][animal.index()] = to.index() as u8;
+        u64::from(count_captures::<R>(them, &occupied, &squares))
+    };
+    let mut total = 0u64;
+    for animal in Animal::ALL {
+        let from = squares[us.index()][animal.index()] as usize;
+        let quiet = quiet_targets::<R>(animal, from, open, blockers);
+        if animal == Animal::Rat || (R::DOG_SWIMS && animal == Animal::Dog) {
+            // A jump blocker: the replies' jumps change with it.
+            for to in quiet {
+                let change = SQUARE_BB[from] | Bitboard::from_square(to);
+                let mut after = replies;
+                let jumps = landings(&squares[them.index()], blockers ^ change);
+                after.sets[LANDINGS..LANDINGS + 2].copy_from_slice(&jumps);
+                total += u64::from(after.count_onto(free ^ change));
+                if (after.all() & (movers ^ change)).any() {
+                    total += captures_after(animal, change, to);
+                }
+            }
+        } else {
+            for to in quiet {
+                let change = SQUARE_BB[from] | Bitboard::from_square(to);
+                total += u64::from(multiplicity.count_onto(free ^ change));
+                if (reply_reach & (movers ^ change)).any() {
+                    total += captures_after(animal, change, to);
+                }
+            }
+        }
+    }
+    let enemies = occupied[them.index()];
+    if (Reach::of::<R>(us, occupied, squares).all() & enemies).any() {
+        let dest = Destinations::new::<R>(pos);
+        for animal in Animal::ALL {
+            let from = squares[us.index()][animal.index()];
+            for to in dest.targets::<R>(animal, from as usize) & enemies {
+                // `from` is a real square: only a living animal has targets.
+                let m = Move::new(Square::from_index_unchecked(from), to);
+                total += u64::from(count_after_with::<R>(pos, m));
+            }
+        }
+    }
+    total
+}
+
+/// The moves of the animal on `from` onto `open` (empty squares it may enter): the
+/// same as its destinations without the captures, and without ranks.
+#[inline(always)]
+fn quiet_targets<R: MoveRules>(
+    animal: Animal,
+    from: usize,
+    open: Bitboard,
+    blockers: Bitboard,
+) -> Bitboard {
+    let steps = NEIGHBOURS[from];
+    match animal {
+        Animal::Rat => steps & open,
+        Animal::Dog if R::DOG_SWIMS => steps & open,
+        Animal::Tiger | Animal::Lion => (steps | open_jumps(from, blockers)) & open & LAND,
+        _ => steps & open & LAND,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::movegen::generate_with;
+    use crate::board::rules::{DogSwims, DogSwimsTrappedLoseAttack, TrappedLoseAttack};
+    use crate::board::MoveList;
+
+    /// The counter (steps and jumps on whole bitboards, captures by destinations)
+    /// against the generator, and the two-ply count against making each move, along
+    /// random games under the rules `R`: positions with rats and dogs in the water,
+    /// jumps open and blocked, captures and traps.
+    fn counting_agrees_with_generation<R: MoveRules>() {
+        let mut rng = crate::board::position::tests::Rng(0x2545_F491_4F6C_DD1D);
+        let mut positions = 0;
+        for _game in 0..200 {
+            let mut p = Position::startpos();
+            for _ in 0..300 {
+                let mut moves = MoveList::new();
+                generate_with::<R>(&p, &mut moves);
+                assert_eq!(count_with::<R>(&p) as usize, moves.len(), "{p:?}");
+                let two_plies: u64 = moves
+                    .iter()
+                    .map(|&m| {
+                        let mut child = p;
+                        child.play(m);
+                        u64::from(count_with::<R>(&child))
+                    })
+                    .sum();
+                assert_eq!(count_two_plies::<R>(&p), two_plies, "two plies in {p:?}");
+                for side in Color::BOTH {
+                    let mut turned = p;
+                    if turned.side != side {
+                        turned.play_null();
+                    }
+                    let mut list = MoveList::new();
+                    generate_with::<R>(&turned, &mut list);
+                    let counted = count_parts::<R>(side, &p.occupied, &p.squares);
+                    assert_eq!(counted as usize, list.len(), "{side} in {p:?}");
+                }
+                positions += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(positions > 10_000);
+    }
+
+    #[test]
+    fn counting_agrees_with_generation_under_every_rule_set() {
+        counting_agrees_with_generation::<Standard>();
+        counting_agrees_with_generation::<DogSwims>();
+        counting_agrees_with_generation::<TrappedLoseAttack>();
+        counting_agrees_with_generation::<DogSwimsTrappedLoseAttack>();
+    }
+}
