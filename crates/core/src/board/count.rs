@@ -9,7 +9,7 @@
 //! open jump's end, which is rare.
 
 use super::bitboard::Bitboard;
-use super::geometry::{own_den, DEN_BB, LAND, NEIGHBOURS, SQUARE_BB};
+use super::geometry::{own_den, DEN_BB, JUMPS, LAND, NEIGHBOURS, SQUARE_BB};
 use super::movegen::{open_jumps, Destinations};
 use super::moves::Move;
 use super::piece::{Animal, Color};
@@ -233,6 +233,10 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
     let free = free_for(them, occupied);
     let movers = occupied[us.index()];
     let blockers = jump_blockers::<R>(squares);
+    let reply_jump_paths = [Animal::Tiger, Animal::Lion]
+        .iter()
+        .map(|a| &JUMPS[squares[them.index()][a.index()] as usize])
+        .fold(Bitboard::EMPTY, |all, set| all | set.over[0] | set.over[1]);
     // Where the movers go without capturing, the enemy den left out (no replies).
     let open = free_for(us, occupied).minus(own_den(them));
     // The replies that capture, after the mover's move `change` (its from and to
@@ -244,14 +248,27 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
         squares[us.index()][animal.index()] = to.index() as u8;
         u64::from(count_captures::<R>(them, &occupied, &squares))
     };
+    // The replies after a move that leaves the replies' reach as it is.
+    let replies_as_reached = |animal: Animal, change: Bitboard, to: Square| {
+        let mut count = u64::from(multiplicity.count_onto(free ^ change));
+        if (reply_reach & (movers ^ change)).any() {
+            count += captures_after(animal, change, to);
+        }
+        count
+    };
     let mut total = 0u64;
     for animal in Animal::ALL {
         let from = squares[us.index()][animal.index()] as usize;
         let quiet = quiet_targets::<R>(animal, from, open, blockers);
         if animal == Animal::Rat || (R::DOG_SWIMS && animal == Animal::Dog) {
-            // A jump blocker: the replies' jumps change with it.
+            // A jump blocker: the replies' jumps change when it enters or leaves the
+            // water they fly over.
             for to in quiet {
                 let change = SQUARE_BB[from] | Bitboard::from_square(to);
+                if (change & reply_jump_paths).is_empty() {
+                    total += replies_as_reached(animal, change, to);
+                    continue;
+                }
                 let mut after = replies;
                 let jumps = landings(&squares[them.index()], blockers ^ change);
                 after.sets[LANDINGS..LANDINGS + 2].copy_from_slice(&jumps);
@@ -263,15 +280,20 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
         } else {
             for to in quiet {
                 let change = SQUARE_BB[from] | Bitboard::from_square(to);
-                total += u64::from(multiplicity.count_onto(free ^ change));
-                if (reply_reach & (movers ^ change)).any() {
-                    total += captures_after(animal, change, to);
-                }
+                total += replies_as_reached(animal, change, to);
             }
         }
     }
+    // Whether the mover can capture at all: a step capture is made from land, or
+    // from water onto water (a swimmer), so its square is one the enemy animal
+    // reaches by a step (steps being symmetric); a jump capture lands on the enemy.
     let enemies = occupied[them.index()];
-    if (Reach::of::<R>(us, occupied, squares).all() & enemies).any() {
+    let stepping_reach = replies.sets[..LANDINGS]
+        .iter()
+        .chain(&replies.sets[LANDINGS + 2..])
+        .fold(Bitboard::EMPTY, |all, s| all | *s);
+    let jumps = landings(&squares[us.index()], blockers);
+    if (stepping_reach & movers).any() || ((jumps[0] | jumps[1]) & enemies).any() {
         let dest = Destinations::new::<R>(pos);
         for animal in Animal::ALL {
             let from = squares[us.index()][animal.index()];
