@@ -212,6 +212,9 @@ fn count_captures<R: MoveRules>(
         + count(Animal::Elephant)
 }
 
+/// A shift of a set of squares one step back, towards where a step came from.
+type StepBack = fn(Bitboard) -> Bitboard;
+
 /// The leaves two plies below `pos` (perft 2): for each legal move, the number of
 /// legal replies, counted without making the move.
 ///
@@ -219,8 +222,10 @@ fn count_captures<R: MoveRules>(
 /// of the replying side, so the replies' reach is the same after every such move
 /// (but for the jumps when the mover is a jump blocker): it is built once here, with
 /// its multiplicity, and each move's replies are three popcounts against that move's
-/// free squares, plus the captures when an enemy is in reach. The replies to a capture
-/// are counted by `count_after_with`; a move into the enemy den has none.
+/// free squares, plus the captures when an enemy is in reach. The mover's own moves
+/// that capture nothing need no ranks either: they are walked a direction at a time
+/// (the land animals' steps), then the jumps and the swimmers' steps. The replies to a
+/// capture are counted by `count_after_with`; a move into the enemy den has none.
 pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
     if pos.is_over_on_board() {
         return 0;
@@ -240,47 +245,75 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
     // Where the movers go without capturing, the enemy den left out (no replies).
     let open = free_for(us, occupied).minus(own_den(them));
     // The replies that capture, after the mover's move `change` (its from and to
-    // squares) of `animal` to `to`.
-    let captures_after = |animal: Animal, change: Bitboard, to: Square| {
+    // squares; the animal is the one on the from square).
+    let captures_after = |change: Bitboard| {
+        let from = change & movers;
         let mut occupied = *occupied;
         let mut squares = *squares;
         occupied[us.index()] ^= change;
-        squares[us.index()][animal.index()] = to.index() as u8;
+        let animal = pos.mailbox[from.0.trailing_zeros() as usize] as usize & 7;
+        squares[us.index()][animal] = change.minus(from).0.trailing_zeros() as u8;
         u64::from(count_captures::<R>(them, &occupied, &squares))
     };
     // The replies after a move that leaves the replies' reach as it is.
-    let replies_as_reached = |animal: Animal, change: Bitboard, to: Square| {
+    let replies_as_reached = |change: Bitboard| {
         let mut count = u64::from(multiplicity.count_onto(free ^ change));
         if (reply_reach & (movers ^ change)).any() {
-            count += captures_after(animal, change, to);
+            count += captures_after(change);
         }
         count
     };
+    let own = &squares[us.index()];
     let mut total = 0u64;
-    for animal in Animal::ALL {
-        let from = squares[us.index()][animal.index()] as usize;
-        let quiet = quiet_targets::<R>(animal, from, open, blockers);
-        if animal == Animal::Rat || (R::DOG_SWIMS && animal == Animal::Dog) {
-            // A jump blocker: the replies' jumps change when it enters or leaves the
-            // water they fly over.
-            for to in quiet {
-                let change = SQUARE_BB[from] | Bitboard::from_square(to);
-                if (change & reply_jump_paths).is_empty() {
-                    total += replies_as_reached(animal, change, to);
-                    continue;
-                }
-                let mut after = replies;
-                let jumps = landings(&squares[them.index()], blockers ^ change);
-                after.sets[LANDINGS..LANDINGS + 2].copy_from_slice(&jumps);
-                total += u64::from(after.count_onto(free ^ change));
-                if (after.all() & (movers ^ change)).any() {
-                    total += captures_after(animal, change, to);
-                }
+    // The steps of every animal but the swimmers, one direction at a time: a set of
+    // targets, each with its from square one step back.
+    let walkers = if R::DOG_SWIMS {
+        movers.minus(
+            SQUARE_BB[own[Animal::Rat.index()] as usize]
+                | SQUARE_BB[own[Animal::Dog.index()] as usize],
+        )
+    } else {
+        movers.minus(SQUARE_BB[own[Animal::Rat.index()] as usize])
+    };
+    let directions: [(Bitboard, StepBack); 4] = [
+        (walkers.north(), Bitboard::south),
+        (walkers.south(), Bitboard::north),
+        (walkers.east(), Bitboard::west),
+        (walkers.west(), Bitboard::east),
+    ];
+    for (targets, back) in directions {
+        for to in targets & open & LAND {
+            let to = Bitboard::from_square(to);
+            total += replies_as_reached(to | back(to));
+        }
+    }
+    for jumper in [Animal::Tiger, Animal::Lion] {
+        let from = own[jumper.index()] as usize;
+        for to in open_jumps(from, blockers) & open {
+            total += replies_as_reached(SQUARE_BB[from] | Bitboard::from_square(to));
+        }
+    }
+    // The swimmers step onto land or water; they block jumps, so the replies' jumps
+    // change when one enters or leaves the water they fly over.
+    let swimmers: &[Animal] = if R::DOG_SWIMS {
+        &[Animal::Rat, Animal::Dog]
+    } else {
+        &[Animal::Rat]
+    };
+    for swimmer in swimmers {
+        let from = own[swimmer.index()] as usize;
+        for to in NEIGHBOURS[from] & open {
+            let change = SQUARE_BB[from] | Bitboard::from_square(to);
+            if (change & reply_jump_paths).is_empty() {
+                total += replies_as_reached(change);
+                continue;
             }
-        } else {
-            for to in quiet {
-                let change = SQUARE_BB[from] | Bitboard::from_square(to);
-                total += replies_as_reached(animal, change, to);
+            let mut after = replies;
+            let jumps = landings(&squares[them.index()], blockers ^ change);
+            after.sets[LANDINGS..LANDINGS + 2].copy_from_slice(&jumps);
+            total += u64::from(after.count_onto(free ^ change));
+            if (after.all() & (movers ^ change)).any() {
+                total += captures_after(change);
             }
         }
     }
@@ -305,24 +338,6 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
         }
     }
     total
-}
-
-/// The moves of the animal on `from` onto `open` (empty squares it may enter): the
-/// same as its destinations without the captures, and without ranks.
-#[inline(always)]
-fn quiet_targets<R: MoveRules>(
-    animal: Animal,
-    from: usize,
-    open: Bitboard,
-    blockers: Bitboard,
-) -> Bitboard {
-    let steps = NEIGHBOURS[from];
-    match animal {
-        Animal::Rat => steps & open,
-        Animal::Dog if R::DOG_SWIMS => steps & open,
-        Animal::Tiger | Animal::Lion => (steps | open_jumps(from, blockers)) & open & LAND,
-        _ => steps & open & LAND,
-    }
 }
 
 #[cfg(test)]
