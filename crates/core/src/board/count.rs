@@ -10,7 +10,7 @@
 
 use super::bitboard::Bitboard;
 use super::geometry::{own_den, DEN_BB, JUMPS, LAND, NEIGHBOURS, SQUARE_BB};
-use super::movegen::{open_jumps, Destinations};
+use super::movegen::{may_capture, open_jumps, Destinations};
 use super::moves::Move;
 use super::piece::{Animal, Color};
 use super::position::{Position, CAPTURED, EMPTY};
@@ -185,31 +185,50 @@ pub(super) fn count_parts<R: MoveRules>(
     // Every capture lands on an enemy next to one of ours (on land, but for the
     // swimmers) or at an open jump's end.
     if (reach.all() & occupied[side.other().index()]).any() {
-        count += count_captures::<R>(side, occupied, squares);
+        count += count_captures::<R>(side, occupied, squares, &reach);
     }
     count
 }
 
-/// The captures of `side`, by each animal's destinations.
+/// The captures of `side`, whose reach is `reach`: for each enemy in reach, the
+/// animals next to it, and the jumpers landing on it, that may take it.
 #[inline(never)]
 fn count_captures<R: MoveRules>(
     side: Color,
     occupied: &[Bitboard; 2],
     squares: &[[u8; 8]; 2],
+    reach: &Reach,
 ) -> u32 {
-    let dest = Destinations::of::<R>(side, occupied, squares);
-    let own = &squares[side.index()];
-    let enemies = occupied[side.other().index()];
-    let count = |a: Animal| (dest.targets::<R>(a, own[a.index()] as usize) & enemies).count();
-    // Written out so that each animal's rules are resolved at compile time.
-    count(Animal::Rat)
-        + count(Animal::Cat)
-        + count(Animal::Dog)
-        + count(Animal::Wolf)
-        + count(Animal::Leopard)
-        + count(Animal::Tiger)
-        + count(Animal::Lion)
-        + count(Animal::Elephant)
+    let (us, them) = (side.index(), side.other().index());
+    let own = &squares[us];
+    let mut count = 0;
+    for to in reach.all() & occupied[them] {
+        let to = to.index();
+        let victim = animal_on(&squares[them], to);
+        let may_take = |attacker: Animal, from: usize| {
+            u32::from(may_capture::<R>(side, attacker, from, victim, to))
+        };
+        for from in NEIGHBOURS[to] & occupied[us] {
+            count += may_take(animal_on(own, from.index()), from.index());
+        }
+        for (i, jumper) in [Animal::Tiger, Animal::Lion].into_iter().enumerate() {
+            if (reach.sets[LANDINGS + i].0 >> to) & 1 != 0 {
+                count += may_take(jumper, own[jumper.index()] as usize);
+            }
+        }
+    }
+    count
+}
+
+/// The animal of a side standing on `sq` (which one of its animals occupies): the
+/// byte equal to `sq` among its eight squares, found eight at a time.
+#[inline(always)]
+fn animal_on(squares: &[u8; 8], sq: usize) -> Animal {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let equal = u64::from_le_bytes(*squares) ^ (ONES * sq as u64);
+    // The lowest zero byte of `equal` has the lowest set bit here (exact for it).
+    let zero_bytes = equal.wrapping_sub(ONES) & !equal & (ONES << 7);
+    Animal::from_index(zero_bytes.trailing_zeros() as usize / 8)
 }
 
 /// A shift of a set of squares one step back, towards where a step came from.
@@ -246,20 +265,20 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
     let open = free_for(us, occupied).minus(own_den(them));
     // The replies that capture, after the mover's move `change` (its from and to
     // squares; the animal is the one on the from square).
-    let captures_after = |change: Bitboard| {
+    let captures_after = |change: Bitboard, reach: &Reach| {
         let from = change & movers;
         let mut occupied = *occupied;
         let mut squares = *squares;
         occupied[us.index()] ^= change;
         let animal = pos.mailbox[from.0.trailing_zeros() as usize] as usize & 7;
         squares[us.index()][animal] = change.minus(from).0.trailing_zeros() as u8;
-        u64::from(count_captures::<R>(them, &occupied, &squares))
+        u64::from(count_captures::<R>(them, &occupied, &squares, reach))
     };
     // The replies after a move that leaves the replies' reach as it is.
     let replies_as_reached = |change: Bitboard| {
         let mut count = u64::from(multiplicity.count_onto(free ^ change));
         if (reply_reach & (movers ^ change)).any() {
-            count += captures_after(change);
+            count += captures_after(change, &replies);
         }
         count
     };
@@ -313,7 +332,7 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
             after.sets[LANDINGS..LANDINGS + 2].copy_from_slice(&jumps);
             total += u64::from(after.count_onto(free ^ change));
             if (after.all() & (movers ^ change)).any() {
-                total += captures_after(change);
+                total += captures_after(change, &after);
             }
         }
     }

@@ -148,6 +148,42 @@ impl Destinations {
     }
 }
 
+/// Whether `attacker` of `us`, standing on `from`, may take `victim` on `to`, a step or
+/// an open jump away: the capture rules of `Destinations` for one move, for counting
+/// the captures of the few animals in contact without building every destination.
+#[inline(always)]
+pub(super) fn may_capture<R: MoveRules>(
+    us: Color,
+    attacker: Animal,
+    from: usize,
+    victim: Animal,
+    to: usize,
+) -> bool {
+    let in_water = |sq: usize| (WATER.0 >> sq) & 1 != 0;
+    // "An animal on an enemy trap cannot capture anything while it stands there."
+    if R::TRAPPED_LOSE_ATTACK && (TRAPS[us.other().index()].0 >> from) & 1 != 0 {
+        return false;
+    }
+    match attacker {
+        // "A rat in water captures nothing on land; a rat in water may capture the
+        // enemy rat in water."
+        Animal::Rat if in_water(from) => in_water(to) && victim == Animal::Rat,
+        // A swimming dog takes the enemy rat or dog in water, nothing on land.
+        Animal::Dog if R::DOG_SWIMS && in_water(from) => {
+            in_water(to) && matches!(victim, Animal::Rat | Animal::Dog)
+        }
+        // "No animal on land captures anything in water (a rat on land included)."
+        _ if in_water(to) => false,
+        // "An enemy animal on one of the capturing side's own traps can be captured by
+        // any animal of that side, whatever the ranks."
+        _ if (TRAPS[us.index()].0 >> to) & 1 != 0 => true,
+        // "The rat captures the elephant"; "the elephant never captures the rat".
+        Animal::Rat => matches!(victim, Animal::Rat | Animal::Elephant),
+        Animal::Elephant => victim != Animal::Rat,
+        _ => attacker >= victim,
+    }
+}
+
 /// Landing squares of the river jumps from `from` that no rat blocks.
 ///
 /// "Lion and tiger jump … straight across it to the first land square beyond.
@@ -514,6 +550,21 @@ mod tests {
             assert_eq!(is_legal(&pos, m), legal, "{rule}: {mv} in {fen}");
             assert_eq!(legal_moves(&pos).contains(m), legal, "{rule}: generator");
             assert_eq!(pos.parse_move(mv).is_ok(), legal, "{rule}: parse_move");
+            // The one-move capture rule of the counter, where a capture is in reach.
+            let (from, to) = (m.from().index(), m.to().index());
+            let in_reach = (NEIGHBOURS[from]
+                | open_jumps(
+                    from,
+                    pos.bb_of(Color::Red, Animal::Rat) | pos.bb_of(Color::Blue, Animal::Rat),
+                ))
+            .contains(m.to());
+            if let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) {
+                if in_reach && attacker.color != victim.color {
+                    let capture =
+                        may_capture::<Standard>(pos.side, attacker.animal, from, victim.animal, to);
+                    assert_eq!(capture, legal, "{rule}: may_capture");
+                }
+            }
         }
     }
 
