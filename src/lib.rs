@@ -4,20 +4,26 @@
 //! are the `jungle-core` crate in `crates/core`, which builds for any target; they are
 //! re-exported here under their own names. This crate holds what runs around them:
 //!
-//! - `protocol`: the UCI-style engine on stdin/stdout.
-//! - `arena`: engine processes, matches, openings, records.
+//! - `session`: the engine's protocol session on stdin/stdout.
+//! - `arena`: engine processes, matches, their statistics.
+//! - `books`: opening books (`jungle openings`), balanced or calibrated.
+//! - `analyse`: the review of record files (`jungle analyse`).
+//! - `greedy`: the one-ply player (`jungle greedy`), the anchor of the strength levels.
 //! - `train`: data generation, network training, weight tuning.
 //! - `tb_files`: the `jungle tb` command.
 //! - `gui`: the board's HTTP server.
 //! - `cli`: the command line, dispatching to the above.
 
 pub use jungle_core::{
-    board, eval, game, nnue, record, review, search, tb, text, tools, uci, with_move_rules,
+    board, eval, game, nnue, protocol, record, review, search, tb, text, tools, with_move_rules,
 };
 
+pub mod analyse;
 pub mod arena;
+pub mod books;
 pub mod cli;
+pub mod greedy;
 pub mod gui;
-pub mod protocol;
+pub mod session;
 pub mod tb_files;
 pub mod train;

@@ -7,9 +7,10 @@
 mod checks;
 
 use jungle::arena::match_runner::Termination;
-use jungle::arena::match_runner::{read_openings, read_records, write_record, GameRecord};
+use jungle::arena::match_runner::{write_record, GameRecord};
 use jungle::board::{Animal, Color, Position};
 use jungle::game::{Game, GameResult, Rules};
+use jungle::record::{read_openings, read_records};
 use jungle::train::data::{self, Outcome, Sample};
 use proptest::prelude::*;
 use std::path::Path;

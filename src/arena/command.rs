@@ -1,17 +1,16 @@
-//! `jungle match`, `jungle replay`, `jungle openings` and `jungle greedy`.
+//! `jungle match` and `jungle replay`.
 
-use crate::arena::analyse;
-use crate::arena::engine_process::{rule_options, EngineSpec};
-use crate::arena::greedy;
+use crate::arena::engine_process::EngineSpec;
 use crate::arena::match_runner::{self, Adjudication, TimeControl};
 use crate::arena::merge;
-use crate::arena::openings;
 use crate::arena::shard::Shard;
 use crate::arena::stats::Sprt;
 use crate::board::Position;
-use crate::cli::common::{EvalArg, LineWriter, RulesArgs};
+use crate::cli::common::{LineWriter, RulesArgs};
 use crate::game::Rules;
-use std::io::{self, Write};
+use crate::protocol::options::rule_settings;
+use crate::record;
+use std::io;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct MatchArgs {
@@ -79,137 +78,6 @@ pub(crate) struct ReplayArgs {
     rules: RulesArgs,
 }
 
-#[derive(clap::Args, Debug)]
-pub(crate) struct AnalyseArgs {
-    /// The record files (written by `jungle match --pgn`, the board or this command).
-    #[arg(required = true)]
-    files: Vec<String>,
-    /// Nodes searched in each position (the default, so that the review is the same
-    /// on every machine).
-    #[arg(long, value_name = "N", default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "movetime")]
-    nodes: u64,
-    /// Milliseconds of search in each position instead of a node count.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=600_000))]
-    movetime: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
-    /// Hash table (MB).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    hash: u32,
-    /// Write the reviewed records to this file (default: standard output).
-    #[arg(long, value_name = "FILE")]
-    out: Option<String>,
-    #[command(flatten)]
-    rules: RulesArgs,
-}
-
-#[derive(clap::Args, Debug)]
-pub(crate) struct OpeningsArgs {
-    #[arg(long, default_value_t = 100)]
-    count: usize,
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
-    plies: u32,
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(i32).range(1..=30))]
-    depth: i32,
-    /// Keep positions scored within this many centipawns of 0.
-    #[arg(long, default_value_t = 60)]
-    margin: i32,
-    /// Keep only positions scored at least this far from 0 (an unbalanced suite).
-    #[arg(long, default_value_t = 0)]
-    min_margin: i32,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Keep only positions from which a self-play game at N nodes per move is won by
-    /// the side the search favours.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    verify_nodes: Option<u64>,
-    /// Threads playing the verification games (the suite does not depend on it).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    threads: u32,
-    /// Evaluation of the searches (the committed books were made with classical).
-    #[arg(long, value_enum, default_value_t = EvalArg::Nnue)]
-    eval: EvalArg,
-    #[command(flatten)]
-    calibrate: CalibrateArgs,
-    #[command(flatten)]
-    rules: RulesArgs,
-}
-
-/// Calibration of `jungle openings`: self-play trials from each candidate.
-#[derive(clap::Args, Debug, Clone)]
-struct CalibrateArgs {
-    /// Calibrate: keep a position only when self-play trials at about N nodes per move
-    /// (each move's budget jittered, see --calibrate-jitter) pass the thresholds.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    calibrate_nodes: Option<u64>,
-    /// Calibrate (after --calibrate-nodes, if given) at a clock, seconds[+increment]
-    /// per side, e.g. 10+0.1.
-    #[arg(long, value_name = "TC")]
-    calibrate_tc: Option<String>,
-    /// Self-play trials per candidate and limit.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    calibrate_trials: u32,
-    /// Each move's node budget is drawn from N ± this many percent (seeded), so that
-    /// the trials of a position differ.
-    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(0..=90))]
-    calibrate_jitter: u32,
-    /// Keep a position when the favoured side wins at least this percentage of trials.
-    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(0..=100))]
-    calibrate_min_win: u32,
-    /// … and at most this percentage.
-    #[arg(long, default_value_t = 70, value_parser = clap::value_parser!(u32).range(0..=100))]
-    calibrate_max_win: u32,
-    /// … and loses at most this many trials.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
-    calibrate_max_losses: u32,
-}
-
-impl CalibrateArgs {
-    /// The calibration asked for (`None`: no --calibrate-nodes or --calibrate-tc).
-    fn calibration(&self) -> Result<Option<openings::Calibration>, String> {
-        let mut limits = Vec::new();
-        if let Some(nodes) = self.calibrate_nodes {
-            limits.push(openings::TrialLimit::Nodes {
-                nodes,
-                jitter_pct: self.calibrate_jitter,
-            });
-        }
-        if let Some(tc) = &self.calibrate_tc {
-            match TimeControl::parse_tc(tc) {
-                Ok(TimeControl::Clock { base_ms, inc_ms }) => {
-                    limits.push(openings::TrialLimit::Clock { base_ms, inc_ms })
-                }
-                _ => {
-                    return Err(format!(
-                        "--calibrate-tc '{}': expected seconds[+increment], like 10+0.1",
-                        crate::text::quote(tc)
-                    ))
-                }
-            }
-        }
-        if limits.is_empty() {
-            return Ok(None);
-        }
-        let cal = openings::Calibration {
-            limits,
-            trials: self.calibrate_trials,
-            min_win_pct: self.calibrate_min_win,
-            max_win_pct: self.calibrate_max_win,
-            max_losses: self.calibrate_max_losses,
-        };
-        cal.check()?;
-        Ok(Some(cal))
-    }
-}
-
-#[derive(clap::Args, Debug)]
-pub(crate) struct GreedyArgs {
-    /// Seed of its random choices (default: from the clock).
-    #[arg(long)]
-    seed: Option<u64>,
-}
-
 /// Runs `jungle match`; returns the exit code.
 pub(crate) fn run_match(args: MatchArgs) -> i32 {
     match build_match(&args) {
@@ -256,7 +124,7 @@ pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
         let read = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", crate::text::quote(path)))
             .and_then(|text| {
-                match_runner::read_records(&text, rules)
+                record::read_records(&text, rules)
                     .map_err(|e| format!("{}: {e}", crate::text::quote(path)))
             });
         match read {
@@ -280,13 +148,13 @@ pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
             .iter()
             .find(|(t, _)| t == "Game")
             .map_or((i + 1).to_string(), |(_, v)| v.clone());
-        match match_runner::replay(g) {
+        match record::replay(g) {
             Ok(game) => println!(
                 "Game {number} ({} vs {}): {} moves, recorded {} {{{}}}, final position {} [{}]",
                 tag("Red"),
                 tag("Blue"),
                 g.moves.len(),
-                g.result,
+                g.result.map_or("", |r| r.as_str()),
                 tag("Termination"),
                 game.position().to_fen(),
                 game.result()
@@ -311,139 +179,6 @@ pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
         return 1;
     }
     i32::from(bad > 0)
-}
-
-/// Runs `jungle analyse`; returns the exit code.
-pub(crate) fn run_analyse(args: AnalyseArgs) -> i32 {
-    match analyse_files(&args) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
-}
-
-fn analyse_files(args: &AnalyseArgs) -> Result<(), String> {
-    let rules = args.rules.rules();
-    let mut games = Vec::new();
-    for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", crate::text::quote(path)))?;
-        let read = match_runner::read_records(&text, rules)
-            .map_err(|e| format!("{}: {e}", crate::text::quote(path)))?;
-        for g in &read {
-            match_runner::replay(g).map_err(|e| format!("{}: {e}", crate::text::quote(path)))?;
-        }
-        games.extend(read);
-    }
-    if games.is_empty() {
-        return Err("the record files have no games".into());
-    }
-    let settings = analyse::Settings {
-        budget: match args.movetime {
-            Some(ms) => analyse::Budget::Movetime(ms),
-            None => analyse::Budget::Nodes(args.nodes),
-        },
-        threads: usize::from(args.threads),
-        hash_mb: args.hash as usize,
-    };
-    let positions: u64 = games.iter().map(|g| g.moves.len() as u64 + 1).sum();
-    let bar = indicatif::ProgressBar::new(positions);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "analysing {pos}/{len} positions [{bar:30}] {elapsed_precise}, {eta} left",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let mut buffer = Vec::new();
-    let reviewed = analyse::run(&games, &settings, &mut buffer, &|n| bar.inc(n))?;
-    bar.finish_and_clear();
-    match &args.out {
-        Some(path) => std::fs::write(path, &buffer)
-            .map_err(|e| format!("cannot write {}: {e}", crate::text::quote(path)))?,
-        None => {
-            let mut out = io::stdout().lock();
-            out.write_all(&buffer)
-                .and_then(|_| out.flush())
-                .map_err(|e| format!("cannot write the records: {e}"))?;
-        }
-    }
-    for (g, r) in games.iter().zip(&reviewed) {
-        let [red, blue] = jungle_board::review::summary(&g.start, r);
-        let tag = |k: &str| {
-            g.tags
-                .iter()
-                .find(|(t, _)| t == k)
-                .map_or("?", |(_, v)| v.as_str())
-        };
-        eprintln!(
-            "Game {}: {} (Red) {}; {} (Blue) {}",
-            tag("Game"),
-            tag("Red"),
-            red.describe(),
-            tag("Blue"),
-            blue.describe()
-        );
-    }
-    Ok(())
-}
-
-/// Runs `jungle openings`; returns the exit code.
-pub(crate) fn run_openings(args: OpeningsArgs) -> i32 {
-    let OpeningsArgs {
-        count,
-        plies,
-        depth,
-        margin,
-        min_margin,
-        seed,
-        verify_nodes,
-        threads,
-        eval,
-        calibrate,
-        rules,
-    } = args;
-    let calibrate = match calibrate.calibration() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
-    };
-    let settings = openings::Settings {
-        count,
-        plies,
-        depth,
-        margin,
-        min_margin,
-        seed,
-        rules: rules.rules(),
-        verify_nodes,
-        threads: threads as usize,
-        eval: eval.kind(),
-        calibrate,
-    };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    match openings::generate(&settings, &mut out) {
-        Ok(written) if written < count => {
-            eprintln!(
-                "error: only {written} of {count} positions found (too narrow a score band or calibration band?)"
-            );
-            1
-        }
-        Ok(_) => 0,
-        Err(e) => {
-            eprintln!("error: {e}");
-            1
-        }
-    }
-}
-
-/// Runs `jungle greedy`; returns the exit code.
-pub(crate) fn run_greedy(args: GreedyArgs) -> i32 {
-    greedy::run(args.seed)
 }
 
 /// `key=value` pairs of an option list, checked against the allowed keys.
@@ -512,7 +247,7 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
     // default rules, so engines without these options work).
     if rules != Rules::default() {
         for e in [&mut e0, &mut e1] {
-            e.options.splice(0..0, rule_options(rules));
+            e.options.splice(0..0, rule_settings(rules));
         }
     }
     if e0.name == e1.name {
@@ -536,7 +271,7 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
                     crate::text::quote(path)
                 )
             })?;
-            match_runner::read_openings(&text, rules)?
+            record::read_openings(&text, rules)?
         }
         None => vec![Position::startpos()],
     };

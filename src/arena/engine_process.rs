@@ -2,7 +2,8 @@
 //! handshake). The referee never trusts it: every wait has a deadline, and a process
 //! that dies or hangs is reported, not waited on.
 
-pub use crate::uci::{declaration, parse_score, rule_options, spin_range};
+use crate::protocol::client::declaration;
+use crate::protocol::info;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -232,9 +233,7 @@ impl EngineProcess {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
-                    if let Some(score) = parse_score(&line) {
-                        self.last_score = Some(score);
-                    }
+                    self.note_score(&line);
                     if done(&line) {
                         return Ok(line);
                     }
@@ -250,13 +249,18 @@ impl EngineProcess {
     pub fn poll_line(&mut self, wait: Duration) -> Result<Option<String>, EngineFailure> {
         match self.lines.recv_timeout(wait) {
             Ok(line) => {
-                if let Some(score) = parse_score(&line) {
-                    self.last_score = Some(score);
-                }
+                self.note_score(&line);
                 Ok(Some(line))
             }
             Err(RecvTimeoutError::Timeout) => Ok(None),
             Err(RecvTimeoutError::Disconnected) => Err(EngineFailure::Crashed),
+        }
+    }
+
+    /// Keeps the score of a report line (`last_score`).
+    fn note_score(&mut self, line: &str) {
+        if let Some(report) = info::read(line) {
+            self.last_score = Some(report.score.to_internal());
         }
     }
 

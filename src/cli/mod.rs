@@ -2,16 +2,19 @@
 //! `protocol.md`); the subcommands are tools.
 //!
 //! Each application owns its subcommands' options and runners in its `command`
-//! module (`arena`, `train`, `tb_files`, `gui`); `tools` holds `perft` and `bench`,
+//! module (`arena`, `books`, `analyse`, `greedy`, `train`, `tb_files`, `gui`); `tools` holds `perft` and `bench`,
 //! `common` what several of them share. Here: the parser and the dispatch.
 
 pub(crate) mod common;
 mod tools;
 
-use crate::arena::command::{AnalyseArgs, GreedyArgs, MatchArgs, OpeningsArgs, ReplayArgs};
+use crate::analyse::command::AnalyseArgs;
+use crate::arena::command::{MatchArgs, ReplayArgs};
+use crate::books::command::OpeningsArgs;
+use crate::greedy::command::GreedyArgs;
 use crate::gui::command::GuiArgs;
 use crate::train::command::{DatagenArgs, TrainArgs, TuneArgs};
-use crate::{arena, gui, protocol, tb_files, train};
+use crate::{analyse, arena, books, greedy, gui, session, tb_files, train};
 use clap::{Parser, Subcommand};
 use tools::{BenchArgs, PerftArgs};
 
@@ -58,18 +61,18 @@ pub fn run() -> i32 {
     common::init_logging();
     let cli = Cli::parse();
     match cli.command {
-        None => protocol::run(),
+        None => session::run(),
         Some(Command::Perft(args)) => tools::run_perft(args),
         Some(Command::Bench(args)) => tools::run_bench(args),
         Some(Command::Match(args)) => arena::command::run_match(args),
         Some(Command::Replay(args)) => arena::command::run_replay(args),
-        Some(Command::Analyse(args)) => arena::command::run_analyse(args),
+        Some(Command::Analyse(args)) => analyse::command::run_analyse(args),
         Some(Command::Tune(args)) => train::command::run_tune(args),
         Some(Command::Datagen(args)) => train::command::run_datagen(args),
         Some(Command::Train(args)) => train::command::run_train(args),
         Some(Command::Tb(cmd)) => tb_files::command::run(cmd),
-        Some(Command::Openings(args)) => arena::command::run_openings(args),
+        Some(Command::Openings(args)) => books::command::run_openings(args),
         Some(Command::Gui(args)) => gui::command::run_gui(args),
-        Some(Command::Greedy(args)) => arena::command::run_greedy(args),
+        Some(Command::Greedy(args)) => greedy::command::run_greedy(args),
     }
 }

@@ -8,7 +8,7 @@
 //! GUI goes on.
 
 use crate::arena::engine_process::{EngineFailure, EngineProcess, EngineSpec};
-pub use jungle_board::engines::{EngineEvent, Request, Search};
+pub use jungle_app::engines::{EngineEvent, Request, Search};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
@@ -67,7 +67,7 @@ struct Worker {
     process: Option<EngineProcess>,
     running: Option<Running>,
     /// The next search, started when the running one has answered.
-    queued: Option<Search>,
+    queued: Option<Box<Search>>,
     /// Options and new-game requests waiting for the engine to be idle.
     pending_setup: Vec<Request>,
     /// Every option set so far, sent again to a restarted engine.
@@ -193,8 +193,8 @@ impl Worker {
             }
         }
         if let Some(search) = self.queued.take() {
-            p.send(&search.position);
-            p.send(&search.go);
+            p.send(&search.position_line());
+            p.send(&search.go_line());
             self.running = Some(Running {
                 id: search.id,
                 deadline: search.deadline.map(|d| Instant::now() + d),
@@ -249,12 +249,12 @@ impl Worker {
                 slot: self.slot,
                 line,
             });
-        } else if line.starts_with("info ") {
+        } else if let Some(info) = crate::protocol::info::read(&line) {
             if let Some(r) = &self.running {
                 self.emit(EngineEvent::Info {
                     slot: self.slot,
                     id: r.id,
-                    line,
+                    info,
                 });
             }
         }

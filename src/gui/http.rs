@@ -8,6 +8,7 @@
 
 use super::api::{self, Answer, Refusal};
 use super::Msg;
+use jungle_app::events::Event;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -16,10 +17,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
-const INDEX_HTML: &str = include_str!("static/index.html");
-const APP_JS: &str = include_str!("static/app.js");
-const BACKEND_JS: &str = include_str!("static/backend.js");
-const APP_CSS: &str = include_str!("static/app.css");
+const INDEX_HTML: &str = include_str!("../../page/index.html");
+const APP_JS: &str = include_str!("../../page/app.js");
+const BACKEND_JS: &str = include_str!("backend.js");
+const APP_CSS: &str = include_str!("../../page/app.css");
 
 /// Largest body of an action; a record file to load may be larger.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -216,9 +217,10 @@ fn ask(shared: &Shared, request: api::Request) -> Reply {
         return error(503, "the GUI has stopped");
     }
     match rx.recv_timeout(Duration::from_secs(10)) {
-        Ok(Ok(Answer::State(v))) => {
-            with_common_headers(Response::from_string(v.to_string()), "application/json")
-        }
+        Ok(Ok(Answer::State(v))) => with_common_headers(
+            Response::from_string(serde_json::to_string(&v).unwrap_or_default()),
+            "application/json",
+        ),
         Ok(Ok(Answer::Text(t))) => {
             with_common_headers(Response::from_string(t), "text/plain; charset=utf-8").with_header(
                 header(
@@ -230,6 +232,11 @@ fn ask(shared: &Shared, request: api::Request) -> Reply {
         Ok(Err(r)) => error(r.status, &r.message),
         Err(_) => error(503, "the GUI did not answer in time"),
     }
+}
+
+/// An event as the event stream writes it: `event: <name>`, `data: <json>`, a blank line.
+pub fn event_stream_text(event: &Event) -> String {
+    format!("event: {}\ndata: {}\n\n", event.name(), event.data())
 }
 
 /// `GET /api/events`: Server-Sent Events until the page goes away.

@@ -35,11 +35,11 @@
 
 use super::data::{encode, Outcome, Sample};
 use super::quiet::is_quiet;
-use crate::arena::match_runner::read_openings;
 use crate::arena::shard::Shard;
 use crate::board::{Color, Position};
 use crate::game::{DrawReason, Game, GameResult, Rules};
 use crate::nnue::EvalKind;
+use crate::record::read_openings;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score, SearchOutcome};
 use std::collections::{BTreeMap, HashSet};

@@ -7,10 +7,10 @@
 //! (±step, halving the step when no weight moves) on the mean squared error.
 
 use super::quiet::is_quiet;
-use crate::arena::match_runner::{read_records, replay, ReadGame};
 use crate::board::{Color, Position};
 use crate::eval::{evaluate_with, Weights};
 use crate::game::{GameResult, Rules};
+use crate::record::{read_records, replay, ReadGame};
 use rayon::prelude::*;
 use std::io::{self, Write};
 
@@ -43,15 +43,12 @@ pub struct Settings {
 pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     for (i, g) in games.iter().enumerate() {
-        let result = match g.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            "1/2-1/2" => 0.5,
-            other => {
+        let result = match g.result.and_then(|r| r.score_of(Color::Red)) {
+            Some(score) => score,
+            None => {
                 return Err(format!(
-                    "game {}: unknown result '{}'",
-                    i + 1,
-                    crate::text::quote(other)
+                    "game {}: no result (1-0, 0-1 or 1/2-1/2) after the moves",
+                    i + 1
                 ))
             }
         };

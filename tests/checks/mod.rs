@@ -14,16 +14,15 @@
 
 #![allow(dead_code)]
 
-use jungle::arena::match_runner::{
-    read_openings, read_records, replay, write_record, GameRecord, Termination,
-};
+use jungle::arena::match_runner::{write_record, GameRecord, Termination};
 use jungle::board::rules::MoveRuleFlags;
 use jungle::board::{Color, Move, Position};
 use jungle::game::{Game, GameResult, Rules, Variant};
 use jungle::protocol::command::{self, Command, GoCommand};
-use jungle::protocol::input::{read_line, Line};
-use jungle::protocol::output::Output;
-use jungle::protocol::session::Session;
+use jungle::record::{read_openings, read_records, replay, RecordResult};
+use jungle::session::input::{read_line, Line};
+use jungle::session::output::Output;
+use jungle::session::Session;
 use jungle::train::{data, tune};
 use jungle::with_move_rules;
 use std::io::Write;
@@ -821,10 +820,10 @@ pub fn records(data: &[u8]) {
             };
             assert_eq!(game.moves().len(), g.moves.len());
             assert_eq!(*game.start_position(), g.start);
-            let winner = match g.result.as_str() {
-                "1-0" => Some(Color::Red),
-                "0-1" => Some(Color::Blue),
-                "1/2-1/2" => None,
+            let winner = match g.result {
+                Some(RecordResult::RedWins) => Some(Color::Red),
+                Some(RecordResult::BlueWins) => Some(Color::Blue),
+                Some(RecordResult::Draw) => None,
                 _ => continue,
             };
             let record = GameRecord {

@@ -10,7 +10,8 @@
 //! - `tools`: perft and the bench.
 //! - `record`: the record format of games and openings files.
 //! - `review`: what a game's moves cost by the engine's scores (marks, accuracy).
-//! - `uci`: engine protocol text of other engines (option declarations, scores).
+//! - `protocol`: the engine protocol's text, without I/O: `command` (parsing lines),
+//!   `client` (what other engines declare and report).
 //! - `text`: outside text as errors quote it.
 //! - `clock`: the time, also in WebAssembly.
 //!
@@ -22,10 +23,10 @@ pub mod clock;
 pub mod eval;
 pub mod game;
 pub mod nnue;
+pub mod protocol;
 pub mod record;
 pub mod review;
 pub mod search;
 pub mod tb;
 pub mod text;
 pub mod tools;
-pub mod uci;

@@ -12,7 +12,6 @@
 use crate::board::{Color, Position};
 use crate::game::{Game, GameResult};
 use crate::search::score::{MATE, MATE_BOUND};
-use crate::search::Score;
 
 /// A drop of at least this many points of expected result is an inaccuracy.
 pub const INACCURACY: f64 = 5.0;
@@ -121,16 +120,6 @@ pub fn terminal_score(game: &Game) -> Option<i32> {
         GameResult::Win { winner, .. } if winner == game.position().side_to_move() => Some(MATE),
         GameResult::Win { .. } => Some(-MATE),
         GameResult::Draw(_) => Some(0),
-    }
-}
-
-/// A search's score as engines' `info` lines are read: centipawns, mates as
-/// ±(30000 − plies).
-pub fn score_value(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE - (2 * n - 1),
-        Score::Mate(n) => -MATE + 2 * n.abs(),
     }
 }
 

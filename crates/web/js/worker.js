@@ -1,7 +1,7 @@
-// The static site's worker: the board's controller (crates/board) and the engine
+// The static site's worker: the board's controller (crates/app) and the engine
 // (crates/web/src/engine.rs) in WebAssembly. It answers the page's requests and posts
 // the events the server would stream. A search runs in bounded slices
-// (jungle_board_work, at most about 0.15 s each); between slices the worker reads its
+// (jungle_app_work, at most about 0.15 s each); between slices the worker reads its
 // messages, so a move, undo or "stop" is taken within one slice.
 import { loadEngine } from "./engine.mjs";
 
@@ -22,7 +22,7 @@ function output() {
 }
 
 function postEvents() {
-  if (x.jungle_board_events() > 0) postMessage({ events: output() });
+  if (x.jungle_app_events() > 0) postMessage({ events: output() });
 }
 
 // One slice of engine work, then again at once while an engine searches; when idle,
@@ -30,7 +30,7 @@ function postEvents() {
 function step() {
   timer = null;
   try {
-    const busy = x.jungle_board_work();
+    const busy = x.jungle_app_work();
     postEvents();
     schedule(busy ? 0 : 100);
   } catch (e) {
@@ -58,7 +58,7 @@ function handle(m) {
       postMessage({ id: m.id, status: 200, text: JSON.stringify({ nodes, ms: performance.now() - start }) });
     } else {
       input(m.action + "\n" + m.body);
-      const status = x.jungle_board_request();
+      const status = x.jungle_app_request();
       postMessage({ id: m.id, status, text: output() });
       postEvents();
       schedule(0);

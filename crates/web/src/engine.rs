@@ -8,15 +8,24 @@
 //! Between slices the worker reads its messages, so `stop` (a move, undo, "Move now")
 //! is obeyed within one slice. What slices cost is measured by the ignored test
 //! `slicing_cost` (protocol.md, section 8).
+//!
+//! Its options, positions and time are the core protocol's (`protocol::options`,
+//! `protocol::position`, `search::time`), as in the engine's session, and it also
+//! speaks the protocol as text (`command`), so that a page or Node can drive it as a
+//! program: one line gets the same answer here as from `jungle`.
 
-use jungle_board::engines::{EngineEvent, Request, Search};
+use jungle_app::engines::{EngineEvent, Request};
 use jungle_core::board::Move;
-use jungle_core::board::Position;
-use jungle_core::game::{Game, Rules, Variant};
+use jungle_core::game::{Game, Rules};
+use jungle_core::protocol::command::{self, Command};
+use jungle_core::protocol::options::{self, Setting};
+use jungle_core::protocol::{info, position};
 use jungle_core::search::search::SharedState;
-use jungle_core::search::{strength, Engine, Limits};
+use jungle_core::search::time::TimeManager;
+use jungle_core::search::{strength, Engine, Limits, SearchInfo};
 use jungle_core::tb::{Tablebases, TbRules};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// The name the engine gives itself, as the native engine does.
 pub const NAME: &str = "Jungle";
@@ -31,40 +40,43 @@ const HASH_MB: usize = 16;
 /// Nodes per millisecond assumed before the first slice has measured the speed.
 const FIRST_SPEED: u64 = 300;
 
-/// The options the engine declares (as `option name …` lines, without `option `).
-pub fn declarations() -> Vec<String> {
-    vec![
-        "name MultiPV type spin default 1 min 1 max 32".into(),
-        "name Skill Level type spin default 20 min 0 max 20".into(),
-        "name UCI_LimitStrength type check default false".into(),
-        format!(
-            "name UCI_Elo type spin default {0} min {0} max {1}",
-            strength::ELO_MIN,
-            strength::ELO_MAX
-        ),
-        "name UCI_Variant type combo default jungle var jungle var jungle-cn".into(),
-        "name DogSwims type check default false".into(),
-        "name TrappedLoseAttack type check default false".into(),
-        "name NoCaptureDrawPlies type spin default 100 min 0 max 1000".into(),
-        "name RepetitionDraw type spin default 3 min 0 max 10".into(),
-    ]
-}
-
 /// How long a search may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
-    /// `go movetime`, or the share of a clock (ms).
+    /// `go movetime`, or the share of a clock the time manager gives (ms).
     Millis(u64),
     /// `go infinite`: until stopped; `bestmove` waits for `stop`.
     Infinite,
     /// `go nodes N`: N nodes over all slices (a review's fixed budget).
     Nodes(u64),
+    /// No limit but the search's own (`go depth N`, `go mate N`, a bare `go`).
+    Open,
+}
+
+impl Budget {
+    /// The budget of `limits` for the side to move of `game`: a clock's share comes
+    /// from the engine's time manager (`search::time`), as in the native engine.
+    fn of(limits: &Limits, game: &Game) -> Budget {
+        if limits.infinite {
+            Budget::Infinite
+        } else if let Some(n) = limits.nodes {
+            Budget::Nodes(n.max(1))
+        } else if limits.uses_clock() {
+            let side = game.position().side_to_move();
+            let time = TimeManager::new(limits, side, 0, jungle_core::clock::Instant::now());
+            Budget::Millis(time.optimum.map_or(1, |t| t.as_millis() as u64).max(1))
+        } else {
+            Budget::Open
+        }
+    }
 }
 
 /// The search in progress.
 struct Running {
     id: u64,
     game: Game,
+    /// What `go` asked for: its depth, mate and moves bound every slice.
+    limits: Limits,
     budget: Budget,
     started: jungle_core::clock::Instant,
     /// Nodes of the slices so far.
@@ -91,6 +103,10 @@ pub struct WebEngine {
     running: Option<Running>,
     /// Nodes per millisecond of the last slice long enough to measure.
     speed: u64,
+    /// The game of the last `position` line (when driven as text).
+    game: Game,
+    /// The number of the last search started by a `go` line.
+    searches: u64,
 }
 
 impl WebEngine {
@@ -104,6 +120,8 @@ impl WebEngine {
             elo: strength::ELO_MIN,
             running: None,
             speed: FIRST_SPEED,
+            game: Game::startpos(),
+            searches: 0,
         }
     }
 
@@ -123,7 +141,7 @@ impl WebEngine {
             events.push(EngineEvent::Ready {
                 slot: self.slot,
                 name: NAME.into(),
-                options: declarations(),
+                options: options::declarations(options::BROWSER),
             });
         }
         self.engine.as_mut()
@@ -156,99 +174,171 @@ impl WebEngine {
         match request {
             Request::Go(search) => {
                 self.finish(events);
-                self.start(search, events);
+                match position::game_after(&search.start, &search.moves, self.rules) {
+                    Ok(game) => self.start(search.id, game, search.limits),
+                    Err(e) => {
+                        self.error(&e, events);
+                        self.answer_none(search.id, events);
+                    }
+                }
             }
             Request::Stop => self.finish(events),
-            Request::Options(options) => {
-                for (name, value) in options {
-                    self.set_option(&name, &value, events);
+            Request::Options(settings) => {
+                for (name, value) in settings {
+                    self.set_option(&name, Some(&value), events);
                 }
             }
-            Request::NewGame => {
-                if let Some(engine) = self.engine.as_mut() {
-                    engine.clear();
-                }
-            }
+            Request::NewGame => self.new_game(),
             Request::Quit => self.running = None,
         }
     }
 
-    fn set_option(&mut self, name: &str, value: &str, events: &mut Vec<EngineEvent>) {
-        let number = value.trim().parse::<i64>().ok();
-        let check = value.trim().eq_ignore_ascii_case("true");
-        let Some(engine) = self.engine.as_mut() else {
-            return;
+    /// One protocol line, as a program reads it on stdin (the engine as text, for a
+    /// page or Node); what it answers goes to `events` (`lines` writes them).
+    pub fn command(&mut self, line: &str, events: &mut Vec<EngineEvent>) {
+        let parsed = match command::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return,
+            Err(e) => return self.error(&e, events),
         };
-        let mut rules_changed = false;
-        match name.to_ascii_lowercase().as_str() {
-            "multipv" => engine.options.multipv = number.unwrap_or(1).clamp(1, 32) as usize,
-            "skill level" => engine.options.skill_level = number.unwrap_or(20).clamp(0, 20) as u32,
-            "uci_limitstrength" => self.limit_strength = check,
-            "uci_elo" => {
-                self.elo = number
-                    .unwrap_or(0)
-                    .clamp(i64::from(strength::ELO_MIN), i64::from(strength::ELO_MAX))
-                    as u32
-            }
-            "uci_variant" => {
-                if let Some(v) = Variant::from_name(value.trim()) {
-                    let moves = self.rules.moves;
-                    self.rules = Rules { moves, ..v.rules() };
-                    rules_changed = true;
+        if self.engine(events).is_none() {
+            return self.error("the engine cannot allocate its hash table", events);
+        }
+        match parsed {
+            Command::Uci | Command::Jcei => {
+                let mut lines = vec![
+                    format!("id name {NAME} {}", env!("CARGO_PKG_VERSION")),
+                    "id author The Jungle developers".to_string(),
+                ];
+                lines.extend(
+                    options::declarations(options::BROWSER)
+                        .into_iter()
+                        .map(|d| format!("option {d}")),
+                );
+                lines.push(if parsed == Command::Uci { "uciok" } else { "jceiok" }.into());
+                for line in lines {
+                    events.push(EngineEvent::Said { slot: self.slot, line });
                 }
             }
-            "dogswims" => {
-                self.rules.moves.dog_swims = check;
-                rules_changed = true;
-            }
-            "trappedloseattack" => {
-                self.rules.moves.trapped_lose_attack = check;
-                rules_changed = true;
-            }
-            "nocapturedrawplies" => {
-                self.rules.draw.no_capture_plies = number.unwrap_or(100).clamp(0, 1000) as u16;
-                rules_changed = true;
-            }
-            "repetitiondraw" => {
-                self.rules.draw.repetitions = number.unwrap_or(3).clamp(0, 10) as u8;
-                rules_changed = true;
-            }
-            _ => events.push(EngineEvent::Said {
+            Command::IsReady => events.push(EngineEvent::Said {
                 slot: self.slot,
-                line: format!("info string error: no option '{name}'"),
+                line: "readyok".into(),
             }),
-        }
-        if let Some(engine) = self.engine.as_mut() {
-            engine.options.limit_elo = self.limit_strength.then_some(self.elo);
-        }
-        if rules_changed {
-            self.renew_tablebases();
+            Command::NewGame => self.new_game(),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref(), events),
+            Command::Position { fen, moves } => {
+                match position::game(fen.as_deref(), &moves, self.rules) {
+                    Ok(game) => self.game = game,
+                    Err(e) => self.error(&e, events),
+                }
+            }
+            Command::Go(go) => {
+                let mut limits = go.limits;
+                for text in &go.searchmoves {
+                    match self.game.parse_move(text) {
+                        Ok(m) => limits.searchmoves.push(m),
+                        Err(e) => return self.error(&format!("go searchmoves: {e}"), events),
+                    }
+                }
+                self.finish(events);
+                self.searches += 1;
+                self.start(self.searches, self.game.clone(), limits);
+            }
+            Command::Stop => self.finish(events),
+            Command::PonderHit | Command::Quit => {}
+            Command::Display
+            | Command::Eval
+            | Command::Moves
+            | Command::Perft(_)
+            | Command::PerftCount(_)
+            | Command::Bench(_) => self.error(
+                "the browser's engine plays and analyses only (jungle_perft and jungle_bench count and time)",
+                events,
+            ),
         }
     }
 
-    fn start(&mut self, search: Search, events: &mut Vec<EngineEvent>) {
-        let game = game_of(&search.position, self.rules);
-        let budget = budget_of(&search.go, game.as_ref().map(Game::position));
-        match (game, budget) {
-            (Some(game), Some(budget)) => {
-                self.running = Some(Running {
-                    id: search.id,
-                    game,
-                    budget,
-                    started: jungle_core::clock::Instant::now(),
-                    nodes: 0,
-                    best: None,
-                    reported: Vec::new(),
-                    completed: 0,
-                    complete: false,
-                })
-            }
-            _ => events.push(EngineEvent::BestMove {
-                slot: self.slot,
-                id: search.id,
-                text: "0000".into(),
-            }),
+    /// The protocol lines of `events`, as a program would print them.
+    pub fn lines(events: &[EngineEvent]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|event| match event {
+                EngineEvent::Ready { .. } => None,
+                EngineEvent::Info { info, .. } => Some(info::write(info)),
+                EngineEvent::Said { line, .. } => Some(line.clone()),
+                EngineEvent::BestMove { text, .. } => Some(format!("bestmove {text}")),
+                EngineEvent::Failed { message, .. } => {
+                    Some(format!("info string error: {message}"))
+                }
+            })
+            .collect()
+    }
+
+    fn error(&self, message: &str, events: &mut Vec<EngineEvent>) {
+        events.push(EngineEvent::Said {
+            slot: self.slot,
+            line: format!("info string error: {message}"),
+        });
+    }
+
+    fn new_game(&mut self) {
+        if let Some(engine) = self.engine.as_mut() {
+            engine.clear();
         }
+        self.game = Game::with_rules(jungle_core::board::Position::startpos(), self.rules);
+    }
+
+    /// An option of the table, read as the native engine reads it.
+    fn set_option(&mut self, name: &str, value: Option<&str>, events: &mut Vec<EngineEvent>) {
+        let setting = match options::read(name, value, options::BROWSER) {
+            Ok(s) => s,
+            Err(e) => return self.error(&e, events),
+        };
+        if let Some(rules) = setting.applied_to(self.rules) {
+            if rules != self.rules {
+                // New rules start a new game, as in the native engine.
+                self.rules = rules;
+                self.game = Game::with_rules(jungle_core::board::Position::startpos(), rules);
+                self.renew_tablebases();
+            }
+            return;
+        }
+        let Some(engine) = self.engine.as_mut() else {
+            return;
+        };
+        match setting {
+            Setting::MultiPv(n) => engine.options.multipv = n,
+            Setting::SkillLevel(level) => engine.options.skill_level = level,
+            Setting::LimitStrength(on) => self.limit_strength = on,
+            Setting::Elo(elo) => self.elo = elo,
+            // Not offered here (`options::BROWSER`), so never read.
+            _ => {}
+        }
+        engine.options.limit_elo = self.limit_strength.then_some(self.elo);
+    }
+
+    fn start(&mut self, id: u64, game: Game, limits: Limits) {
+        let budget = Budget::of(&limits, &game);
+        self.running = Some(Running {
+            id,
+            game,
+            limits,
+            budget,
+            started: jungle_core::clock::Instant::now(),
+            nodes: 0,
+            best: None,
+            reported: Vec::new(),
+            completed: 0,
+            complete: false,
+        });
+    }
+
+    fn answer_none(&self, id: u64, events: &mut Vec<EngineEvent>) {
+        events.push(EngineEvent::BestMove {
+            slot: self.slot,
+            id,
+            text: "0000".into(),
+        });
     }
 
     /// Ends the search in progress, if any: its best move so far is the answer.
@@ -276,7 +366,7 @@ impl WebEngine {
         let slice =
             (self.speed * SLICE_MS).clamp(MIN_SLICE_NODES, self.slice_nodes.max(MIN_SLICE_NODES));
         let nodes = match r.budget {
-            Budget::Infinite => slice,
+            Budget::Infinite | Budget::Open => slice,
             Budget::Millis(ms) if elapsed >= ms && r.best.is_some() => {
                 self.finish(events);
                 return;
@@ -293,13 +383,16 @@ impl WebEngine {
         let limits = Limits {
             nodes: Some(nodes),
             start_depth: Some(r.completed.max(1)),
+            depth: r.limits.depth,
+            mate: r.limits.mate,
+            searchmoves: r.limits.searchmoves.clone(),
             ..Limits::default()
         };
         let shared = SharedState::new(1);
-        let lines = Mutex::new(Vec::new());
-        let report = |line: &str| {
-            if let Ok(mut l) = lines.lock() {
-                l.push(line.to_string());
+        let reports = Mutex::new(Vec::new());
+        let report = |info: &SearchInfo| {
+            if let Ok(mut r) = reports.lock() {
+                r.push(info.clone());
             }
         };
         let slice_started = jungle_core::clock::Instant::now();
@@ -315,13 +408,13 @@ impl WebEngine {
             r.best = outcome.best;
         }
         r.completed = r.completed.max(outcome.depth);
-        let ms = r.started.elapsed().as_millis() as u64;
-        for line in lines.into_inner().unwrap_or_default() {
-            if let Some(line) = restate(&line, &mut r.reported, before, ms) {
+        let time = r.started.elapsed();
+        for info in reports.into_inner().unwrap_or_default() {
+            if let Some(info) = restate(info, &mut r.reported, before, time) {
                 events.push(EngineEvent::Info {
                     slot,
                     id: r.id,
-                    line,
+                    info,
                 });
             }
         }
@@ -333,62 +426,17 @@ impl WebEngine {
     }
 }
 
-/// The game of a `position startpos|fen … [moves …]` line under `rules`.
-fn game_of(line: &str, rules: Rules) -> Option<Game> {
-    let rest = line.strip_prefix("position ")?;
-    let (setup, moves) = match rest.split_once(" moves ") {
-        Some((s, m)) => (s, m),
-        None => (rest, ""),
-    };
-    let start = match setup.trim() {
-        "startpos" => Position::startpos(),
-        s => Position::from_fen_with(s.strip_prefix("fen ")?.trim(), rules.moves).ok()?,
-    };
-    let mut game = Game::with_rules(start, rules);
-    for m in moves.split_whitespace() {
-        game.play_text(m).ok()?;
-    }
-    Some(game)
-}
-
-/// The budget of a `go` line the controller writes: `movetime N`, `nodes N`,
-/// `infinite`, or a clock (`wtime … btime … winc … binc …`), of which a move takes a 25th of the time
-/// left plus the increment, and never more than half of what is left.
-fn budget_of(line: &str, pos: Option<&Position>) -> Option<Budget> {
-    let t: Vec<&str> = line.split_whitespace().collect();
-    let value = |key: &str| -> Option<u64> {
-        let i = t.iter().position(|&x| x == key)?;
-        t.get(i + 1)?.parse().ok()
-    };
-    if t.contains(&"infinite") {
-        return Some(Budget::Infinite);
-    }
-    if let Some(ms) = value("movetime") {
-        return Some(Budget::Millis(ms));
-    }
-    if let Some(n) = value("nodes") {
-        return Some(Budget::Nodes(n.max(1)));
-    }
-    let red = pos?.side_to_move() == jungle_core::board::Color::Red;
-    let (left, inc) = if red {
-        (value("wtime")?, value("winc").unwrap_or(0))
-    } else {
-        (value("btime")?, value("binc").unwrap_or(0))
-    };
-    Some(Budget::Millis(
-        (left / 25).saturating_add(inc).min(left / 2).max(1),
-    ))
-}
-
-/// An `info` line of a slice as one line of the whole search: nodes, time and speed
-/// counted from the search's start; `None` for a line shallower than one already
-/// reported (each slice begins again at depth 1).
-fn restate(line: &str, reported: &mut Vec<u32>, nodes_before: u64, ms: u64) -> Option<String> {
-    let mut t: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-    let at = |t: &[String], key: &str| t.iter().position(|x| x == key).map(|i| i + 1);
-    let number = |t: &[String], key: &str| -> Option<u64> { t.get(at(t, key)?)?.parse().ok() };
-    let depth = number(&t, "depth")? as u32;
-    let line_index = number(&t, "multipv").unwrap_or(1).max(1) as usize - 1;
+/// A report of a slice as one of the whole search: nodes, time and speed counted
+/// from the search's start; `None` for a line shallower than one already reported
+/// (each slice begins again at the depth the last one completed).
+fn restate(
+    mut info: SearchInfo,
+    reported: &mut Vec<u32>,
+    nodes_before: u64,
+    time: Duration,
+) -> Option<SearchInfo> {
+    let depth = info.depth.max(0) as u32;
+    let line_index = info.multipv.max(1) - 1;
     if reported.len() <= line_index {
         reported.resize(line_index + 1, 0);
     }
@@ -396,95 +444,125 @@ fn restate(line: &str, reported: &mut Vec<u32>, nodes_before: u64, ms: u64) -> O
         return None;
     }
     reported[line_index] = depth;
-    let nodes = nodes_before + number(&t, "nodes").unwrap_or(0);
-    for (key, value) in [
-        ("nodes", nodes),
-        ("time", ms),
-        ("nps", nodes * 1000 / ms.max(1)),
-    ] {
-        if let Some(i) = at(&t, key).filter(|&i| i < t.len()) {
-            t[i] = value.to_string();
-        }
-    }
-    Some(t.join(" "))
+    info.nodes += nodes_before;
+    info.time = time;
+    info.nps = info.nodes * 1000 / (time.as_millis() as u64).max(1);
+    Some(info)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jungle_app::engines::Search;
+    use jungle_core::board::Position;
 
     #[test]
-    fn reads_the_positions_the_controller_writes() {
-        let rules = Rules::default();
-        let g = game_of("position startpos moves a3a4 a7a6", rules).expect("legal");
-        assert_eq!(g.moves().len(), 2);
-        let fen = Position::startpos().to_fen();
-        let g = game_of(&format!("position fen {fen}"), rules).expect("a position");
-        assert_eq!(*g.position(), Position::startpos());
-        assert!(game_of("position startpos moves a1a9", rules).is_none());
-        assert!(game_of("go infinite", rules).is_none());
+    fn budgets_come_from_the_time_manager() {
+        let game = Game::startpos();
+        let budget = |limits: Limits| Budget::of(&limits, &game);
+        assert_eq!(
+            budget(Limits {
+                infinite: true,
+                ..Limits::default()
+            }),
+            Budget::Infinite
+        );
+        assert_eq!(
+            budget(Limits {
+                movetime: Some(700),
+                ..Limits::default()
+            }),
+            Budget::Millis(700)
+        );
+        assert_eq!(
+            budget(Limits {
+                nodes: Some(5000),
+                ..Limits::default()
+            }),
+            Budget::Nodes(5000)
+        );
+        assert_eq!(budget(Limits::depth(4)), Budget::Open);
+        // Red to move on a clock: the native engine's share of Red's time.
+        let clock = Limits {
+            time: [Some(10_000), Some(5_000)],
+            inc: [100, 100],
+            ..Limits::default()
+        };
+        let native = TimeManager::new(
+            &clock,
+            jungle_core::board::Color::Red,
+            0,
+            jungle_core::clock::Instant::now(),
+        );
+        assert_eq!(
+            budget(clock),
+            Budget::Millis(native.optimum.expect("a clock").as_millis() as u64)
+        );
+    }
+
+    /// Runs the engine's slices until it is idle; its protocol lines.
+    fn run(e: &mut WebEngine, events: &mut Vec<EngineEvent>) -> Vec<String> {
+        let mut slices = 0;
+        while e.busy() {
+            e.work(events);
+            slices += 1;
+            assert!(slices < 10_000, "the search ends");
+        }
+        WebEngine::lines(events)
     }
 
     #[test]
-    fn budgets_follow_the_go_line() {
-        let pos = Position::startpos();
-        assert_eq!(budget_of("go infinite", Some(&pos)), Some(Budget::Infinite));
-        assert_eq!(
-            budget_of("go movetime 700", Some(&pos)),
-            Some(Budget::Millis(700))
+    fn speaks_the_protocol_as_text() {
+        let mut e = WebEngine::new(0);
+        let mut events = Vec::new();
+        for line in [
+            "uci",
+            "setoption name RepetitionDraw value 50",
+            "setoption name dogswims value TRUE",
+            "setoption name Hash value 16",
+            "position startpos moves a3a4 a1a9",
+            "position fen l5t/3R3/7/7/7/7/7/7/6L r moves",
+            "go depth 3",
+        ] {
+            e.command(line, &mut events);
+        }
+        let lines = run(&mut e, &mut events);
+        assert!(lines.contains(&"uciok".to_string()), "{lines:?}");
+        assert!(lines.contains(&"option name DogSwims type check default false".to_string()));
+        assert!(lines.contains(
+            &"info string error: option RepetitionDraw takes a whole number from 0 to 10, got '50'"
+                .to_string()
+        ));
+        assert!(lines.contains(&"info string error: unknown option 'Hash'".to_string()));
+        assert!(lines
+            .iter()
+            .any(|l| l.starts_with("info string error: position: move 2 'a1a9' rejected")));
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 1 ")),
+            "{lines:?}"
         );
-        // Red to move: a 25th of Red's 10 s plus the increment.
-        assert_eq!(
-            budget_of("go wtime 10000 btime 5000 winc 100 binc 100", Some(&pos)),
-            Some(Budget::Millis(500))
-        );
-        assert_eq!(
-            budget_of("go wtime 100 btime 100 winc 1000 binc 1000", Some(&pos)),
-            Some(Budget::Millis(50))
-        );
-        assert_eq!(
-            budget_of("go nodes 5000", Some(&pos)),
-            Some(Budget::Nodes(5000))
-        );
-        assert_eq!(budget_of("go", Some(&pos)), None);
+        // The rat enters the den.
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove d8d9"));
     }
 
     #[test]
     fn slices_read_as_one_search() {
+        let report = |depth: i32, multipv: usize, nodes: u64| SearchInfo {
+            depth,
+            multipv,
+            nodes,
+            nps: 1,
+            time: Duration::from_millis(2),
+            ..SearchInfo::default()
+        };
         let mut reported = Vec::new();
-        let l = restate(
-            "info depth 5 score cp 3 nodes 100 nps 1 time 2 pv a3a4",
-            &mut reported,
-            900,
-            50,
-        )
-        .expect("deeper");
-        assert_eq!(
-            l,
-            "info depth 5 score cp 3 nodes 1000 nps 20000 time 50 pv a3a4"
-        );
+        let ms = Duration::from_millis;
+        let l = restate(report(5, 1, 100), &mut reported, 900, ms(50)).expect("deeper");
+        assert_eq!((l.nodes, l.time, l.nps), (1000, ms(50), 20_000));
         // The next slice begins again at depth 1: not shown until it is as deep.
-        assert!(restate(
-            "info depth 1 score cp 0 nodes 5 pv a3a4",
-            &mut reported,
-            1000,
-            60
-        )
-        .is_none());
-        assert!(restate(
-            "info depth 5 multipv 2 score cp 0 nodes 5 pv a3a4",
-            &mut reported,
-            1000,
-            60
-        )
-        .is_some());
-        assert!(restate(
-            "info depth 6 score cp 9 nodes 5 pv a3a4",
-            &mut reported,
-            1000,
-            60
-        )
-        .is_some());
+        assert!(restate(report(1, 1, 5), &mut reported, 1000, ms(60)).is_none());
+        assert!(restate(report(5, 2, 5), &mut reported, 1000, ms(60)).is_some());
+        assert!(restate(report(6, 1, 5), &mut reported, 1000, ms(60)).is_some());
     }
 
     #[test]
@@ -492,12 +570,16 @@ mod tests {
         let mut e = WebEngine::new(0);
         let mut events = Vec::new();
         e.handle(
-            Request::Go(Search {
+            Request::Go(Box::new(Search {
                 id: 7,
-                position: "position startpos".into(),
-                go: "go movetime 100".into(),
+                start: Position::startpos(),
+                moves: Vec::new(),
+                limits: Limits {
+                    movetime: Some(100),
+                    ..Limits::default()
+                },
                 deadline: None,
-            }),
+            })),
             &mut events,
         );
         assert!(matches!(events[0], EngineEvent::Ready { .. }));
@@ -519,12 +601,16 @@ mod tests {
 
         events.clear();
         e.handle(
-            Request::Go(Search {
+            Request::Go(Box::new(Search {
                 id: 8,
-                position: "position startpos moves a3a4".into(),
-                go: "go infinite".into(),
+                start: Position::startpos(),
+                moves: vec!["a3a4".parse().expect("a move")],
+                limits: Limits {
+                    infinite: true,
+                    ..Limits::default()
+                },
                 deadline: None,
-            }),
+            })),
             &mut events,
         );
         e.work(&mut events);
@@ -555,12 +641,16 @@ mod tests {
                 e.slice_nodes = slice.min(budget);
                 let mut events = Vec::new();
                 e.handle(
-                    Request::Go(Search {
+                    Request::Go(Box::new(Search {
                         id: 1,
-                        position: format!("position fen {}", pos.to_fen()),
-                        go: "go infinite".into(),
+                        start: *pos,
+                        moves: Vec::new(),
+                        limits: Limits {
+                            infinite: true,
+                            ..Limits::default()
+                        },
                         deadline: None,
-                    }),
+                    })),
                     &mut events,
                 );
                 while e.busy() && e.running.as_ref().is_some_and(|r| r.nodes < budget) {

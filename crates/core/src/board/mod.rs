@@ -15,7 +15,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, START_FEN};
-pub use moves::{Move, MoveList};
+pub use moves::{Move, MoveList, ParseMoveError};
 pub use piece::{Animal, Color, Piece};
 pub use position::{Position, WinReason};
 pub use rules::{MoveRules, Standard};

@@ -8,7 +8,7 @@
 
 use super::bitboard::Bitboard;
 use super::geometry::{own_den, JUMPS, LAND, NEIGHBOURS, SQUARE_BB, TRAPS, WATER};
-use super::moves::{Move, MoveList};
+use super::moves::{Move, MoveList, ParseMoveError};
 use super::piece::{Animal, Color};
 use super::position::{Position, WinReason};
 use super::rules::{MoveRules, Standard};
@@ -321,17 +321,11 @@ impl Position {
     /// Reads a move in coordinate notation and checks that it is legal here under `R`.
     pub fn parse_move_with<R: MoveRules>(&self, text: &str) -> Result<Move, MoveError> {
         let shown = text.to_string();
-        let (from, to) = match (text.get(..2), text.get(2..)) {
-            (Some(a), Some(b)) if text.len() == 4 => (a.parse::<Square>(), b.parse::<Square>()),
-            _ => return Err(MoveError::Malformed(shown)),
+        let m = match text.parse::<Move>() {
+            Ok(m) => m,
+            Err(ParseMoveError::SameSquare) => return Err(MoveError::Illegal(shown)),
+            Err(ParseMoveError::NotSquares) => return Err(MoveError::Malformed(shown)),
         };
-        let (Ok(from), Ok(to)) = (from, to) else {
-            return Err(MoveError::Malformed(shown));
-        };
-        if from == to {
-            return Err(MoveError::Illegal(shown));
-        }
-        let m = Move::new(from, to);
         if is_legal_with::<R>(self, m) {
             Ok(m)
         } else {

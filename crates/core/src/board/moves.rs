@@ -32,6 +32,12 @@ impl Move {
         Square::from_index_unchecked((self.0.get() >> 6 & 63) as u8)
     }
 
+    /// A lion's or tiger's jump across a river: every other move goes one square.
+    #[inline]
+    pub fn is_jump(self) -> bool {
+        super::geometry::distance(self.from(), self.to()) > 1
+    }
+
     /// The packed 16-bit form (for the transposition table).
     #[inline]
     pub fn raw(self) -> u16 {
@@ -47,6 +53,37 @@ impl Move {
             return None;
         }
         Some(Move::new(from, to))
+    }
+}
+
+/// Why a text is not a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseMoveError {
+    /// Not two squares in coordinate notation (`g3g4`).
+    NotSquares,
+    /// The same square twice: a move nowhere.
+    SameSquare,
+}
+
+impl std::str::FromStr for Move {
+    type Err = ParseMoveError;
+
+    /// Two squares in coordinate notation, legal or not (the rules decide that:
+    /// `Position::parse_move`).
+    fn from_str(text: &str) -> Result<Move, ParseMoveError> {
+        let (Some(from), Some(to)) = (text.get(..2), text.get(2..)) else {
+            return Err(ParseMoveError::NotSquares);
+        };
+        match (from.parse::<Square>(), to.parse::<Square>()) {
+            (Ok(from), Ok(to)) if text.len() == 4 => {
+                if from == to {
+                    Err(ParseMoveError::SameSquare)
+                } else {
+                    Ok(Move::new(from, to))
+                }
+            }
+            _ => Err(ParseMoveError::NotSquares),
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The search: iterative deepening, principal variation search with aspiration
 //! windows, quiescence, a shared lock-free transposition table, Lazy SMP threads.
 
+pub mod info;
 pub mod limits;
 pub mod ordering;
 pub mod score;
@@ -12,6 +13,7 @@ pub mod threads;
 pub mod time;
 pub mod tt;
 
+pub use info::{Report, SearchInfo};
 pub use limits::{Limits, SearchOptions};
-pub use score::{Score, MATE, MATE_BOUND};
-pub use threads::{Engine, Report, SearchOutcome};
+pub use score::{Score, ScoreBound, MATE, MATE_BOUND};
+pub use threads::{Engine, SearchOutcome};

@@ -76,6 +76,30 @@ impl Score {
     }
 }
 
+impl Score {
+    /// The score as one number on the search's scale: centipawns, a mate in `n` of
+    /// the side to move as `MATE - (2n - 1)` plies, a mate against it in `n` as
+    /// `-MATE + 2n`. The inverse of `from_internal` up to the plies a move count
+    /// hides; how scores read from `info` lines and reviews are compared.
+    pub fn to_internal(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => MATE - (2 * n - 1),
+            Score::Mate(n) => -MATE + 2 * n.saturating_abs().max(1),
+        }
+    }
+}
+
+/// Whether a reported score is exact, or only a bound (an aspiration window failed:
+/// the true score is at least, or at most, this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ScoreBound {
+    #[default]
+    Exact,
+    Lower,
+    Upper,
+}
+
 impl std::fmt::Display for Score {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -99,6 +123,26 @@ mod tests {
         assert_eq!(Score::from_internal(mated_in(0)), Score::Mate(-1));
         assert_eq!(Score::from_internal(37), Score::Cp(37));
         assert_eq!(Score::from_internal(mate_in(1)).to_string(), "mate 1");
+    }
+
+    #[test]
+    fn internal_scores_round_trip_through_move_counts() {
+        for s in [
+            mate_in(1),
+            mate_in(3),
+            mated_in(2),
+            mated_in(4),
+            0,
+            250,
+            -17,
+        ] {
+            assert_eq!(Score::from_internal(s).to_internal(), s, "{s}");
+        }
+        // An even distance to a win reads as the next odd one: mate in 1 move.
+        assert_eq!(Score::from_internal(mate_in(2)).to_internal(), mate_in(1));
+        assert_eq!(Score::Mate(2).to_internal(), 30_000 - 3);
+        assert_eq!(Score::Mate(-1).to_internal(), -30_000 + 2);
+        assert_eq!(Score::Mate(0).to_internal(), -30_000 + 2);
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //! helpers on the others (all sharing the transposition table), reports progress, and
 //! picks the move to play.
 
+use super::info::{Report, SearchInfo};
 use super::limits::{Limits, SearchOptions};
 use super::ordering::Heuristics;
-use super::score::{mate_in, Score, INFINITE, MAX_PLY};
+use super::score::{mate_in, Score, ScoreBound, INFINITE, MAX_PLY};
 use super::search::{SharedState, Worker};
 use super::strength::Strength;
 use super::tbprobe::TbSearch;
@@ -31,9 +32,6 @@ pub struct SearchOutcome {
     pub nodes: u64,
     pub elapsed: Duration,
 }
-
-/// Receives each `info` line (without the trailing newline).
-pub type Report<'a> = &'a (dyn Fn(&str) + Sync);
 
 /// The engine's search state that lives between searches.
 pub struct Engine {
@@ -119,7 +117,7 @@ impl Engine {
     }
 
     /// Searches `game` within `limits`; returns when the search is over (limits reached
-    /// or `shared.stop` set). `report` receives the `info` lines.
+    /// or `shared.stop` set). `report` receives what the search finds as it goes.
     pub fn search(
         &mut self,
         game: &Game,
@@ -410,29 +408,29 @@ fn report_pv<R: MoveRules>(w: &Worker<R>, depth: i32, multipv: usize, report: Re
 
 fn report_line<R: MoveRules>(w: &Worker<R>, depth: i32, k: usize, report: Report) {
     let rm = &w.root_moves[k];
-    let elapsed = w.time().elapsed();
+    let time = w.time().elapsed();
     let nodes = w.total_nodes();
-    let ms = elapsed.as_millis() as u64;
-    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
-    let score = Score::from_internal(if rm.display_score == -INFINITE {
-        rm.previous_score
-    } else {
-        rm.display_score
+    report(&SearchInfo {
+        depth,
+        seldepth: rm.seldepth.max(1) as i32,
+        multipv: k + 1,
+        score: Score::from_internal(if rm.display_score == -INFINITE {
+            rm.previous_score
+        } else {
+            rm.display_score
+        }),
+        bound: match rm.bound {
+            Some(Bound::Lower) => ScoreBound::Lower,
+            Some(Bound::Upper) => ScoreBound::Upper,
+            _ => ScoreBound::Exact,
+        },
+        nodes,
+        nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
+        time,
+        hashfull: w.hashfull(),
+        tbhits: w.total_tb_hits(),
+        pv: rm.pv.clone(),
     });
-    let bound = match rm.bound {
-        Some(Bound::Lower) => " lowerbound",
-        Some(Bound::Upper) => " upperbound",
-        _ => "",
-    };
-    let pv: Vec<String> = rm.pv.iter().map(Move::to_string).collect();
-    report(&format!(
-        "info depth {depth} seldepth {} multipv {} score {score}{bound} nodes {nodes} nps {nps} hashfull {} tbhits {} time {ms} pv {}",
-        rm.seldepth.max(1),
-        k + 1,
-        w.hashfull(),
-        w.total_tb_hits(),
-        pv.join(" ")
-    ));
 }
 
 /// A seed for the random choices of weakened play: the clock and a count of searches,

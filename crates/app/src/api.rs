@@ -1,0 +1,249 @@
+//! The requests the page may make (JSON bodies of `POST /api/<name>`), and the
+//! answers. Every field is checked here or by the rules core before anything
+//! changes; unknown fields are refused.
+
+use serde::Deserialize;
+
+/// Who plays which side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Players {
+    /// A person plays Red, the engine Blue.
+    Red,
+    /// A person plays Blue, the engine Red.
+    Blue,
+    /// People play both sides (the engine only analyses and hints).
+    Both,
+    /// Engine against engine (watching, with clocks).
+    Engines,
+}
+
+impl Players {
+    /// A person plays one side and the engine the other.
+    pub fn against_engine(self) -> bool {
+        matches!(self, Players::Red | Players::Blue)
+    }
+}
+
+/// A rule set the page may choose.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RulesChoice {
+    pub variant: String,
+    #[serde(default)]
+    pub dog_swims: bool,
+    #[serde(default)]
+    pub trapped_lose_attack: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GotoRequest {
+    pub ply: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewGameRequest {
+    #[serde(default)]
+    pub players: Option<Players>,
+    /// A position string to start from (default: the start position).
+    #[serde(default)]
+    pub fen: Option<String>,
+    #[serde(default)]
+    pub rules: Option<RulesChoice>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SettingsRequest {
+    /// 1 (beginner) to `LEVELS` (full strength).
+    #[serde(default)]
+    pub level: Option<u32>,
+    /// Thinking time of the engine per move when it plays a person.
+    #[serde(default)]
+    pub movetime_ms: Option<u64>,
+    /// Changes sides without a new game; the engine moves if it is now its turn.
+    #[serde(default)]
+    pub players: Option<Players>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AnalysisRequest {
+    pub on: bool,
+    #[serde(default)]
+    pub multipv: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WatchRequest {
+    /// Starts (or resumes) the engines' game, or pauses it.
+    pub run: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadRequest {
+    /// The text of a record file (as `jungle match --pgn` writes).
+    pub text: String,
+    /// Which game of the file, from 1 (default 1).
+    #[serde(default)]
+    pub game: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// Start a review of the game line (or stop the one running).
+    pub on: bool,
+}
+
+/// A request of the page, checked for form; the controller checks it for sense.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    State,
+    Move(MoveRequest),
+    Undo,
+    Redo,
+    Goto(GotoRequest),
+    NewGame(NewGameRequest),
+    Settings(SettingsRequest),
+    Hint,
+    MoveNow,
+    Analysis(AnalysisRequest),
+    Watch(WatchRequest),
+    Load(LoadRequest),
+    Review(ReviewRequest),
+    Record,
+}
+
+/// Why a request was refused: the HTTP status and a sentence for the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub status: u16,
+    pub message: String,
+}
+
+impl Refusal {
+    pub fn bad(message: impl Into<String>) -> Refusal {
+        Refusal {
+            status: 400,
+            message: message.into(),
+        }
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Refusal {
+        Refusal {
+            status: 409,
+            message: message.into(),
+        }
+    }
+}
+
+/// The answer to a request: the new state, or a text (the record file).
+#[derive(Clone, Debug)]
+pub enum Answer {
+    State(Box<crate::view::View>),
+    Text(String),
+}
+
+/// Reads the body of `POST /api/<name>`.
+pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
+    fn json<T: serde::de::DeserializeOwned>(body: &str) -> Result<T, Refusal> {
+        serde_json::from_str(body).map_err(|e| Refusal::bad(format!("bad request body: {e}")))
+    }
+    // Requests without fields take an empty body or `{}`.
+    let empty = || -> Result<(), Refusal> {
+        let trimmed = body.trim();
+        if trimmed.is_empty() || trimmed == "{}" {
+            Ok(())
+        } else {
+            Err(Refusal::bad(format!(
+                "'{}' takes no fields",
+                jungle_core::text::quote(name)
+            )))
+        }
+    };
+    Ok(match name {
+        "move" => Request::Move(json(body)?),
+        "undo" => empty().map(|_| Request::Undo)?,
+        "redo" => empty().map(|_| Request::Redo)?,
+        "goto" => Request::Goto(json(body)?),
+        "new" => Request::NewGame(json(body)?),
+        "settings" => Request::Settings(json(body)?),
+        "hint" => empty().map(|_| Request::Hint)?,
+        "movenow" => empty().map(|_| Request::MoveNow)?,
+        "analysis" => Request::Analysis(json(body)?),
+        "watch" => Request::Watch(json(body)?),
+        "load" => Request::Load(json(body)?),
+        "review" => Request::Review(json(body)?),
+        _ => {
+            return Err(Refusal {
+                status: 404,
+                message: format!("no such action '{}'", jungle_core::text::quote(name)),
+            })
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_requests() {
+        assert_eq!(
+            parse("move", r#"{"move":"g3g4"}"#),
+            Ok(Request::Move(MoveRequest { mv: "g3g4".into() }))
+        );
+        assert_eq!(parse("undo", ""), Ok(Request::Undo));
+        assert_eq!(parse("undo", "{}"), Ok(Request::Undo));
+        assert_eq!(
+            parse(
+                "new",
+                r#"{"players":"blue","rules":{"variant":"jungle-cn","dogSwims":true}}"#
+            ),
+            Ok(Request::NewGame(NewGameRequest {
+                players: Some(Players::Blue),
+                fen: None,
+                rules: Some(RulesChoice {
+                    variant: "jungle-cn".into(),
+                    dog_swims: true,
+                    trapped_lose_attack: false
+                })
+            }))
+        );
+    }
+
+    #[test]
+    fn refuses_malformed_requests() {
+        for (name, body) in [
+            ("move", ""),
+            ("move", "{"),
+            ("move", r#"{"move":3}"#),
+            ("move", r#"{"move":"a1a2","x":1}"#),
+            ("undo", r#"{"steps":2}"#),
+            ("goto", r#"{"ply":-1}"#),
+            ("new", r#"{"players":"martians"}"#),
+            ("settings", r#"{"level":"high"}"#),
+            ("analysis", r#"{}"#),
+            ("load", r#"{"path":"/etc/passwd"}"#),
+        ] {
+            let r = parse(name, body);
+            assert!(
+                matches!(r, Err(Refusal { status: 400, .. })),
+                "{name} {body}: {r:?}"
+            );
+        }
+        assert_eq!(parse("launch", "{}").map_err(|r| r.status), Err(404));
+    }
+}

@@ -1,0 +1,98 @@
+"""Jungle as a Gymnasium environment: one agent plays the engine at a chosen level.
+
+``gymnasium.make("jungle/Jungle-v0", agent_color="red", elo=1200)`` (registered when
+this module is imported) or ``JungleEnv(...)``. The opponent is ``jungle.Engine``
+weakened to ``elo`` (``jungle.ELO_MIN`` to ``jungle.ELO_MAX``) or ``skill_level``
+(0-20), or at full strength when neither is given, searching ``opponent_limits``
+per move (default ``{"nodes": 2000}``). The rule settings are those of
+``jungle.Board``; ``max_plies`` truncates long games.
+
+Observations are ``float32[23, 9, 7]`` and actions ``Discrete(252)`` (``jungle.rl``
+documents both); ``info["action_mask"]`` (and ``action_masks()``, for maskable
+agents) has the legal actions. Reward: +1 win, -1 loss, 0 draw or while the game
+goes on. An illegal action ends the episode as a loss (``info["illegal_move"]``).
+A weakened engine draws its moves from the clock, so episodes against it are not
+reproducible by ``seed``; at full strength with a node limit they are.
+"""
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import Board, Engine, NUM_ACTIONS, OBSERVATION_SHAPE
+
+ENV_ID = "jungle/Jungle-v0"
+
+
+class JungleEnv(gymnasium.Env):
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, render_mode=None, agent_color="red", elo=None, skill_level=None,
+                 opponent_limits=None, fen=None, max_plies=None, **rules):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if agent_color not in ("red", "blue"):
+            raise ValueError(f"agent_color must be 'red' or 'blue', not {agent_color!r}")
+        self.render_mode = render_mode
+        self.agent_color = agent_color
+        self._fen = fen
+        self._rules = rules
+        self._max_plies = max_plies
+        self._limits = dict(opponent_limits or {"nodes": 2000})
+        self.board = Board(fen, **rules)  # checks the settings now
+        self.engine = Engine(elo=elo, skill_level=skill_level)
+        self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, np.float32)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+
+    def _info(self, **extra):
+        return {"action_mask": self.action_masks(), **extra}
+
+    def action_masks(self):
+        """The legal-action mask (all false once the game is over)."""
+        if self.board.is_game_over():
+            return np.zeros(NUM_ACTIONS, bool)
+        return self.board.legal_action_mask()
+
+    def _engine_moves(self):
+        self.board.push(self.engine.play(self.board, **self._limits).move)
+
+    def _reward(self):
+        outcome = self.board.outcome()
+        if outcome is None or outcome.winner is None:
+            return 0.0
+        return 1.0 if outcome.winner == self.agent_color else -1.0
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.board = Board(self._fen, **self._rules)
+        self.engine.new_game()
+        if self.board.turn != self.agent_color and not self.board.is_game_over():
+            self._engine_moves()
+        return self.board.observation(), self._info()
+
+    def step(self, action):
+        if self.board.is_game_over():
+            raise RuntimeError("the episode is over: call reset()")
+        action = int(action)
+        if not (0 <= action < NUM_ACTIONS and self.board.legal_action_mask()[action]):
+            return self.board.observation(), -1.0, True, False, self._info(illegal_move=True)
+        self.board.push_action(action)
+        if not self.board.is_game_over():
+            self._engine_moves()
+        terminated = self.board.is_game_over()
+        truncated = not terminated and self._max_plies is not None and self.board.ply() >= self._max_plies
+        if self.render_mode == "human":
+            self.render()
+        return self.board.observation(), self._reward(), terminated, truncated, self._info(outcome=self.board.outcome())
+
+    def render(self):
+        """The board as text (``ansi``), or printed (``human``)."""
+        if self.render_mode == "ansi":
+            return str(self.board)
+        if self.render_mode == "human":
+            print(self.board)
+        return None
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="jungle.gymnasium_env:JungleEnv")

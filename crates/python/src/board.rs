@@ -1,0 +1,679 @@
+//! `Board`, `Move`, `Piece` and `Outcome`: the rules as python-chess users expect
+//! them, every question answered by the core's `Game`.
+
+use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
+use crate::rules::{parse_rules, RuleArgs};
+use jungle_core::board::movegen::MoveError;
+use jungle_core::board::{Animal, Color, Move, MoveList, Piece, Position, Square, WinReason};
+use jungle_core::game::{DrawReason, Game, GameResult, PlayError, Rules};
+use jungle_core::tools::perft::perft_with;
+use jungle_core::with_move_rules;
+use numpy::ndarray::Array3;
+use numpy::{IntoPyArray, PyArray1, PyArray3};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+/// A square given as its number (0 = a1 … 62 = g9) or its name (`"d4"`).
+#[derive(FromPyObject)]
+pub enum SquareArg {
+    Index(i64),
+    Name(String),
+}
+
+impl SquareArg {
+    pub fn square(&self) -> PyResult<Square> {
+        match self {
+            SquareArg::Index(i) => encoding::square_of_index(*i).map_err(PyValueError::new_err),
+            SquareArg::Name(name) => name
+                .parse::<Square>()
+                .map_err(|e| PyValueError::new_err(e.to_string())),
+        }
+    }
+}
+
+/// A move given as a `Move` or as coordinate text (`"g3g4"`).
+#[derive(FromPyObject)]
+pub enum MoveArg {
+    Move(PyMove),
+    Text(String),
+}
+
+pub fn color_name(c: Color) -> &'static str {
+    c.name()
+}
+
+fn color_of(name: &str) -> PyResult<Color> {
+    match name.to_ascii_lowercase().as_str() {
+        "red" => Ok(Color::Red),
+        "blue" => Ok(Color::Blue),
+        _ => Err(PyValueError::new_err(format!(
+            "'{}' is not a side (red or blue)",
+            jungle_core::text::quote(name)
+        ))),
+    }
+}
+
+/// A move from one square to another (`Move.from_uci("g3g4")`). A move is only
+/// checked against the rules when a board plays it.
+#[pyclass(module = "jungle", name = "Move", frozen, eq, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PyMove(pub Move);
+
+#[pymethods]
+impl PyMove {
+    #[new]
+    fn new(from_square: SquareArg, to_square: SquareArg) -> PyResult<PyMove> {
+        let (from, to) = (from_square.square()?, to_square.square()?);
+        if from == to {
+            return Err(PyValueError::new_err(
+                MoveError::Illegal(format!("{from}{to}")).to_string(),
+            ));
+        }
+        Ok(PyMove(Move::new(from, to)))
+    }
+
+    /// The move of coordinate text such as `g3g4` (from-square, to-square).
+    #[staticmethod]
+    pub fn from_uci(text: &str) -> PyResult<PyMove> {
+        let malformed =
+            || PyValueError::new_err(MoveError::Malformed(text.to_string()).to_string());
+        if text.len() != 4 || !text.is_char_boundary(2) {
+            return Err(malformed());
+        }
+        let from = text[..2].parse::<Square>().map_err(|_| malformed())?;
+        let to = text[2..].parse::<Square>().map_err(|_| malformed())?;
+        if from == to {
+            return Err(PyValueError::new_err(
+                MoveError::Illegal(text.to_string()).to_string(),
+            ));
+        }
+        Ok(PyMove(Move::new(from, to)))
+    }
+
+    pub fn uci(&self) -> String {
+        self.0.to_string()
+    }
+
+    #[getter(from_square)]
+    fn origin(&self) -> usize {
+        self.0.from().index()
+    }
+
+    #[getter(to_square)]
+    fn target(&self) -> usize {
+        self.0.to().index()
+    }
+
+    /// The move's action number in the learning environments (`from * 4 + direction`).
+    #[getter]
+    fn action(&self) -> usize {
+        encoding::action_of(self.0)
+    }
+
+    fn __str__(&self) -> String {
+        self.uci()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.from_uci('{}')", self.0)
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (String,))> {
+        let from_uci = slf.get_type().getattr("from_uci")?;
+        Ok((from_uci.unbind(), (slf.get().uci(),)))
+    }
+}
+
+/// An animal of one side.
+#[pyclass(module = "jungle", name = "Piece", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyPiece(pub Piece);
+
+#[pymethods]
+impl PyPiece {
+    #[new]
+    fn new(color: &str, animal: &str) -> PyResult<PyPiece> {
+        let color = color_of(color)?;
+        let found = Animal::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(animal));
+        let animal = found.ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "'{}' is not an animal (rat, cat, dog, wolf, leopard, tiger, lion, elephant)",
+                jungle_core::text::quote(animal)
+            ))
+        })?;
+        Ok(PyPiece(Piece::new(color, animal)))
+    }
+
+    /// The piece of a letter of the position string (`E` red elephant, `r` blue rat).
+    #[staticmethod]
+    fn from_symbol(symbol: &str) -> PyResult<PyPiece> {
+        let mut chars = symbol.chars();
+        match (chars.next().and_then(Piece::from_letter), chars.next()) {
+            (Some(p), None) => Ok(PyPiece(p)),
+            _ => Err(PyValueError::new_err(format!(
+                "'{}' is not an animal letter (E L T P W D C R, lower case for Blue)",
+                jungle_core::text::quote(symbol)
+            ))),
+        }
+    }
+
+    #[getter]
+    fn color(&self) -> &'static str {
+        color_name(self.0.color)
+    }
+
+    #[getter]
+    fn animal(&self) -> &'static str {
+        self.0.animal.name()
+    }
+
+    /// 1 (rat) to 8 (elephant).
+    #[getter]
+    fn rank(&self) -> u8 {
+        self.0.animal.rank()
+    }
+
+    fn symbol(&self) -> String {
+        self.0.letter().to_string()
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Piece('{}', '{}')", self.color(), self.animal())
+    }
+}
+
+/// How a game ended: the winner (`"red"`, `"blue"` or `None` for a draw), the
+/// termination (`den`, `no_animals`, `no_moves`, `repetition`, `no_capture`) and the
+/// reason in words.
+#[pyclass(module = "jungle", name = "Outcome", frozen, eq, get_all)]
+#[derive(Clone, PartialEq, Eq)]
+pub struct PyOutcome {
+    winner: Option<&'static str>,
+    termination: &'static str,
+    reason: &'static str,
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// `1-0` (Red won), `0-1` (Blue won) or `1/2-1/2`.
+    fn result(&self) -> &'static str {
+        match self.winner {
+            Some("red") => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        match self.winner {
+            Some(w) => format!("Outcome(winner='{w}', termination='{}')", self.termination),
+            None => format!("Outcome(winner=None, termination='{}')", self.termination),
+        }
+    }
+
+    fn __str__(&self) -> String {
+        match self.winner {
+            Some(w) => format!("{w} wins ({})", self.reason),
+            None => format!("draw ({})", self.reason),
+        }
+    }
+}
+
+pub fn outcome_of(result: GameResult) -> Option<PyOutcome> {
+    let (winner, termination, reason) = match result {
+        GameResult::Ongoing => return None,
+        GameResult::Win { winner, reason } => {
+            let termination = match reason {
+                WinReason::Den => "den",
+                WinReason::NoAnimals => "no_animals",
+                WinReason::NoMoves => "no_moves",
+            };
+            (Some(color_name(winner)), termination, reason.describe())
+        }
+        GameResult::Draw(reason) => {
+            let termination = match reason {
+                DrawReason::Repetition => "repetition",
+                DrawReason::NoCapture => "no_capture",
+            };
+            (None, termination, reason.describe())
+        }
+    };
+    Some(PyOutcome {
+        winner,
+        termination,
+        reason,
+    })
+}
+
+/// A game of Jungle: a position, the moves that led to it, and the rules.
+///
+/// `Board(fen=None, rules="jungle", dog_swims=None, trapped_lose_attack=None,
+/// no_capture_plies=None, repetitions=None, anti_chase=None)`: `rules` names the rule
+/// set (`jungle`, or `jungle-cn` for the Chinese online rules with the 7-3 and 17-5
+/// anti-chase rules); the other settings change it.
+#[pyclass(module = "jungle", name = "Board", eq, from_py_object)]
+#[derive(Clone)]
+pub struct PyBoard {
+    pub game: Game,
+}
+
+impl PartialEq for PyBoard {
+    /// The same position (placement, side to move, counters) under the same rules, as
+    /// python-chess compares boards (the move stacks may differ).
+    fn eq(&self, other: &Self) -> bool {
+        self.game.position() == other.game.position() && self.game.rules() == other.game.rules()
+    }
+}
+
+impl PyBoard {
+    pub fn new_game(start: Position, rules: Rules) -> PyBoard {
+        PyBoard {
+            game: Game::with_rules(start, rules),
+        }
+    }
+
+    pub fn legal(&self) -> MoveList {
+        self.game.legal_moves()
+    }
+
+    fn move_of(&self, arg: MoveArg) -> PyResult<Move> {
+        match arg {
+            MoveArg::Move(m) => Ok(m.0),
+            MoveArg::Text(text) => PyMove::from_uci(&text).map(|m| m.0),
+        }
+    }
+
+    /// Plays `m`, or says why not in the core's words (naming the anti-chase rule that
+    /// forbids it); the board is unchanged on error.
+    pub fn play(&mut self, m: Move) -> PyResult<()> {
+        self.game
+            .play(m)
+            .map_err(|e| PyValueError::new_err(self.refusal(m, e)))
+    }
+
+    fn refusal(&self, m: Move, error: PlayError) -> String {
+        if let PlayError::Move(MoveError::Illegal(_)) = error {
+            if let Err(forbidden @ MoveError::Forbidden(_)) = self.game.parse_move(&m.to_string()) {
+                let why = self.game.chase_explanation(m).unwrap_or_default();
+                return format!("{forbidden}: {why}");
+            }
+        }
+        error.to_string()
+    }
+
+    fn rebuild(&mut self, moves: &[Move]) -> PyResult<()> {
+        let mut game = Game::with_rules(*self.game.start_position(), *self.game.rules());
+        for &m in moves {
+            game.play(m)
+                .map_err(|e| PyRuntimeError::new_err(format!("replaying the game failed: {e}")))?;
+        }
+        self.game = game;
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyBoard {
+    #[new]
+    #[pyo3(signature = (fen=None, *, rules=None, dog_swims=None, trapped_lose_attack=None,
+        no_capture_plies=None, repetitions=None, anti_chase=None))]
+    fn py_new(
+        fen: Option<&str>,
+        rules: Option<&str>,
+        dog_swims: Option<bool>,
+        trapped_lose_attack: Option<bool>,
+        no_capture_plies: Option<i64>,
+        repetitions: Option<i64>,
+        anti_chase: Option<bool>,
+    ) -> PyResult<PyBoard> {
+        let rules = RuleArgs {
+            rules,
+            dog_swims,
+            trapped_lose_attack,
+            no_capture_plies,
+            repetitions,
+            anti_chase,
+        }
+        .resolve()?;
+        let start = match fen {
+            None => Position::startpos(),
+            Some(text) => Position::from_fen_with(text, rules.moves)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?,
+        };
+        Ok(PyBoard::new_game(start, rules))
+    }
+
+    /// A board from its start position, rules (as `str(board.rules)` writes them) and
+    /// moves: what pickling stores.
+    #[staticmethod]
+    fn from_moves(start_fen: &str, rules: &str, moves: Vec<String>) -> PyResult<PyBoard> {
+        let rules = parse_rules(rules)?;
+        let start = Position::from_fen_with(start_fen, rules.moves)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut board = PyBoard::new_game(start, rules);
+        for text in moves {
+            let m = PyMove::from_uci(&text)?.0;
+            board.play(m)?;
+        }
+        Ok(board)
+    }
+
+    /// The position string (`l5t/1d3c1/… r 0 1`).
+    fn fen(&self) -> String {
+        self.game.position().to_fen()
+    }
+
+    /// The position the game started from.
+    fn start_fen(&self) -> String {
+        self.game.start_position().to_fen()
+    }
+
+    /// The rule set, as a record's `[Rules]` tag writes it (`jungle`, `jungle-cn`,
+    /// `jungle (dog swims, no-capture draw 100 plies, …)`).
+    #[getter]
+    fn rules(&self) -> String {
+        self.game.rules().to_string()
+    }
+
+    /// The named rule set the rules start from (`jungle` or `jungle-cn`).
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.game.rules().variant.name()
+    }
+
+    #[getter]
+    fn dog_swims(&self) -> bool {
+        self.game.rules().moves.dog_swims
+    }
+
+    #[getter]
+    fn trapped_lose_attack(&self) -> bool {
+        self.game.rules().moves.trapped_lose_attack
+    }
+
+    /// Plies without a capture that draw (0: no such rule).
+    #[getter]
+    fn no_capture_plies(&self) -> u16 {
+        self.game.rules().draw.no_capture_plies
+    }
+
+    /// Occurrences of a position that draw (0: no such rule).
+    #[getter]
+    fn repetitions(&self) -> u8 {
+        self.game.rules().draw.repetitions
+    }
+
+    /// The 7-3 and 17-5 anti-chase rules.
+    #[getter]
+    fn anti_chase(&self) -> bool {
+        self.game.rules().anti_chase
+    }
+
+    /// The `setoption` name/value pairs that select these rules in an engine.
+    fn rule_options(&self) -> Vec<(String, String)> {
+        jungle_core::protocol::options::rule_settings(*self.game.rules())
+    }
+
+    /// `"red"` or `"blue"`.
+    #[getter]
+    fn turn(&self) -> &'static str {
+        color_name(self.game.position().side_to_move())
+    }
+
+    /// Plies since the last capture.
+    #[getter]
+    fn halfmove_clock(&self) -> u16 {
+        self.game.position().halfmove_clock()
+    }
+
+    #[getter]
+    fn fullmove_number(&self) -> u32 {
+        self.game.position().fullmove_number()
+    }
+
+    /// The legal moves under every rule of the game (the anti-chase rules included).
+    #[getter]
+    fn legal_moves(&self) -> Vec<PyMove> {
+        self.legal().iter().map(|&m| PyMove(m)).collect()
+    }
+
+    fn is_legal(&self, m: MoveArg) -> bool {
+        match self.move_of(m) {
+            Ok(m) => self.legal().contains(m),
+            Err(_) => false,
+        }
+    }
+
+    /// Plays a move (a `Move` or text like `"g3g4"`); `ValueError` says why a move
+    /// cannot be played (the anti-chase refusals name their rule).
+    fn push(&mut self, m: MoveArg) -> PyResult<()> {
+        let m = self.move_of(m)?;
+        self.play(m)
+    }
+
+    /// Plays a move given as text and returns it.
+    fn push_uci(&mut self, text: &str) -> PyResult<PyMove> {
+        let m = PyMove::from_uci(text)?.0;
+        self.play(m)?;
+        Ok(PyMove(m))
+    }
+
+    /// The legal move of a text, or `ValueError` with the reason it is not one.
+    fn parse_uci(&self, text: &str) -> PyResult<PyMove> {
+        self.game.parse_move(text).map(PyMove).map_err(|e| match e {
+            MoveError::Forbidden(_) => {
+                let m = PyMove::from_uci(text).map(|m| m.0);
+                let why = m.ok().and_then(|m| self.game.chase_explanation(m));
+                PyValueError::new_err(format!("{e}: {}", why.unwrap_or_default()))
+            }
+            other => PyValueError::new_err(other.to_string()),
+        })
+    }
+
+    /// Why the anti-chase rules (7-3, 17-5) forbid a move now, naming the rule; `None`
+    /// when they do not.
+    fn chase_reason(&self, m: MoveArg) -> PyResult<Option<String>> {
+        let m = self.move_of(m)?;
+        Ok(match self.game.parse_move(&m.to_string()) {
+            Err(MoveError::Forbidden(_)) => self.game.chase_explanation(m),
+            _ => None,
+        })
+    }
+
+    /// Takes back the last move and returns it (`IndexError` when there is none).
+    fn pop(&mut self) -> PyResult<PyMove> {
+        let moves = self.game.moves();
+        let Some((&last, earlier)) = moves.split_last() else {
+            return Err(PyIndexError::new_err("pop from an empty move stack"));
+        };
+        let earlier = earlier.to_vec();
+        self.rebuild(&earlier)?;
+        Ok(PyMove(last))
+    }
+
+    /// The last move played (`IndexError` when there is none).
+    fn peek(&self) -> PyResult<PyMove> {
+        self.game
+            .moves()
+            .last()
+            .map(|&m| PyMove(m))
+            .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))
+    }
+
+    #[getter]
+    fn move_stack(&self) -> Vec<PyMove> {
+        self.game.moves().iter().map(|&m| PyMove(m)).collect()
+    }
+
+    /// Plies played on this board.
+    fn ply(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    /// The board back at its start position, with the same rules.
+    fn reset(&mut self) {
+        self.game = Game::with_rules(*self.game.start_position(), *self.game.rules());
+    }
+
+    fn copy(&self) -> PyBoard {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> PyBoard {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyDict>) -> PyBoard {
+        self.clone()
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, Py<PyTuple>)> {
+        let this = slf.borrow();
+        let moves: Vec<String> = this.game.moves().iter().map(Move::to_string).collect();
+        let args = PyTuple::new(
+            slf.py(),
+            [
+                this.start_fen().into_pyobject(slf.py())?.into_any(),
+                this.rules().into_pyobject(slf.py())?.into_any(),
+                moves.into_pyobject(slf.py())?.into_any(),
+            ],
+        )?;
+        let from_moves = slf.get_type().getattr("from_moves")?;
+        Ok((from_moves.unbind(), args.unbind()))
+    }
+
+    /// The animal on a square (its number 0–62 or its name), or `None`.
+    fn piece_at(&self, square: SquareArg) -> PyResult<Option<PyPiece>> {
+        Ok(self.game.position().piece_at(square.square()?).map(PyPiece))
+    }
+
+    /// Every animal on the board by its square number.
+    fn piece_map(&self) -> Vec<(usize, PyPiece)> {
+        let pos = self.game.position();
+        Square::all()
+            .filter_map(|sq| pos.piece_at(sq).map(|p| (sq.index(), PyPiece(p))))
+            .collect()
+    }
+
+    fn is_capture(&self, m: MoveArg) -> PyResult<bool> {
+        Ok(self.game.position().is_capture(self.move_of(m)?))
+    }
+
+    /// How many times the current position has occurred (this time included).
+    fn repetition_count(&self) -> usize {
+        self.game.repetition_count()
+    }
+
+    fn is_game_over(&self) -> bool {
+        self.game.result() != GameResult::Ongoing
+    }
+
+    /// The outcome when the game is over, else `None`.
+    fn outcome(&self) -> Option<PyOutcome> {
+        outcome_of(self.game.result())
+    }
+
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on.
+    fn result(&self) -> &'static str {
+        self.outcome().map_or("*", |o| o.result())
+    }
+
+    /// Leaves of the legal move tree `depth` plies deep from this position, counted by
+    /// the core's perft under the board's move rules (draw and anti-chase rules do
+    /// not apply, as in `jungle perft`). Releases the GIL.
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        if depth > 32 {
+            return Err(PyValueError::new_err(format!(
+                "perft depth {depth} is too deep (at most 32)"
+            )));
+        }
+        let pos = *self.game.position();
+        let flags = self.game.rules().moves;
+        Ok(py.detach(|| with_move_rules!(flags, R => perft_with::<R>(&pos, depth))))
+    }
+
+    /// The legal-action mask: `bool[252]`, true for the actions of the legal moves.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = vec![false; NUM_ACTIONS];
+        encoding::write_mask(&self.legal(), &mut mask, false, true);
+        mask.into_pyarray(py)
+    }
+
+    /// The legal moves' actions, ascending.
+    fn legal_actions(&self) -> Vec<usize> {
+        let mut actions: Vec<usize> = self
+            .legal()
+            .iter()
+            .map(|&m| encoding::action_of(m))
+            .collect();
+        actions.sort_unstable();
+        actions
+    }
+
+    /// The observation tensor: `float32[23, 9, 7]` (see `jungle.OBSERVATION_PLANES`).
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let mut data = vec![0.0f32; OBSERVATION_SIZE];
+        encoding::write_observation(&self.game, &mut data);
+        let shape = (PLANES, 9, 7);
+        let array = Array3::from_shape_vec(shape, data)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok(array.into_pyarray(py))
+    }
+
+    /// The legal move of an action, or `ValueError`.
+    fn action_to_move(&self, action: i64) -> PyResult<PyMove> {
+        usize::try_from(action)
+            .ok()
+            .filter(|&a| a < NUM_ACTIONS)
+            .and_then(|a| encoding::move_of(a, &self.legal()))
+            .map(PyMove)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "action {action} is not a legal move here (actions 0-{} by from-square and direction)",
+                    NUM_ACTIONS - 1
+                ))
+            })
+    }
+
+    /// Plays the move of an action and returns it.
+    fn push_action(&mut self, action: i64) -> PyResult<PyMove> {
+        let m = self.action_to_move(action)?;
+        self.play(m.0)?;
+        Ok(m)
+    }
+
+    /// The board as text: rank 9 at the top, `~` water, `#` traps, `*` dens.
+    fn __str__(&self) -> String {
+        self.game.position().pretty()
+    }
+
+    fn __repr__(&self) -> String {
+        if *self.game.rules() == Rules::default() {
+            format!("Board('{}')", self.fen())
+        } else {
+            format!("Board('{}', rules='{}')", self.fen(), self.rules())
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        let pos = self.game.position();
+        let mut h = DefaultHasher::new();
+        (
+            pos.key(),
+            pos.halfmove_clock(),
+            pos.fullmove_number(),
+            self.rules(),
+        )
+            .hash(&mut h);
+        h.finish()
+    }
+}

@@ -1,0 +1,119 @@
+//! What a search reports, typed: `Score` and `InfoLine`, made from the core's
+//! `SearchInfo`, the same for the engine in process (its reports) and for an engine
+//! driven through the protocol (whose `info` lines the core's reader turns into
+//! `SearchInfo`s).
+
+use crate::board::PyMove;
+use jungle_core::search::{Score, ScoreBound, SearchInfo};
+use pyo3::prelude::*;
+
+/// A score from the side to move's view: `cp` (centipawn-like) or `mate` (moves to
+/// the win, negative when the side to move is mated), and the bound (`exact`,
+/// `lower`, `upper`) when the search only proved one side of it.
+#[pyclass(module = "jungle", name = "Score", frozen, eq, get_all, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PyScore {
+    cp: Option<i32>,
+    mate: Option<i32>,
+    bound: &'static str,
+}
+
+impl PyScore {
+    pub fn of(score: Score, bound: &'static str) -> PyScore {
+        match score {
+            Score::Cp(cp) => PyScore {
+                cp: Some(cp),
+                mate: None,
+                bound,
+            },
+            Score::Mate(m) => PyScore {
+                cp: None,
+                mate: Some(m),
+                bound,
+            },
+        }
+    }
+}
+
+#[pymethods]
+impl PyScore {
+    fn is_mate(&self) -> bool {
+        self.mate.is_some()
+    }
+
+    fn __repr__(&self) -> String {
+        let value = match (self.cp, self.mate) {
+            (Some(cp), _) => format!("cp={cp}"),
+            (_, Some(m)) => format!("mate={m}"),
+            _ => String::new(),
+        };
+        if self.bound == "exact" {
+            format!("Score({value})")
+        } else {
+            format!("Score({value}, bound='{}')", self.bound)
+        }
+    }
+}
+
+/// One line of a search's analysis: its number (`multipv`, 1 = best), `depth`,
+/// `seldepth`, `score`, `nodes`, `nps`, `time` (seconds), `tbhits` and `pv` (the
+/// principal variation as moves).
+#[pyclass(module = "jungle", name = "InfoLine", frozen, get_all)]
+#[derive(Clone, Debug)]
+pub struct PyInfoLine {
+    pub multipv: u32,
+    pub depth: i32,
+    pub seldepth: i32,
+    pub score: PyScore,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time: f64,
+    pub tbhits: u64,
+    pub pv: Vec<PyMove>,
+}
+
+#[pymethods]
+impl PyInfoLine {
+    fn __repr__(&self) -> String {
+        let pv: Vec<String> = self.pv.iter().map(|m| m.uci()).collect();
+        format!(
+            "InfoLine(multipv={}, depth={}, score={}, nodes={}, pv=[{}])",
+            self.multipv,
+            self.depth,
+            self.score.__repr__(),
+            self.nodes,
+            pv.join(" ")
+        )
+    }
+}
+
+impl PyInfoLine {
+    /// The line of a search's typed report.
+    pub fn of(info: &SearchInfo) -> PyInfoLine {
+        let bound = match info.bound {
+            ScoreBound::Exact => "exact",
+            ScoreBound::Lower => "lower",
+            ScoreBound::Upper => "upper",
+        };
+        PyInfoLine {
+            multipv: u32::try_from(info.multipv).unwrap_or(u32::MAX),
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: PyScore::of(info.score, bound),
+            nodes: info.nodes,
+            nps: info.nps,
+            time: info.time.as_secs_f64(),
+            tbhits: info.tbhits,
+            pv: info.pv.iter().map(|&m| PyMove(m)).collect(),
+        }
+    }
+}
+
+/// Reads an `info` line with a score (`info depth 12 seldepth 20 multipv 1 score cp
+/// 35 lowerbound nodes … pv g3g4 …`) with the core's one reader of the protocol's
+/// `info` lines; `None` for any other line. The moves of the line are not checked
+/// against a position here.
+#[pyfunction]
+pub fn parse_info(line: &str) -> Option<PyInfoLine> {
+    jungle_core::protocol::info::read(line).map(|info| PyInfoLine::of(&info))
+}

@@ -1,0 +1,156 @@
+//! `jungle.tablebase.probe`: the exact value of a position with few animals, from
+//! tables built in memory (as the engine builds them) or read from a directory of
+//! table files (`jungle tb build`).
+
+use crate::board::{PyBoard, PyMove};
+use jungle_core::board::Position;
+use jungle_core::tb::store::BUILD_IN_MEMORY;
+use jungle_core::tb::{
+    probe_moves, probe_position, Material, Outcome, Tablebases, TbRules, MAX_ANIMALS,
+};
+use jungle_core::with_move_rules;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The value of a position for the side to move: `wdl` (`win`, `cursed win`,
+/// `draw`, `blessed loss`, `loss`: under the no-capture rule with the position's
+/// count), `dtm` (plies to the end of the game with best play, positive when the
+/// side to move wins, negative when it loses, `None` for a draw), `dtz` (plies to
+/// the capture or win that keeps the result within the no-capture rule, `None` when
+/// not decided within it) and `moves` (every legal move's value, best first).
+#[pyclass(module = "jungle.tablebase", name = "Probe", frozen, get_all)]
+pub struct PyProbe {
+    wdl: &'static str,
+    dtm: Option<i32>,
+    dtz: Option<u16>,
+    moves: Vec<PyMoveValue>,
+}
+
+#[pymethods]
+impl PyProbe {
+    fn __repr__(&self) -> String {
+        format!(
+            "Probe(wdl='{}', dtm={}, dtz={}, moves={})",
+            self.wdl,
+            show(self.dtm),
+            show(self.dtz),
+            self.moves.len()
+        )
+    }
+}
+
+/// One move's value for the side that makes it (`dtm` counts the move).
+#[pyclass(module = "jungle.tablebase", name = "MoveValue", frozen, get_all)]
+#[derive(Clone)]
+pub struct PyMoveValue {
+    #[pyo3(name = "move")]
+    mv: PyMove,
+    wdl: &'static str,
+    dtm: Option<i32>,
+    dtz: Option<u16>,
+    capture: bool,
+}
+
+#[pymethods]
+impl PyMoveValue {
+    fn __repr__(&self) -> String {
+        format!(
+            "MoveValue(move={}, wdl='{}', dtm={}, dtz={})",
+            self.mv.uci(),
+            self.wdl,
+            show(self.dtm),
+            show(self.dtz)
+        )
+    }
+}
+
+fn show<T: ToString>(v: Option<T>) -> String {
+    v.map_or("None".into(), |v| v.to_string())
+}
+
+/// DTM signed from the side to move's view.
+fn signed(outcome: Outcome) -> Option<i32> {
+    match outcome {
+        Outcome::Win(d) => Some(i32::from(d)),
+        Outcome::Loss(d) => Some(-i32::from(d)),
+        Outcome::Draw => None,
+    }
+}
+
+/// One set of tables per rules and directory, kept for the life of the process (as
+/// the engine keeps its own).
+fn tables_for(rules: TbRules, dir: Option<PathBuf>, build_up_to: usize) -> Arc<Tablebases> {
+    type Key = (TbRules, Option<PathBuf>, usize);
+    static SETS: OnceLock<Mutex<HashMap<Key, Arc<Tablebases>>>> = OnceLock::new();
+    let sets = SETS.get_or_init(Mutex::default);
+    let mut sets = sets.lock().unwrap_or_else(|e| e.into_inner());
+    sets.entry((rules, dir.clone(), build_up_to))
+        .or_insert_with(|| Arc::new(Tablebases::new(rules, dir).building(build_up_to, false)))
+        .clone()
+}
+
+/// The tablebase value of `board`'s position, or `None` when it has more animals than
+/// the tables hold, the game is already over on the board, or no table is at hand.
+///
+/// Tables of up to `build` animals (default 3, at most 4) are built in memory on first
+/// need and kept; `directory` adds table files made by `jungle tb build`. The rules
+/// are the board's; the anti-chase rules cannot be tabled (`ValueError`). Releases
+/// the GIL while tables are built.
+#[pyfunction]
+#[pyo3(signature = (board, *, build=BUILD_IN_MEMORY, directory=None))]
+pub fn probe(
+    py: Python<'_>,
+    board: &PyBoard,
+    build: usize,
+    directory: Option<PathBuf>,
+) -> PyResult<Option<PyProbe>> {
+    if build > 4 {
+        return Err(PyValueError::new_err(format!(
+            "build={build}: tables of more than 4 animals are built one at a time with `jungle tb build`, not here"
+        )));
+    }
+    let rules =
+        TbRules::for_rules(board.game.rules()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let pos: Position = *board.game.position();
+    let material = Material::of(&pos);
+    if pos.is_over_on_board() || material.count() > MAX_ANIMALS {
+        return Ok(None);
+    }
+    let tables = tables_for(rules, directory, build);
+    py.detach(|| probe_with(&tables, rules, &pos, material))
+}
+
+fn probe_with(
+    tables: &Tablebases,
+    rules: TbRules,
+    pos: &Position,
+    material: Material,
+) -> PyResult<Option<PyProbe>> {
+    // A signature too large to build and without a file is simply not covered.
+    if tables.ensure(material, &|_| {}).is_err() {
+        return Ok(None);
+    }
+    let set = tables.snapshot();
+    let Some(p) = probe_position(&set, pos) else {
+        return Ok(None);
+    };
+    let moves = with_move_rules!(rules.moves, R => probe_moves::<R>(&set, pos)).unwrap_or_default();
+    Ok(Some(PyProbe {
+        wdl: p.wdl.name(),
+        dtm: signed(p.outcome),
+        dtz: p.dtz,
+        moves: moves
+            .into_iter()
+            .map(|v| PyMoveValue {
+                mv: PyMove(v.mv),
+                wdl: v.wdl.name(),
+                dtm: signed(v.outcome),
+                dtz: v.dtz,
+                capture: v.capture,
+            })
+            .collect(),
+    }))
+}

@@ -1,0 +1,241 @@
+//! `jungle greedy`: a player that looks one move ahead, speaking the protocol. It is
+//! the beginner the strength levels are measured against (protocol.md, `UCI_Elo`):
+//! it enters the enemy den when it can, otherwise takes the most valuable animal it
+//! can (by rank; a rat taking the elephant takes an elephant), otherwise plays a legal
+//! move at random. Ties are broken at random. It never looks at the opponent's reply.
+
+pub mod command;
+
+use crate::board::{Move, Position};
+use crate::game::{Game, Rules};
+use crate::protocol::command::Command;
+use crate::protocol::{options, position};
+use crate::session::input::{read_line, too_long, Line};
+use crate::session::output::Output;
+use std::io::BufRead;
+
+/// A small xorshift generator: the player needs variety, not quality.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Mix the seed so that 0, 1, 2… (or close clock readings) start far apart;
+        // never zero.
+        Rng(crate::search::strength::splitmix64(seed) | 1)
+    }
+
+    /// A seed from the clock and the process id, for games that should differ.
+    pub fn from_time() -> Rng {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Rng::new(nanos ^ (u64::from(std::process::id()) << 32))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// How much the greedy player wants `m`: a den entry above everything, then the rank
+/// of the animal taken, 0 for a quiet move.
+fn greed(pos: &Position, m: Move) -> u32 {
+    if pos.is_den_entry(m) {
+        return 100;
+    }
+    pos.captured_by(m).map_or(0, |a| u32::from(a.rank()))
+}
+
+/// The greedy player's move, or `None` when the game is over or it has no move.
+pub fn choose(game: &Game, rng: &mut Rng) -> Option<Move> {
+    if game.result() != crate::game::GameResult::Ongoing {
+        return None;
+    }
+    let moves = game.legal_moves();
+    let pos = game.position();
+    let best = moves.iter().map(|&m| greed(pos, m)).max()?;
+    let candidates: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| greed(pos, m) == best)
+        .collect();
+    Some(candidates[rng.below(candidates.len())])
+}
+
+/// The greedy player on stdin/stdout until `quit` or the end of input.
+pub fn run(seed: Option<u64>) -> i32 {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    let rng = seed.map_or_else(Rng::from_time, Rng::new);
+    Player::new(Output::stdout(), rng).serve(&mut reader);
+    0
+}
+
+struct Player {
+    out: Output,
+    rng: Rng,
+    rules: Rules,
+    game: Game,
+}
+
+impl Player {
+    fn new(out: Output, rng: Rng) -> Player {
+        Player {
+            out,
+            rng,
+            rules: Rules::default(),
+            game: Game::startpos(),
+        }
+    }
+
+    fn serve(&mut self, reader: &mut impl BufRead) {
+        while let Ok(Some(line)) = read_line(reader) {
+            let line = match line {
+                Line::Text(line) => line,
+                Line::TooLong(n) => {
+                    self.out.error(&too_long(n));
+                    continue;
+                }
+            };
+            match crate::protocol::command::parse(&line) {
+                Ok(Some(Command::Quit)) => break,
+                Ok(Some(cmd)) => self.execute(cmd),
+                Ok(None) => {}
+                Err(e) => self.out.error(&e),
+            }
+        }
+    }
+
+    fn execute(&mut self, cmd: Command) {
+        match cmd {
+            Command::Uci | Command::Jcei => {
+                let ok = if cmd == Command::Uci {
+                    "uciok"
+                } else {
+                    "jceiok"
+                };
+                let mut text = format!(
+                    "id name Greedy {}\nid author The Jungle developers\n",
+                    env!("CARGO_PKG_VERSION")
+                );
+                for line in options::declarations(options::GREEDY) {
+                    text.push_str(&format!("option {line}\n"));
+                }
+                text.push_str(ok);
+                self.out.lines(&text);
+            }
+            Command::IsReady => self.out.line("readyok"),
+            Command::NewGame => self.game = Game::with_rules(Position::startpos(), self.rules),
+            Command::SetOption { name, value } => {
+                match options::read(&name, value.as_deref(), options::GREEDY) {
+                    // Every option it offers is a rule option.
+                    Ok(setting) => {
+                        if let Some(rules) = setting.applied_to(self.rules) {
+                            self.rules = rules;
+                            self.game = Game::with_rules(Position::startpos(), rules);
+                        }
+                    }
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            Command::Position { fen, moves } => {
+                match position::game(fen.as_deref(), &moves, self.rules) {
+                    Ok(g) => self.game = g,
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            Command::Go(_) => {
+                let line = match choose(&self.game, &mut self.rng) {
+                    Some(m) => format!("bestmove {m}"),
+                    None => "bestmove 0000".to_string(),
+                };
+                self.out.line(&line);
+            }
+            Command::Stop | Command::PonderHit | Command::Quit => {}
+            Command::Display
+            | Command::Eval
+            | Command::Perft(_)
+            | Command::PerftCount(_)
+            | Command::Moves
+            | Command::Bench(_) => {
+                self.out.error("the greedy player only plays moves");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pick(fen: &str, seed: u64) -> String {
+        let game = Game::new(Position::from_fen(fen).expect("valid"));
+        choose(&game, &mut Rng::new(seed))
+            .expect("a move")
+            .to_string()
+    }
+
+    #[test]
+    fn enters_the_den_before_taking_anything() {
+        // The red rat on d8 can enter the den d9 or take the blue elephant on e8.
+        for seed in 0..20 {
+            assert_eq!(pick("6l/3Re2/7/7/7/7/7/7/6L r", seed), "d8d9");
+        }
+    }
+
+    #[test]
+    fn takes_the_most_valuable_animal() {
+        // The red lion on d7 can take the blue cat c7 or the blue tiger e7.
+        for seed in 0..20 {
+            assert_eq!(pick("l6/7/2cLt2/7/7/7/7/7/6E r", seed), "d7e7");
+        }
+    }
+
+    #[test]
+    fn moves_at_random_otherwise() {
+        let seen: std::collections::HashSet<String> = (0..50)
+            .map(|seed| pick(crate::board::START_FEN, seed))
+            .collect();
+        assert!(seen.len() > 5, "{seen:?}");
+        let game = Game::startpos();
+        for m in &seen {
+            assert!(game.parse_move(m).is_ok(), "{m}");
+        }
+    }
+
+    #[test]
+    fn answers_the_protocol() {
+        let buf = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        struct Sink(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().expect("lock").extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut p = Player::new(Output::new(Box::new(Sink(buf.clone()))), Rng::new(1));
+        let input = "uci\nisready\nposition fen 6l/3R3/7/7/7/7/7/7/6L r\ngo movetime 10\n\
+                     setoption name DogSwims value maybe\nposition fen 3R3/7/7/7/7/7/7/7/6l b\ngo\nquit\ngo\n";
+        p.serve(&mut input.as_bytes());
+        let text = String::from_utf8(buf.lock().expect("lock").clone()).expect("utf-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.contains(&"uciok"), "{text}");
+        assert!(lines.contains(&"readyok"), "{text}");
+        assert!(lines.contains(&"bestmove d8d9"), "{text}");
+        assert!(text.contains("error: option DogSwims takes true or false, got 'maybe'"));
+        // The game is over: no move. Nothing is read after quit.
+        assert_eq!(lines.last(), Some(&"bestmove 0000"), "{text}");
+    }
+}

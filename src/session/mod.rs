@@ -1,0 +1,548 @@
+//! The engine's protocol session on stdin and stdout (the language is
+//! `jungle_core::protocol`): reads commands on the calling thread, answers `isready`,
+//! `stop` and `ponderhit` at once, and runs each search on its own thread
+//! (`searcher`). `input` reads bounded lines, `output` writes whole lines.
+
+pub mod input;
+pub mod output;
+pub mod searcher;
+
+use crate::board::{Move, Position};
+use crate::eval;
+use crate::game::{Game, GameResult, Rules};
+use crate::nnue::Network;
+use crate::protocol::command::{self, Command, GoCommand};
+use crate::protocol::options::{self, Setting};
+use crate::protocol::position;
+use crate::search::search::SharedState;
+use crate::search::{strength, Engine};
+use crate::tb::store::Event as TbEvent;
+use crate::tb::{Tablebases, TbRules};
+use crate::text::quote;
+use crate::tools::{bench, perft};
+use crate::with_move_rules;
+use input::{read_line, Line};
+use output::Output;
+use searcher::{SearchJob, Searcher};
+use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
+
+pub const ENGINE_NAME: &str = "Jungle";
+pub const AUTHOR: &str = "The Jungle developers";
+
+/// The hash table a session starts with (MB), as the option table declares `Hash`.
+const DEFAULT_HASH_MB: usize = 64;
+
+/// A search running on the search thread.
+struct RunningSearch {
+    shared: Arc<SharedState>,
+    /// `bestmove` is held back while this is set (`go infinite`, `go ponder`).
+    hold: Arc<AtomicBool>,
+    /// Set just before `bestmove` is printed: from then on the search counts as over,
+    /// so a GUI that answers `bestmove` at once is never told a search is running.
+    finished: Arc<AtomicBool>,
+    infinite: bool,
+    /// Receives (or closes) once the search is over and the engine is free.
+    done: Receiver<()>,
+}
+
+impl RunningSearch {
+    /// Waits until the search is over and the engine is free.
+    fn wait(self) {
+        let _ = self.done.recv();
+    }
+}
+
+pub struct Session {
+    out: Output,
+    game: Game,
+    /// The rules new games are played by (rule options).
+    rules: Rules,
+    engine: Arc<Mutex<Engine>>,
+    ponder: bool,
+    /// `UCI_LimitStrength` and `UCI_Elo` (the engine's options hold the Elo only
+    /// while the limit is on).
+    limit_strength: bool,
+    elo: u32,
+    search: Option<RunningSearch>,
+    searcher: Searcher,
+    /// The network the engine holds (a copy, so that `eval` needs no lock on the
+    /// engine while it searches).
+    network: Arc<Network>,
+    /// `TablebasePath` (none: the small tables are built in memory only).
+    tb_dir: Option<std::path::PathBuf>,
+}
+
+/// Runs the protocol on stdin and stdout until `quit` or end of input; returns the exit code.
+pub fn run() -> i32 {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    match Session::new(Output::stdout()) {
+        Ok(mut session) => session.serve(&mut reader),
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+impl Session {
+    pub fn new(out: Output) -> Result<Session, String> {
+        Session::with_hash(out, DEFAULT_HASH_MB)
+    }
+
+    /// A session whose hash table starts at `hash_mb` MB instead of the default (for
+    /// tests and fuzzing, which start many sessions).
+    pub fn with_hash(out: Output, hash_mb: usize) -> Result<Session, String> {
+        let engine = Engine::new(hash_mb).map_err(|e| e.to_string())?;
+        let engine = Arc::new(Mutex::new(engine));
+        let mut session = Session {
+            searcher: Searcher::new(Arc::clone(&engine), out.clone()),
+            out,
+            game: Game::startpos(),
+            rules: Rules::default(),
+            engine,
+            ponder: false,
+            limit_strength: false,
+            elo: strength::ELO_MIN,
+            search: None,
+            network: crate::nnue::embedded(),
+            tb_dir: None,
+        };
+        session.renew_tablebases();
+        Ok(session)
+    }
+
+    /// New tables for the rules and directory in force (none when the rules cannot
+    /// be tabled); a file refused later is reported as an error line.
+    fn renew_tablebases(&mut self) {
+        let tables = TbRules::for_rules(&self.rules).ok().map(|rules| {
+            let out = self.out.clone();
+            Arc::new(
+                Tablebases::new(rules, self.tb_dir.clone()).reporting(move |e| {
+                    if let TbEvent::Refused(_, why) = e {
+                        out.error(&format!("tablebase ignored: {why}"));
+                    }
+                }),
+            )
+        });
+        self.engine().tablebases = tables;
+    }
+
+    /// `TablebasePath`: a directory of table files, or `None`.
+    fn set_tablebase_path(&mut self, dir: Option<&str>) -> Result<(), String> {
+        let Some(text) = dir else {
+            self.tb_dir = None;
+            self.renew_tablebases();
+            return Ok(());
+        };
+        let dir = std::path::PathBuf::from(text);
+        let entries = std::fs::read_dir(&dir).map_err(|e| {
+            format!(
+                "option TablebasePath: cannot read directory '{}': {e}",
+                quote(text)
+            )
+        })?;
+        let files = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".jtb"))
+            .count();
+        self.tb_dir = Some(dir);
+        self.renew_tablebases();
+        let largest = self
+            .engine()
+            .tablebases
+            .as_ref()
+            .map_or(0, |t| t.largest_on_disk());
+        self.out.line(&format!(
+            "info string tablebases: {files} table files in {}, up to {largest} animals for these rules",
+            quote(text)
+        ));
+        Ok(())
+    }
+
+    /// Reads and answers commands until `quit` or the end of input.
+    pub fn serve(&mut self, reader: &mut impl BufRead) -> i32 {
+        loop {
+            let line = match read_line(reader) {
+                Ok(Some(Line::Text(t))) => t,
+                Ok(Some(Line::TooLong(n))) => {
+                    self.out.error(&input::too_long(n));
+                    continue;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    log::error!("cannot read stdin: {e}");
+                    break;
+                }
+            };
+            if !self.handle_line(&line) {
+                break;
+            }
+        }
+        self.stop_search();
+        0
+    }
+
+    /// Answers one input line; `false` after `quit` (the caller then stops reading and
+    /// calls `stop_search`).
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        log::debug!("< {line}");
+        match command::parse(line) {
+            Ok(None) => {}
+            Ok(Some(Command::Quit)) => return false,
+            Ok(Some(cmd)) => self.execute(cmd),
+            Err(message) => self.out.error(&message),
+        }
+        true
+    }
+
+    /// The current game (what `position` set, under the current rules).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn searching(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.finished.load(Ordering::SeqCst))
+    }
+
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn execute(&mut self, cmd: Command) {
+        match cmd {
+            Command::Uci => self.identify("uciok"),
+            Command::Jcei => self.identify("jceiok"),
+            Command::IsReady => self.out.line("readyok"),
+            Command::NewGame => {
+                if self.refuse_while_searching("ucinewgame") {
+                    return;
+                }
+                self.engine().clear();
+                self.game = Game::with_rules(Position::startpos(), self.rules);
+            }
+            Command::SetOption { name, value } => {
+                if self.refuse_while_searching("setoption") {
+                    return;
+                }
+                if let Err(e) = self.set_option(&name, value.as_deref()) {
+                    self.out.error(&e);
+                }
+            }
+            Command::Position { fen, moves } => {
+                match position::game(fen.as_deref(), &moves, self.rules) {
+                    Ok(game) => self.game = game,
+                    Err(e) => self.out.error(&e),
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::Stop => {
+                if let Some(s) = &self.search {
+                    s.hold.store(false, Ordering::SeqCst);
+                    s.shared.stop.store(true, Ordering::SeqCst);
+                }
+            }
+            Command::PonderHit => {
+                if let Some(s) = &self.search {
+                    s.shared.pondering.store(false, Ordering::SeqCst);
+                    if !s.infinite {
+                        s.hold.store(false, Ordering::SeqCst);
+                    }
+                }
+            }
+            Command::Quit => {}
+            Command::Display => self.display(),
+            Command::Eval => self.eval(),
+            Command::Moves => self.list_moves(),
+            Command::PerftCount(depth) => self.perft_count(depth),
+            Command::Perft(depth) => {
+                if self.refuse_while_searching("go perft") {
+                    return;
+                }
+                let threads = self.engine().options.threads;
+                let mut buf = Vec::new();
+                let pos = self.game.position();
+                let result = with_move_rules!(self.rules.moves, R => perft::report_with::<R>(pos, depth, true, threads, &mut buf));
+                match result {
+                    Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
+                    Err(e) => self.out.error(&format!("perft failed: {e}")),
+                }
+            }
+            Command::Bench(depth) => {
+                if self.refuse_while_searching("bench") {
+                    return;
+                }
+                let mut buf = Vec::new();
+                let settings = bench::Settings {
+                    depth: depth.unwrap_or(bench::DEFAULT_DEPTH),
+                    rules: self.rules,
+                    eval: self.engine().options.eval,
+                    network: Some(Arc::clone(&self.network)),
+                    ..bench::Settings::default()
+                };
+                match bench::run(&settings, &mut buf) {
+                    Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
+                    Err(e) => self.out.error(&format!("bench failed: {e}")),
+                }
+            }
+        }
+    }
+
+    /// Refuses `what` while a search runs; otherwise collects a finished search's
+    /// thread (which may still be returning) so that the engine is free.
+    fn refuse_while_searching(&mut self, what: &str) -> bool {
+        if self.searching() {
+            self.out.error(&format!(
+                "'{what}' is not allowed while a search is running; send stop first"
+            ));
+            return true;
+        }
+        if let Some(old) = self.search.take() {
+            old.wait();
+        }
+        false
+    }
+
+    fn identify(&self, ok: &str) {
+        let mut text = format!(
+            "id name {ENGINE_NAME} {}\nid author {AUTHOR}\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        for line in options::declarations(options::ENGINE) {
+            text.push_str(&format!("option {line}\n"));
+        }
+        text.push_str(ok);
+        self.out.lines(&text);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let setting = options::read(name, value, options::ENGINE)?;
+        if let Some(rules) = setting.applied_to(self.rules) {
+            self.set_rules(rules);
+            return Ok(());
+        }
+        match setting {
+            Setting::Hash(mb) => return self.engine().set_hash(mb).map_err(|e| e.to_string()),
+            Setting::Threads(n) => self.engine().options.threads = n,
+            Setting::MultiPv(n) => self.engine().options.multipv = n,
+            Setting::MoveOverhead(ms) => self.engine().options.move_overhead_ms = ms,
+            Setting::ClearHash => self.engine().clear_hash(),
+            Setting::SkillLevel(level) => self.engine().options.skill_level = level,
+            Setting::LimitStrength(on) => {
+                self.limit_strength = on;
+                self.apply_strength_limit();
+            }
+            Setting::Elo(elo) => {
+                self.elo = elo;
+                self.apply_strength_limit();
+            }
+            Setting::Ponder(on) => self.ponder = on,
+            Setting::Eval(kind) => {
+                let mut engine = self.engine();
+                if engine.options.eval != kind {
+                    // The table's stored static scores belong to the other evaluation.
+                    engine.options.eval = kind;
+                    engine.clear_hash();
+                }
+            }
+            Setting::EvalFile(path) => return self.load_network(path.as_deref()),
+            Setting::TablebasePath(dir) => return self.set_tablebase_path(dir.as_deref()),
+            Setting::TablebaseProbeLimit(n) => self.engine().options.tb_probe_limit = n,
+            // The rule options were applied above.
+            Setting::Variant(_)
+            | Setting::DogSwims(_)
+            | Setting::TrappedLoseAttack(_)
+            | Setting::NoCaptureDrawPlies(_)
+            | Setting::RepetitionDraw(_) => {}
+        }
+        Ok(())
+    }
+
+    /// `EvalFile`: loads a network (`None`: the built-in one); a file that cannot be
+    /// used is refused and the current network kept.
+    fn load_network(&mut self, path: Option<&str>) -> Result<(), String> {
+        let net =
+            match path {
+                None => crate::nnue::embedded(),
+                Some(path) => Arc::new(Network::load(std::path::Path::new(path)).map_err(|e| {
+                    format!("EvalFile '{}' refused, network kept: {e}", quote(path))
+                })?),
+            };
+        self.out.line(&format!(
+            "info string network {}: {}",
+            path.map_or_else(|| "<embedded>".to_string(), quote),
+            net.architecture()
+        ));
+        self.network = Arc::clone(&net);
+        let mut engine = self.engine();
+        engine.set_network(net);
+        engine.clear_hash();
+        Ok(())
+    }
+
+    fn apply_strength_limit(&mut self) {
+        let elo = self.limit_strength.then_some(self.elo);
+        self.engine().options.limit_elo = elo;
+    }
+
+    /// New rules start a new game from the start position (a position or move of the
+    /// old game may not exist under the new rules).
+    fn set_rules(&mut self, rules: Rules) {
+        if rules != self.rules {
+            self.rules = rules;
+            self.game = Game::with_rules(Position::startpos(), rules);
+            self.renew_tablebases();
+        }
+    }
+
+    fn go(&mut self, go: GoCommand) {
+        if self.searching() {
+            self.out
+                .error("a search is already running; send stop first");
+            return;
+        }
+        let mut limits = go.limits;
+        for text in &go.searchmoves {
+            match self.game.parse_move(text) {
+                Ok(m) => limits.searchmoves.push(m),
+                Err(e) => {
+                    self.out.error(&format!("go searchmoves: {e}"));
+                    return;
+                }
+            }
+        }
+        // The previous search has ended; wait until the engine is free.
+        if let Some(old) = self.search.take() {
+            old.wait();
+        }
+        let threads = self.engine().options.threads;
+        let shared = Arc::new(SharedState::new(threads));
+        shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        let hold = Arc::new(AtomicBool::new(limits.infinite || limits.ponder));
+        let finished = Arc::new(AtomicBool::new(false));
+        let infinite = limits.infinite;
+        let job = SearchJob {
+            game: self.game.clone(),
+            limits,
+            shared: Arc::clone(&shared),
+            hold: Arc::clone(&hold),
+            finished: Arc::clone(&finished),
+        };
+        match self.searcher.start(job) {
+            Ok(done) => {
+                self.search = Some(RunningSearch {
+                    shared,
+                    hold,
+                    finished,
+                    infinite,
+                    done,
+                })
+            }
+            Err(e) => {
+                self.out.error(&e);
+                self.out.line("bestmove 0000");
+            }
+        }
+    }
+
+    /// Stops any running search and waits for its `bestmove` (what `quit` and the end
+    /// of input do).
+    pub fn stop_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.hold.store(false, Ordering::SeqCst);
+            s.shared.stop.store(true, Ordering::SeqCst);
+            s.wait();
+        }
+    }
+
+    /// jcei `moves`: the legal moves of the game in one line; none once it is over.
+    fn list_moves(&self) {
+        let moves: Vec<String> = if self.game.result() == GameResult::Ongoing {
+            self.game
+                .legal_moves()
+                .iter()
+                .map(Move::to_string)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut line = format!("Legal moves ({}):", moves.len());
+        for m in &moves {
+            line.push(' ');
+            line.push_str(m);
+        }
+        self.out.line(&line);
+    }
+
+    /// jcei `perft N`: the leaf count and the time in one line.
+    fn perft_count(&mut self, depth: u32) {
+        if self.refuse_while_searching("perft") {
+            return;
+        }
+        let threads = self.engine().options.threads;
+        let pos = self.game.position();
+        let start = std::time::Instant::now();
+        let count = with_move_rules!(self.rules.moves, R => perft::perft_threads_with::<R>(pos, depth, threads));
+        self.out.line(&format!(
+            "perft({depth}) = {count}  ({} ms)",
+            start.elapsed().as_millis()
+        ));
+    }
+
+    fn display(&self) {
+        let pos = self.game.position();
+        let moves: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(Move::to_string)
+            .collect();
+        let state = match self.game.result() {
+            GameResult::Ongoing => format!("ongoing, {} to move", pos.side_to_move()),
+            other => other.to_string(),
+        };
+        let text = format!(
+            "{}Fen: {}\nKey: {:016x}\nRules: {}\nMoves: {}\nState: {}",
+            pos.pretty(),
+            pos.to_fen(),
+            pos.key(),
+            self.game.rules(),
+            moves.join(" "),
+            state
+        );
+        self.out.lines(&text);
+    }
+
+    fn eval(&self) {
+        let pos = self.game.position();
+        let trace = eval::trace(pos);
+        let mut text = String::new();
+        for t in &trace.terms {
+            text.push_str(&format!(
+                "{:<16} red {:>6} blue {:>6} total {:>6}\n",
+                t.name,
+                t.red,
+                t.blue,
+                t.red - t.blue
+            ));
+        }
+        text.push_str(&format!("Total (red view): {}\n", trace.total));
+        text.push_str(&format!(
+            "Total (side to move): {}\n",
+            trace.side_to_move_score
+        ));
+        let nnue = self.network.evaluate_position(pos);
+        let red_view = match pos.side_to_move() {
+            crate::board::Color::Red => nnue,
+            crate::board::Color::Blue => -nnue,
+        };
+        text.push_str(&format!("NNUE (red view): {red_view}\n"));
+        text.push_str(&format!("NNUE (side to move): {nnue}"));
+        self.out.lines(&text);
+    }
+}
