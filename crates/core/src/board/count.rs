@@ -199,25 +199,70 @@ fn count_captures<R: MoveRules>(
     squares: &[[u8; 8]; 2],
     reach: &Reach,
 ) -> u32 {
-    let (us, them) = (side.index(), side.other().index());
-    let own = &squares[us];
+    let them = side.other().index();
     let mut count = 0;
     for to in reach.all() & occupied[them] {
         let to = to.index();
         let victim = animal_on(&squares[them], to);
-        let may_take = |attacker: Animal, from: usize| {
-            u32::from(may_capture::<R>(side, attacker, from, victim, to))
-        };
-        for from in NEIGHBOURS[to] & occupied[us] {
-            count += may_take(animal_on(own, from.index()), from.index());
-        }
-        for (i, jumper) in [Animal::Tiger, Animal::Lion].into_iter().enumerate() {
-            if (reach.sets[LANDINGS + i].0 >> to) & 1 != 0 {
-                count += may_take(jumper, own[jumper.index()] as usize);
-            }
+        count += captures_onto::<R>(side, occupied, squares, reach, victim, to);
+    }
+    count
+}
+
+/// The captures by `side` (whose reach is `reach`) of the enemy `victim` standing on
+/// `to`: by the animals next to it and the jumpers landing on it, each checked by the
+/// capture rules.
+#[inline(always)]
+fn captures_onto<R: MoveRules>(
+    side: Color,
+    occupied: &[Bitboard; 2],
+    squares: &[[u8; 8]; 2],
+    reach: &Reach,
+    victim: Animal,
+    to: usize,
+) -> u32 {
+    let own = &squares[side.index()];
+    let may_take = |attacker: Animal, from: usize| {
+        u32::from(may_capture::<R>(side, attacker, from, victim, to))
+    };
+    let mut count = 0;
+    for from in NEIGHBOURS[to] & occupied[side.index()] {
+        count += may_take(animal_on(own, from.index()), from.index());
+    }
+    for (i, jumper) in [Animal::Tiger, Animal::Lion].into_iter().enumerate() {
+        if (reach.sets[LANDINGS + i].0 >> to) & 1 != 0 {
+            count += may_take(jumper, own[jumper.index()] as usize);
         }
     }
     count
+}
+
+/// The replies' captures onto each of the mover's animals in their reach, before the
+/// mover's move, as a 3-bit number per square (at most six: four neighbours and two
+/// jumps), and their sum.
+#[inline(never)]
+fn captures_by_square<R: MoveRules>(
+    them: Color,
+    occupied: &[Bitboard; 2],
+    squares: &[[u8; 8]; 2],
+    replies: &Reach,
+    attacked: Bitboard,
+) -> (Multiplicity, u32) {
+    let us = them.other().index();
+    let mut planes = [Bitboard::EMPTY; 3];
+    let mut total = 0;
+    for sq in attacked {
+        let to = sq.index();
+        let victim = animal_on(&squares[us], to);
+        let n = captures_onto::<R>(them, occupied, squares, replies, victim, to);
+        total += n;
+        for (bit, plane) in planes.iter_mut().enumerate() {
+            if (n >> bit) & 1 != 0 {
+                *plane |= Bitboard::from_square(sq);
+            }
+        }
+    }
+    (Multiplicity(planes), total)
 }
 
 /// The animal of a side standing on `sq` (which one of its animals occupies): the
@@ -300,10 +345,33 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
         (walkers.east(), Bitboard::west),
         (walkers.west(), Bitboard::east),
     ];
+    // A quiet step f -> t leaves the replies' reach as it is: their moves onto free
+    // squares are `M(free) + m(f) - m(t)` (m the multiplicity of a square), and their
+    // captures `C - c(f) + c'(t)`, c the captures onto each of our animals before the
+    // move and c'(t) those onto the moved animal at t (none out of their reach). So the
+    // steps of one direction are counted together, from their sets of targets and of
+    // from squares, and only the steps into the replies' reach one by one.
+    let attacked = reply_reach & movers;
+    let (capture_planes, captures_before) = if attacked.any() {
+        captures_by_square::<R>(them, occupied, squares, &replies, attacked)
+    } else {
+        (Multiplicity([Bitboard::EMPTY; 3]), 0)
+    };
+    let unchanged = u64::from(multiplicity.count_onto(free) + captures_before);
     for (targets, back) in directions {
-        for to in targets & open & LAND {
-            let to = Bitboard::from_square(to);
-            total += replies_as_reached(to | back(to));
+        let to = targets & open & LAND;
+        let from = back(to);
+        total += u64::from(to.count()) * unchanged + u64::from(multiplicity.count_onto(from))
+            - u64::from(multiplicity.count_onto(to));
+        if captures_before != 0 {
+            total -= u64::from(capture_planes.count_onto(from));
+        }
+        for t in to & reply_reach {
+            let t = t.index();
+            let from = back(Bitboard(1 << t)).0.trailing_zeros() as usize;
+            let mover = animal_on(own, from);
+            let captures = captures_onto::<R>(them, occupied, squares, &replies, mover, t);
+            total += u64::from(captures);
         }
     }
     for jumper in [Animal::Tiger, Animal::Lion] {
