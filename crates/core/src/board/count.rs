@@ -15,7 +15,7 @@ use super::moves::Move;
 use super::piece::{Animal, Color};
 use super::position::{Position, CAPTURED, EMPTY};
 use super::rules::{MoveRules, Standard};
-use super::square::Square;
+use super::square::{Square, FILES};
 
 /// Where the animals of one side step and jump, captures aside: eight sets, so that
 /// the moves onto the free squares `F` are `Σ popcount(set & F)`.
@@ -276,8 +276,56 @@ fn animal_on(squares: &[u8; 8], sq: usize) -> Animal {
     Animal::from_index(zero_bytes.trailing_zeros() as usize / 8)
 }
 
-/// A shift of a set of squares one step back, towards where a step came from.
-type StepBack = fn(Bitboard) -> Bitboard;
+/// What the replies to the mover's quiet steps are counted from (see
+/// `count_two_plies`): the replies' reach and its multiplicity, and their captures onto
+/// each of the mover's animals before the move.
+struct QuietSteps<'a> {
+    /// The replies after a move that changes neither their reach nor their captures.
+    unchanged: u64,
+    multiplicity: Multiplicity,
+    capture_planes: Multiplicity,
+    captures_before: u32,
+    reply_reach: Bitboard,
+    replies: &'a Reach,
+    them: Color,
+    occupied: &'a [Bitboard; 2],
+    squares: &'a [[u8; 8]; 2],
+}
+
+impl QuietSteps<'_> {
+    /// The replies to the steps onto `to` of one direction, each from `DELTA` squares
+    /// back: `|T| (M + C) + Σm(F) - Σm(T) - Σc(F)`, and the captures onto the moved
+    /// animal for the steps into the replies' reach.
+    #[inline(always)]
+    fn direction<R: MoveRules, const DELTA: isize>(&self, to: Bitboard) -> u64 {
+        let from = Bitboard(if DELTA > 0 {
+            to.0 >> DELTA
+        } else {
+            to.0 << -DELTA
+        });
+        let mut count = u64::from(to.count()) * self.unchanged
+            + u64::from(self.multiplicity.count_onto(from))
+            - u64::from(self.multiplicity.count_onto(to));
+        if self.captures_before != 0 {
+            count -= u64::from(self.capture_planes.count_onto(from));
+        }
+        let mover_squares = &self.squares[self.them.other().index()];
+        for t in to & self.reply_reach {
+            let t = t.index();
+            let mover = animal_on(mover_squares, (t as isize - DELTA) as usize);
+            let (occupied, squares) = (self.occupied, self.squares);
+            count += u64::from(captures_onto::<R>(
+                self.them,
+                occupied,
+                squares,
+                self.replies,
+                mover,
+                t,
+            ));
+        }
+        count
+    }
+}
 
 /// The leaves two plies below `pos` (perft 2): for each legal move, the number of
 /// legal replies, counted without making the move.
@@ -339,12 +387,6 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
     } else {
         movers.minus(SQUARE_BB[own[Animal::Rat.index()] as usize])
     };
-    let directions: [(Bitboard, StepBack); 4] = [
-        (walkers.north(), Bitboard::south),
-        (walkers.south(), Bitboard::north),
-        (walkers.east(), Bitboard::west),
-        (walkers.west(), Bitboard::east),
-    ];
     // A quiet step f -> t leaves the replies' reach as it is: their moves onto free
     // squares are `M(free) + m(f) - m(t)` (m the multiplicity of a square), and their
     // captures `C - c(f) + c'(t)`, c the captures onto each of our animals before the
@@ -357,23 +399,23 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
     } else {
         (Multiplicity([Bitboard::EMPTY; 3]), 0)
     };
-    let unchanged = u64::from(multiplicity.count_onto(free) + captures_before);
-    for (targets, back) in directions {
-        let to = targets & open & LAND;
-        let from = back(to);
-        total += u64::from(to.count()) * unchanged + u64::from(multiplicity.count_onto(from))
-            - u64::from(multiplicity.count_onto(to));
-        if captures_before != 0 {
-            total -= u64::from(capture_planes.count_onto(from));
-        }
-        for t in to & reply_reach {
-            let t = t.index();
-            let from = back(Bitboard(1 << t)).0.trailing_zeros() as usize;
-            let mover = animal_on(own, from);
-            let captures = captures_onto::<R>(them, occupied, squares, &replies, mover, t);
-            total += u64::from(captures);
-        }
-    }
+    let steps = QuietSteps {
+        unchanged: u64::from(multiplicity.count_onto(free) + captures_before),
+        multiplicity,
+        capture_planes,
+        captures_before,
+        reply_reach,
+        replies: &replies,
+        them,
+        occupied,
+        squares,
+    };
+    let targets = open & LAND;
+    const UP: isize = FILES as isize;
+    total += steps.direction::<R, UP>(walkers.north() & targets)
+        + steps.direction::<R, { -UP }>(walkers.south() & targets)
+        + steps.direction::<R, 1>(walkers.east() & targets)
+        + steps.direction::<R, -1>(walkers.west() & targets);
     for jumper in [Animal::Tiger, Animal::Lion] {
         let from = own[jumper.index()] as usize;
         for to in open_jumps(from, blockers) & open {
