@@ -416,9 +416,10 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
         + steps.direction::<R, { -UP }>(walkers.south() & targets)
         + steps.direction::<R, 1>(walkers.east() & targets)
         + steps.direction::<R, -1>(walkers.west() & targets);
-    for jumper in [Animal::Tiger, Animal::Lion] {
+    let jumps = landings(own, blockers);
+    for (jumper, landing) in [Animal::Tiger, Animal::Lion].into_iter().zip(jumps) {
         let from = own[jumper.index()] as usize;
-        for to in open_jumps(from, blockers) & open {
+        for to in landing & open {
             total += replies_as_reached(SQUARE_BB[from] | Bitboard::from_square(to));
         }
     }
@@ -454,7 +455,6 @@ pub fn count_two_plies<R: MoveRules>(pos: &Position) -> u64 {
         .iter()
         .chain(&replies.sets[LANDINGS + 2..])
         .fold(Bitboard::EMPTY, |all, s| all | *s);
-    let jumps = landings(&squares[us.index()], blockers);
     if (stepping_reach & movers).any() || ((jumps[0] | jumps[1]) & enemies).any() {
         let dest = Destinations::new::<R>(pos);
         for animal in Animal::ALL {
