@@ -1,8 +1,10 @@
 //! Perft: the number of leaf positions of the legal move tree to a fixed depth, the
-//! standard check of a move generator. The last ply is counted in bulk (the number of
-//! legal moves of each position one ply above the leaves, without playing them:
-//! `board::count`). Den entries and captures of the last animal end
-//! the game, so nothing is counted below them; repetition rules do not apply.
+//! standard check of a move generator. The last two plies are counted in bulk, without
+//! playing their moves: the legal moves of each position one ply above the leaves
+//! (`board::count`), and the leaves two plies below a position from the replies' reach
+//! (`board::count::count_two_plies`); every leaf is counted, none is looked up in a
+//! table. Den entries and captures of the last animal end the game, so nothing is
+//! counted below them; repetition rules do not apply.
 
 use crate::board::count::{count_two_plies, count_with};
 use crate::board::movegen::generate_with;
