@@ -15,7 +15,8 @@
 //! - `cli`: the command line, dispatching to the above.
 
 pub use jungle_core::{
-    board, eval, game, nnue, protocol, record, review, search, tb, text, tools, with_move_rules,
+    board, eval, game, nnue, protocol, record, review, rng, search, tb, text, tools,
+    with_move_rules,
 };
 
 pub mod analyse;

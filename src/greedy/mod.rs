@@ -10,41 +10,10 @@ use crate::board::{Move, Position};
 use crate::game::{Game, Rules};
 use crate::protocol::command::Command;
 use crate::protocol::{options, position};
+use crate::rng::Rng;
 use crate::session::input::{read_line, too_long, Line};
 use crate::session::output::Output;
 use std::io::BufRead;
-
-/// A small xorshift generator: the player needs variety, not quality.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // Mix the seed so that 0, 1, 2… (or close clock readings) start far apart;
-        // never zero.
-        Rng(crate::search::strength::splitmix64(seed) | 1)
-    }
-
-    /// A seed from the clock and the process id, for games that should differ.
-    pub fn from_time() -> Rng {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Rng::new(nanos ^ (u64::from(std::process::id()) << 32))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
 
 /// How much the greedy player wants `m`: a den entry above everything, then the rank
 /// of the animal taken, 0 for a quiet move.

@@ -13,6 +13,7 @@
 use super::limits::SearchOptions;
 use super::score::INFINITE;
 use super::search::RootMove;
+use crate::rng::Rng;
 
 /// One measured setting: its Elo, the search depth (0 = no limit) and the softmax
 /// temperature in centipawns.
@@ -131,7 +132,7 @@ impl Strength {
             LEVELS[upper]
         } else {
             let (lo, hi) = (LEVELS[upper - 1], LEVELS[upper]);
-            let roll = unit(splitmix64(seed ^ 0x5EED)) * f64::from(hi.elo - lo.elo);
+            let roll = Rng::new(seed ^ 0x5EED).unit() * f64::from(hi.elo - lo.elo);
             if roll < f64::from(elo - lo.elo) {
                 hi
             } else {
@@ -141,7 +142,7 @@ impl Strength {
         Strength {
             depth: row.depth,
             temperature: row.temperature,
-            seed: splitmix64(seed),
+            seed: Rng::new(seed).next_u64(),
         }
     }
 
@@ -182,7 +183,7 @@ impl Strength {
             })
             .collect();
         let total: f64 = weights.iter().sum();
-        let mut x = unit(splitmix64(self.seed)) * total;
+        let mut x = Rng::new(self.seed).unit() * total;
         for (i, w) in weights.iter().enumerate() {
             if x < *w {
                 return i;
@@ -197,20 +198,6 @@ impl Strength {
 /// strength at 20.
 pub fn skill_level_elo(level: u32) -> u32 {
     ELO_MIN + (ELO_MAX - ELO_MIN) * level.min(20) / 20
-}
-
-/// SplitMix64: a well-mixed 64-bit value from any seed (a clock reading, a counter);
-/// every output bit depends on every input bit, so nearby seeds give unrelated draws.
-pub fn splitmix64(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A number in [0, 1) from a well-mixed value.
-fn unit(bits: u64) -> f64 {
-    (bits >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]
