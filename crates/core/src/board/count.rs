@@ -481,7 +481,7 @@ mod tests {
     /// random games under the rules `R`: positions with rats and dogs in the water,
     /// jumps open and blocked, captures and traps.
     fn counting_agrees_with_generation<R: MoveRules>() {
-        let mut rng = crate::board::position::tests::Rng(0x2545_F491_4F6C_DD1D);
+        let mut rng = crate::rng::Rng::new(0x2545_F491_4F6C_DD1D);
         let mut positions = 0;
         for _game in 0..200 {
             let mut p = Position::startpos();

@@ -307,7 +307,7 @@ impl std::hash::Hash for Position {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::board::movegen::{count, count_after_with, legal_moves};
     use crate::board::Standard;

@@ -171,7 +171,7 @@ mod tests {
     /// one at depths 1 to 3, on positions of random games under the rules `R`: rats and
     /// dogs in the water, jumps open and blocked, animals in contact, traps, den entries.
     fn counted_perft_agrees_with_plain<R: MoveRules>() {
-        let mut rng = crate::board::position::tests::Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut positions = 0;
         for _game in 0..60 {
             let mut p = Position::startpos();
