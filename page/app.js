@@ -4,11 +4,74 @@
 "use strict";
 
 const FILES = "abcdefg";
-const NAMES = { rat: "Rat", cat: "Cat", dog: "Dog", wolf: "Wolf", leopard: "Leopard", tiger: "Tiger", lion: "Lion", elephant: "Elephant" };
-// The characters of the traditional sets (seed 003).
-const CHARS = { rat: "鼠", cat: "貓", dog: "狗", wolf: "狼", leopard: "豹", tiger: "虎", lion: "獅", elephant: "象" };
 const LABELS_KEY = "jungle.labels";
 const SOUND_KEY = "jungle.sound";
+const LANG_KEY = "jungle.lang";
+const WELCOMED_KEY = "jungle.welcomed";
+const LESSONS_KEY = "jungle.lessons";
+
+// ----- words -------------------------------------------------------------------
+// Every word the page shows comes from a catalogue (i18n/<lang>.js, one a language,
+// `window.JUNGLE_I18N[lang]`), by key: `t("status.toMove", { side })`. The static
+// parts of index.html name theirs in `data-i18n` (text), `data-i18n-title`,
+// `data-i18n-placeholder` and `data-i18n-aria-label`. A key a catalogue lacks falls
+// back to English (a test checks that none lacks any).
+
+const CATALOGUES = window.JUNGLE_I18N || {};
+const LANGS = ["en", "de", "zh", "zh-Hant"];
+
+// The kept choice, else the browser's first language the page speaks, else English.
+function chosenLanguage() {
+  let kept = null;
+  try {
+    kept = localStorage.getItem(LANG_KEY);
+  } catch (e) {
+    // No storage.
+  }
+  if (LANGS.includes(kept)) return kept;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const tag = String(l).toLowerCase();
+    // Chinese: traditional characters for zh-Hant, Taiwan, Hong Kong and Macao.
+    if (/^zh-(hant|tw|hk|mo)/.test(tag)) return "zh-Hant";
+    const base = tag.split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+let lang = chosenLanguage();
+
+function t(key, args) {
+  const cat = CATALOGUES[lang] || {};
+  let text = key in cat ? cat[key] : key in (CATALOGUES.en || {}) ? CATALOGUES.en[key] : key;
+  if (args) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in args ? String(args[name]) : m));
+  return text;
+}
+
+// The words of index.html in the chosen language.
+function applyLanguage() {
+  document.documentElement.lang = t("lang.tag");
+  document.title = t("title");
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of document.querySelectorAll("[data-i18n-aria-label]")) el.setAttribute("aria-label", t(el.dataset.i18nAriaLabel));
+  $("labels").options[2].textContent = t("labels.chars", { chars: ["elephant", "lion", "tiger"].map(charOf).join(" ") });
+  $("lang").value = lang;
+  const connection = $("connection");
+  connection.textContent = t(connection.className === "online" ? "conn.live" : "conn.connecting");
+  // The rules open in the page's language.
+  selectRulesTab(lang);
+}
+
+function animalName(animal) {
+  return t("animal." + animal);
+}
+
+// The animal's character in the page's script (simplified for Chinese, the
+// traditional sets' otherwise: seed 003).
+function charOf(animal) {
+  return t("char." + animal);
+}
 // The labels (options of #labels) that draw the animal (the symbols in index.html),
 // the rank then on a badge.
 const PICTURED = new Set(["pictures-names", "pictures", "both"]);
@@ -71,10 +134,10 @@ async function post(action, body, noticeEl) {
   try {
     data = JSON.parse(answer.text);
   } catch (e) {
-    data = { error: "bad answer from the " + backend.name };
+    data = { error: t("error.badAnswer", { backend: backend.name }) };
   }
   if (answer.status >= 300) {
-    const text = data.error || ("request failed: " + answer.status);
+    const text = refusalText(data) || t("error.failed", { status: answer.status });
     if (noticeEl) {
       noticeEl.textContent = text;
       noticeEl.hidden = false;
@@ -89,14 +152,26 @@ async function post(action, body, noticeEl) {
   return data;
 }
 
+// A refusal in the page's language: by its code when it has one the catalogues word
+// (sides, animals and results in their words), else the back end's sentence.
+function refusalText(data) {
+  const key = "refusal." + data.code;
+  if (!data.code || !CATALOGUES.en || !(key in CATALOGUES.en)) return data.error;
+  const args = Object.assign({}, data.args);
+  if (args.side) args.side = sideName(args.side);
+  if (args.animal) args.animal = animalName(args.animal);
+  if (args.reason) args.reason = reasonText(args.reason);
+  return t(key, args);
+}
+
 function connect() {
   backend.connect({
     open() {
-      $("connection").textContent = "live";
+      $("connection").textContent = t("conn.live");
       $("connection").className = "online";
     },
     error(text) {
-      $("connection").textContent = text || "reconnecting…";
+      $("connection").textContent = text || t("conn.reconnecting");
       $("connection").className = "offline";
     },
     state: (data) => render(data),
@@ -114,7 +189,7 @@ function connect() {
 async function saveRecord() {
   const answer = await backend.request("record", null);
   if (answer.status !== 200) {
-    showNotice("error", "The game cannot be saved: " + answer.text);
+    showNotice("error", t("error.save", { text: answer.text }));
     return;
   }
   const url = URL.createObjectURL(new Blob([answer.text], { type: "text/plain" }));
@@ -192,12 +267,12 @@ function renderBoard() {
       piece.className = "piece " + p.color + (PICTURED.has(labels) ? " pictured" : "");
       piece.querySelector(".rank").textContent = p.rank;
       piece.querySelector("use").setAttribute("href", "#animal-" + p.animal);
-      const name = NAMES[p.animal] || p.animal;
-      const char = CHARS[p.animal] || "";
+      const name = animalName(p.animal);
+      const char = charOf(p.animal);
       piece.querySelector(".name").textContent =
         labels === "chars" || labels === "both" ? char : labels === "pictures" ? "" : name;
       piece.dataset.labels = labels;
-      cell.setAttribute("aria-label", sq + " " + p.color + " " + p.animal);
+      cell.setAttribute("aria-label", sq + " " + sideName(p.color) + " " + name);
       cell.dataset.piece = p.letter;
     } else {
       if (piece) piece.remove();
@@ -207,6 +282,7 @@ function renderBoard() {
     const target = targetAt(sq);
     const terrain = s.terrain[squareIndex(sq)];
     for (const kind of ["water", "trap", "den"]) cell.classList.toggle(kind, terrain.kind === kind);
+    if (terrain.kind === "trap" || terrain.kind === "den") cell.dataset.terrain = t("board." + terrain.kind);
     for (const side of ["red", "blue"]) cell.classList.toggle(side + "-side", terrain.side === side);
     cell.classList.toggle("selected", sq === selected);
     cell.classList.toggle("target", !!target);
@@ -278,7 +354,7 @@ function onCellActivated(sq) {
     const move = selected + sq;
     selected = null;
     renderBoard();
-    post("move", { move });
+    playMove(move);
     return;
   }
   if (selected === sq) {
@@ -297,16 +373,23 @@ function explainWhyNot(sq) {
   const p = state.board[squareIndex(sq)];
   const you = personColor();
   if (state.thinking) {
-    showNotice("info", "Wait: " + state.thinking.engine + " is thinking.");
+    showNotice("info", t("why.thinking", { engine: state.thinking.engine }));
   } else if (p && you && p.color !== you) {
-    showNotice("info", "That is " + sideName(p.color) + "'s " + (NAMES[p.animal] || p.animal).toLowerCase() + ": you play " + sideName(you) + ".");
+    showNotice("info", t("why.notYours", { side: sideName(p.color), animal: animalName(p.animal), you: sideName(you) }));
   } else if (p && p.color !== state.sideToMove) {
-    showNotice("info", sideName(state.sideToMove) + " is to move.");
+    showNotice("info", t("why.toMove", { side: sideName(state.sideToMove) }));
   } else if (Object.keys(state.legal).length === 0) {
-    showNotice("info", "It is not your turn.");
+    showNotice("info", t("why.notTurn"));
   } else {
-    showNotice("info", "That animal has no move now.");
+    showNotice("info", t("why.noMove"));
   }
+}
+
+// A move made on the board.
+function playMove(move) {
+  post("move", { move }).then((ok) => {
+    if (!ok) moveRefused();
+  });
 }
 
 function cellFromEvent(e) {
@@ -327,7 +410,7 @@ function setUpPointer() {
     if (dragFrom && dragFrom !== to && state && state.legal[dragFrom]) {
       // A drag from one of one's animals to another square: a move.
       selected = null;
-      post("move", { move: dragFrom + to });
+      playMove(dragFrom + to);
     } else {
       onCellActivated(to);
     }
@@ -338,7 +421,7 @@ function setUpPointer() {
 // ----- the rest of the page ----------------------------------------------------
 
 function sideName(color) {
-  return color === "red" ? "Red" : "Blue";
+  return t(color === "red" ? "side.red" : "side.blue");
 }
 
 function formatClock(ms) {
@@ -356,7 +439,7 @@ function renderPlayers() {
   for (const [id, color] of [["player-top", top], ["player-bottom", bottom]]) {
     const who = document.querySelector("#" + id + " .who");
     who.className = "who " + color;
-    who.textContent = sideName(color) + ": " + s.seats[color];
+    who.textContent = t("player.seat", { side: sideName(color), name: seatName(s.seats[color]) });
     const clock = document.querySelector("#" + id + " .clock");
     if (s.players === "engines") {
       let ms = s.watch.clocks[color === "red" ? 0 : 1];
@@ -370,14 +453,40 @@ function renderPlayers() {
   }
 }
 
+// A person's seat is "You" in the state ("Human" in a record); the page says it in
+// its language.
+function seatName(name) {
+  return name === "You" || name === "Human" ? t("seat.human") : name;
+}
+
+// The core's words for the end of a game, by key; others (an engine's failure, a
+// clock) as the back end says them.
+const REASONS = {
+  "den entered": "reason.den",
+  "no animals left": "reason.noAnimals",
+  "no legal move": "reason.noMoves",
+  "repetition": "reason.repetition",
+  "no capture rule": "reason.noCapture",
+};
+
+function reasonText(reason) {
+  return REASONS[reason] ? t(REASONS[reason]) : reason;
+}
+
 // The end of the game as the person reads it: "You win!" against the engine.
 function resultText() {
   const r = state.result;
-  const reason = r.reason.charAt(0).toUpperCase() + r.reason.slice(1);
+  const reason = reasonText(r.reason);
+  const capital = reason.charAt(0).toUpperCase() + reason.slice(1);
   const you = personColor();
-  if (!r.winner) return "Draw: " + r.reason;
-  if (you) return (r.winner === you ? "You win! " : "You lose: ") + reason;
-  return r.text;
+  if (!r.winner) return t("result.draw", { reason });
+  if (you) return t(r.winner === you ? "result.win" : "result.lose", { reason: capital });
+  return t("result.wins", { side: sideName(r.winner), reason });
+}
+
+function levelName(l) {
+  const key = "level." + l.level;
+  return CATALOGUES.en && key in CATALOGUES.en && l.name === CATALOGUES.en[key] ? t(key) : l.name;
 }
 
 function animalsLeft(color) {
@@ -388,28 +497,28 @@ function countersText() {
   const s = state;
   const blueFirst = s.firstMover === "blue";
   const move = Math.floor((s.ply + (blueFirst ? 1 : 0)) / 2) + 1;
-  const turn = s.result ? "" : " · " + sideName(s.sideToMove) + " to move";
-  return "Move " + move + turn + " · Red " + animalsLeft("red") + " animals, Blue " + animalsLeft("blue");
+  const turn = s.result ? "" : t("counters.turn", { side: sideName(s.sideToMove) });
+  return t("counters", { move, turn, red: animalsLeft("red"), blue: animalsLeft("blue") });
 }
 
 function statusText() {
   const s = state;
   if (s.result) return resultText();
-  if (s.thinking) return s.thinking.engine + " (" + sideName(s.thinking.side) + ") is thinking…";
-  const mover = sideName(s.sideToMove);
-  if (s.players === "engines") return s.watch.running ? mover + " to move" : "Paused: " + mover + " to move (press Start)";
+  if (s.thinking) return t("status.thinking", { engine: s.thinking.engine, side: sideName(s.thinking.side) });
+  const side = sideName(s.sideToMove);
+  if (s.players === "engines") return t(s.watch.running ? "status.toMove" : "status.paused", { side });
   if (Object.keys(s.legal).length > 0) {
-    return (s.players === "both" ? mover + " to move" : "Your move (" + mover + ")") + (s.hint ? " — hint: " + s.hint : "");
+    return t(s.players === "both" ? "status.toMove" : "status.yourMove", { side }) + (s.hint ? t("status.hint", { move: s.hint }) : "");
   }
-  return mover + " to move: " + s.seats[s.sideToMove] + " (press Engine move)";
+  return t("status.pressEngine", { side, engine: s.seats[s.sideToMove] });
 }
 
 function gameInfo() {
   const s = state;
-  let text = "Rules: " + s.rules;
+  let text = t("info.rules", { rules: s.rules });
   if (s.players === "red" || s.players === "blue") {
     const l = s.levels[s.level - 1];
-    text += " · Level " + l.level + " " + l.name + " · " + (s.movetimeMs / 1000) + " s a move";
+    text += t("info.level", { level: l.level, name: levelName(l), seconds: s.movetimeMs / 1000 });
   }
   return text;
 }
@@ -453,21 +562,26 @@ function noteText(i, note) {
   const blueFirst = state.firstMover === "blue";
   const slot = i + (blueFirst ? 1 : 0);
   const number = Math.floor(slot / 2) + 1 + (slot % 2 === 0 ? ". " : "… ");
-  let text = number + state.moves[i] + ", " + (note.mark === "inaccuracy" ? "an " : "a ") + note.mark;
+  let text = t("note.text", { number, move: state.moves[i], mark: t("mark." + note.mark) });
   // A record's comment may give a mark without the loss.
-  const loss = typeof note.loss === "number" ? "−" + note.loss.toFixed(1) + " points" : "";
-  const better = note.best ? "better: " + note.best : "";
+  const loss = typeof note.loss === "number" ? t("note.loss", { points: note.loss.toFixed(1) }) : "";
+  const better = note.best ? t("note.better", { move: note.best }) : "";
   if (loss || better) text += " (" + [loss, better].filter((t) => t).join("; ") + ")";
   return text;
 }
 
 function sideReview(color) {
   const r = state.review[color];
-  const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
-  const accuracy = r.accuracy === null ? "no moves" : "accuracy " + Math.round(r.accuracy) + "%";
-  return sideName(color) + " (" + state.seats[color] + "): " + accuracy + " · " +
-    plural(r.inaccuracies, "inaccuracy").replace("inaccuracys", "inaccuracies") + " · " +
-    plural(r.mistakes, "mistake") + " · " + plural(r.blunders, "blunder");
+  const count = (n, word) => t("review." + word + (n === 1 ? ".one" : ".many"), { n });
+  const accuracy = r.accuracy === null ? t("review.noMoves") : t("review.accuracy", { n: Math.round(r.accuracy) });
+  return t("review.side", {
+    side: sideName(color),
+    player: seatName(state.seats[color]),
+    accuracy,
+    inaccuracies: count(r.inaccuracies, "inaccuracies"),
+    mistakes: count(r.mistakes, "mistakes"),
+    blunders: count(r.blunders, "blunders"),
+  });
 }
 
 // The review: its progress, then each side's accuracy and the marked moves (a click
@@ -476,7 +590,7 @@ function renderReview() {
   const s = state;
   const r = s.review;
   const button = $("review");
-  button.textContent = r && r.running ? "Stop review" : "Review game";
+  button.textContent = t(r && r.running ? "review.stop" : "review");
   button.disabled = !(r && r.running) && (s.moves.length === 0 || !!s.thinking);
   const box = $("review-summary");
   box.textContent = "";
@@ -485,7 +599,7 @@ function renderReview() {
     box.hidden = true;
     return;
   }
-  $("review-status").textContent = r.running ? "Reviewing: position " + r.done + " of " + r.total + "…" : "";
+  $("review-status").textContent = r.running ? t("review.progress", { done: r.done, total: r.total }) : "";
   box.hidden = r.running;
   if (r.running) return;
   for (const color of ["red", "blue"]) {
@@ -509,7 +623,7 @@ function renderReview() {
   });
   if (marked.children.length === 0) {
     const p = document.createElement("p");
-    p.textContent = "No inaccuracy, mistake or blunder.";
+    p.textContent = t("review.none");
     box.appendChild(p);
   } else {
     box.appendChild(marked);
@@ -523,12 +637,17 @@ function renderSettings() {
     level.textContent = "";
     for (const l of s.levels) level.appendChild(new Option("", l.level));
   }
+  // The levels by name; their Elo figures are for experts (under "Rules, position and
+  // engine").
   s.levels.forEach((l, i) => {
-    level.options[i].textContent = l.level + " " + l.name + (l.elo ? " (Elo " + l.elo + ")" : "");
+    level.options[i].textContent = l.level + " " + levelName(l);
   });
   level.value = String(s.level);
   level.disabled = !s.levelsSupported || s.players === "engines";
-  level.title = s.levelsSupported ? "" : "This engine has no strength options";
+  level.title = s.levelsSupported ? "" : t("level.none");
+  const chosen = s.levels[s.level - 1];
+  $("level-elo").textContent = !chosen ? "" : chosen.elo ? t("levelElo", { level: chosen.level, elo: chosen.elo })
+    : chosen.level === s.levels.length ? t("levelElo.full", { level: chosen.level }) : "";
   $("players").value = s.players;
   const movetime = $("movetime");
   if (![...movetime.options].some((o) => o.value === String(s.movetimeMs))) {
@@ -548,11 +667,15 @@ function renderSettings() {
   $("redo").disabled = !s.canRedo;
   $("hint").disabled = !!s.result || !!s.thinking;
   $("engine-move").disabled = !!s.result;
-  $("engine-move").textContent = s.thinking ? "Move now" : "Engine move";
+  $("engine-move").textContent = t(s.thinking ? "btn.movenow" : "btn.engine");
   $("first").disabled = $("back").disabled = s.ply === 0;
   $("forward").disabled = $("last").disabled = s.ply >= s.moves.length;
-  $("watch-info").textContent = s.engines[0] + " (Red) against " + s.engines[1] + " (Blue), " +
-    (s.watch.tc.baseMs / 1000) + " s + " + (s.watch.tc.incMs / 1000) + " s a move";
+  $("watch-info").textContent = t("watch.info", {
+    red: s.engines[0],
+    blue: s.engines[1],
+    base: s.watch.tc.baseMs / 1000,
+    inc: s.watch.tc.incMs / 1000,
+  });
   $("watch-run").disabled = (s.players === "engines" && s.watch.running) || !!s.result;
   $("watch-pause").disabled = !(s.players === "engines" && s.watch.running);
   const messages = $("messages");
@@ -590,7 +713,7 @@ function renderAnalysis(a) {
     const [kind, value] = l.score.split(" ");
     const sign = state && state.sideToMove === "blue" ? -1 : 1;
     const v = sign * Number(value);
-    const score = kind === "mate" ? (v > 0 ? "Red mates in " : "Blue mates in ") + Math.abs(v)
+    const score = kind === "mate" ? t(v > 0 ? "mate.red" : "mate.blue", { n: Math.abs(v) })
       : (v > 0 ? "+" : "") + (v / 100).toFixed(2);
     for (const text of [l.multipv, l.depth, score, l.nodes, l.nps]) {
       const td = document.createElement("td");
@@ -647,7 +770,8 @@ function render(s) {
   if (rulesChanged) selected = null;
   const change = prev && !rulesChanged ? changeBetween(prev, s) : null;
   renderBoard();
-  if (change) showChange(change);
+  // A lesson's moves played before its task go without a sound.
+  if (change && !(lesson && lesson.phase === "loading")) showChange(change);
   renderPlayers();
   renderResult();
   $("status").textContent = statusText();
@@ -659,6 +783,8 @@ function render(s) {
   renderAnalysis(s.analysis);
   renderArrows();
   renderGraph();
+  $("tip").hidden = !!lesson || !!s.result || s.moves.length > 0 || !personColor() || Object.keys(s.legal).length === 0;
+  checkLesson(s);
   document.body.dataset.version = s.version;
 }
 
@@ -811,33 +937,292 @@ function confirmFirst(text, yes, no) {
 }
 
 function newGameWithRules() {
+  clearErrors();
   post("new", { players: $("players").value, rules: rulesChoice() });
+}
+
+// What was said about the old game goes with it.
+function clearErrors() {
+  hideNotice();
+  $("fen-error").hidden = true;
 }
 
 function openRules() {
   $("rules-dialog").showModal();
 }
 
+// Shows the rules in `code` (en, de, zh).
+function selectRulesTab(code) {
+  for (const tab of document.querySelectorAll("#rules-dialog [role=tab]")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.lang === code));
+  }
+  for (const text of document.querySelectorAll("#rules-dialog .rules-text")) {
+    text.hidden = text.dataset.lang !== code;
+  }
+}
+
 function setUpRulesDialog() {
   $("rules-open").addEventListener("click", openRules);
   for (const tab of document.querySelectorAll("#rules-dialog [role=tab]")) {
-    tab.addEventListener("click", () => {
-      for (const t of document.querySelectorAll("#rules-dialog [role=tab]")) {
-        t.setAttribute("aria-selected", String(t === tab));
-      }
-      for (const text of document.querySelectorAll("#rules-dialog .rules-text")) {
-        text.hidden = text.dataset.lang !== tab.dataset.lang;
-      }
+    tab.addEventListener("click", () => selectRulesTab(tab.dataset.lang));
+  }
+}
+
+// The language switch: the page speaks the chosen language at once, and the browser
+// keeps the choice.
+function setUpLanguage() {
+  applyLanguage();
+  $("lang").addEventListener("change", () => {
+    lang = $("lang").value;
+    try {
+      localStorage.setItem(LANG_KEY, lang);
+    } catch (e) {
+      // No storage: the choice lasts the visit.
+    }
+    applyLanguage();
+    if (state) render(state);
+    renderLesson();
+    renderLessonChoices();
+  });
+}
+
+// ----- the first screen ---------------------------------------------------------
+// A first visit shows the ways in over the board: play, learn, puzzles. "Play"
+// starts at once (a new board is at Beginner, the person Red); the tip under the
+// board says what to do first.
+
+function storedFlag(key) {
+  try {
+    return localStorage.getItem(key) !== null;
+  } catch (e) {
+    return false;
+  }
+}
+
+function keep(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch (e) {
+    // No storage: it lasts the visit.
+  }
+}
+
+function puzzles() {
+  const p = window.JunglePuzzles;
+  return p && typeof p.open === "function" ? p : null;
+}
+
+function closeWelcome() {
+  $("welcome").hidden = true;
+  keep(WELCOMED_KEY, "1");
+}
+
+function setUpWelcome() {
+  $("welcome").hidden = storedFlag(WELCOMED_KEY);
+  $("welcome-play").addEventListener("click", closeWelcome);
+  $("welcome-learn").addEventListener("click", () => {
+    closeWelcome();
+    openLessons();
+  });
+  const p = puzzles();
+  $("welcome-puzzles").disabled = !p;
+  $("welcome-puzzles-sub").hidden = !!p;
+  if (p) {
+    $("welcome-puzzles").addEventListener("click", () => {
+      closeWelcome();
+      p.open();
     });
   }
 }
 
+// ----- lessons -------------------------------------------------------------------
+// "Learn": short lessons on the real board (lessons.js). A task is a position with
+// Red to move; the person plays both sides' seat ("Two people": no engine answers),
+// the back end's rules core checks the move as in any game, and the page checks the
+// goal: one of the task's moves. A wrong try is answered with the task's hint and
+// taken back. Progress stays in the browser.
+
+const LESSONS = window.JUNGLE_LESSONS || [];
+// The lesson under way: its index, the task's, what the person chose before the
+// lesson (for "Back to playing"), and where the task is.
+let lesson = null;
+
+function lessonsDone() {
+  try {
+    const done = JSON.parse(localStorage.getItem(LESSONS_KEY) || "[]");
+    return Array.isArray(done) ? done : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+function markLessonDone(id) {
+  const done = lessonsDone();
+  if (!done.includes(id)) done.push(id);
+  keep(LESSONS_KEY, JSON.stringify(done));
+}
+
+function openLessons() {
+  renderLessonChoices();
+  $("learn-dialog").showModal();
+}
+
+function renderLessonChoices() {
+  const list = $("lesson-choices");
+  list.textContent = "";
+  const done = lessonsDone();
+  LESSONS.forEach((l, i) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.className = "lesson-choice";
+    b.dataset.lesson = l.id;
+    const title = document.createElement("b");
+    title.textContent = t("lesson." + l.id + ".title");
+    const sub = document.createElement("span");
+    sub.textContent = t(l.tasks.length === 1 ? "learn.tasks.one" : "learn.tasks", { n: l.tasks.length }) + (done.includes(l.id) ? " · ✓ " + t("learn.done") : "");
+    if (done.includes(l.id)) b.classList.add("done");
+    b.append(title, sub);
+    b.addEventListener("click", () => {
+      $("learn-dialog").close();
+      // From one lesson to another nothing is lost; a game in progress is.
+      if (lesson) startLesson(i);
+      else confirmFirst(t("confirm.lesson"), () => startLesson(i));
+    });
+    li.appendChild(b);
+    list.appendChild(li);
+  });
+}
+
+function startLesson(i) {
+  const before = lesson ? lesson.before : { players: state ? state.players : "red", rules: rulesChoice() };
+  lesson = { i, task: 0, before, phase: "loading", said: null };
+  startTask();
+}
+
+function startTask() {
+  const task = LESSONS[lesson.i].tasks[lesson.task];
+  lesson.phase = "loading";
+  lesson.said = null;
+  clearErrors();
+  renderLesson();
+  // The task's position, then the moves played before it (their history matters to
+  // the anti-chase rules), in silence.
+  const setUp = async () => {
+    let ok = await post("new", { fen: task.fen, players: "both", rules: { variant: task.variant || "jungle" } });
+    for (const move of task.before || []) {
+      if (ok) ok = await post("move", { move });
+    }
+    return ok;
+  };
+  setUp().then((ok) => {
+    if (lesson && ok) lesson.phase = "waiting";
+    renderLesson();
+  });
+}
+
+function leaveLesson() {
+  const before = lesson.before;
+  lesson = null;
+  renderLesson();
+  clearErrors();
+  post("new", { players: before.players, rules: before.rules });
+}
+
+// Whether the task's move was played: called with each new state.
+function checkLesson(s) {
+  if (!lesson || lesson.phase !== "waiting") return;
+  const task = LESSONS[lesson.i].tasks[lesson.task];
+  const base = (task.before || []).length;
+  if (s.ply !== base + 1 || s.moves.length < base + 1) return;
+  if (task.accept.includes(s.moves[base])) {
+    lesson.phase = "solved";
+    const praise = ["lesson.praise.1", "lesson.praise.2", "lesson.praise.3"][(lesson.i + lesson.task) % 3];
+    const last = lesson.task === LESSONS[lesson.i].tasks.length - 1;
+    if (last) markLessonDone(LESSONS[lesson.i].id);
+    lesson.said = { kind: "praise", keys: last ? [praise, "lesson.finished"] : [praise] };
+  } else {
+    // A legal move, but not the task's: the hint, and the move taken back.
+    wrongTry();
+    lesson.phase = "undoing";
+    setTimeout(() => {
+      post("undo").then(() => {
+        if (lesson && lesson.phase === "undoing") lesson.phase = "waiting";
+      });
+    }, 700);
+  }
+  renderLesson();
+}
+
+function wrongTry() {
+  const l = LESSONS[lesson.i];
+  lesson.said = { kind: "wrong", hint: "lesson." + l.id + "." + (lesson.task + 1) + ".hint" };
+  renderLesson();
+}
+
+function renderLesson() {
+  document.body.classList.toggle("in-lesson", !!lesson);
+  $("lesson").hidden = !lesson;
+  if (!lesson) return;
+  const l = LESSONS[lesson.i];
+  const n = lesson.task + 1;
+  $("lesson-title").textContent = t("lesson." + l.id + ".title");
+  $("lesson-step").textContent = t("lesson.step", { n, total: l.tasks.length });
+  $("lesson-task").textContent = t("lesson." + l.id + "." + n + ".task");
+  const feedback = $("lesson-feedback");
+  feedback.hidden = !lesson.said;
+  // Said in the page's language of the moment (the switch may come after).
+  if (lesson.said) {
+    const said = lesson.said;
+    feedback.textContent = said.kind === "wrong" ? t("lesson.wrong", { hint: t(said.hint) })
+      : said.keys.map((k) => t(k)).join(" ");
+    feedback.className = said.kind;
+  }
+  const next = $("lesson-next");
+  next.hidden = lesson.phase !== "solved";
+  const lastTask = lesson.task === l.tasks.length - 1;
+  next.textContent = t(lastTask ? (lesson.i < LESSONS.length - 1 ? "lesson.nextLesson" : "lesson.list") : "lesson.next");
+}
+
+function nextTask() {
+  const l = LESSONS[lesson.i];
+  if (lesson.task < l.tasks.length - 1) {
+    lesson.task += 1;
+    startTask();
+  } else if (lesson.i < LESSONS.length - 1) {
+    lesson.i += 1;
+    lesson.task = 0;
+    startTask();
+  } else {
+    openLessons();
+  }
+}
+
+function setUpLessons() {
+  $("learn-open").addEventListener("click", openLessons);
+  $("lesson-next").addEventListener("click", nextTask);
+  $("lesson-list").addEventListener("click", openLessons);
+  $("lesson-leave").addEventListener("click", leaveLesson);
+}
+
+// A move the back end refused: in a lesson, the task's hint says what to do instead.
+function moveRefused() {
+  if (!lesson || lesson.phase !== "waiting") return;
+  hideNotice();
+  wrongTry();
+}
+
+// On a phone the expert parts (rules, position, Elo, analysis) start folded.
+function foldForPhone() {
+  if (!window.matchMedia || !window.matchMedia("(max-width: 760px)").matches) return;
+  for (const d of document.querySelectorAll("details[data-fold-on-phone]")) d.open = false;
+}
+
 function setUpControls() {
-  $("new").addEventListener("click", () => post("new", { players: $("players").value, rules: rulesChoice() }));
-  $("apply-rules").addEventListener("click", () =>
-    confirmFirst("Start a new game under these rules? The game in progress ends.", newGameWithRules));
+  // A new game ends the one in progress: the page asks first, as for new rules.
+  $("new").addEventListener("click", () => confirmFirst(t("confirm.new"), newGameWithRules));
+  $("apply-rules").addEventListener("click", () => confirmFirst(t("confirm.rules"), newGameWithRules));
   $("variant").addEventListener("change", () =>
-    confirmFirst("Start a new game under " + $("variant").value + "? The game in progress ends.", newGameWithRules,
+    confirmFirst(t("confirm.variant", { variant: $("variant").value }), newGameWithRules,
       () => { $("variant").value = state.variant; }));
   $("labels").value = labels;
   $("labels").addEventListener("change", () => {
@@ -871,13 +1256,16 @@ function setUpControls() {
   $("players").addEventListener("change", () => post("settings", { players: $("players").value }));
   $("level").addEventListener("change", () => post("settings", { level: Number($("level").value) }));
   $("movetime").addEventListener("change", () => post("settings", { movetimeMs: Number($("movetime").value) }));
-  $("set-fen").addEventListener("click", () => post("new", { fen: $("fen").value, rules: rulesChoice() }, $("fen-error")));
+  $("set-fen").addEventListener("click", () => {
+    hideNotice();
+    post("new", { fen: $("fen").value, rules: rulesChoice() }, $("fen-error"));
+  });
   $("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("move-input").value.trim();
     if (!text) return;
     if (state && state.thinking) {
-      showNotice("info", "Wait: " + state.thinking.engine + " is thinking; play " + text + " when it has moved.");
+      showNotice("info", t("move.wait", { engine: state.thinking.engine, move: text }));
       return;
     }
     post("move", { move: text }).then((ok) => {
@@ -899,6 +1287,7 @@ function setUpControls() {
   $("load").addEventListener("change", () => {
     const file = $("load").files[0];
     if (!file) return;
+    clearErrors();
     file.text().then((text) => post("load", { text, game: Number($("load-number").value) || 1 }));
     $("load").value = "";
   });
@@ -922,10 +1311,14 @@ function setUpControls() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  setUpLanguage();
+  foldForPhone();
   buildBoard();
   setUpPointer();
   setUpControls();
   setUpRulesDialog();
+  setUpWelcome();
+  setUpLessons();
   backend.request("state", null).then((a) => {
     if (a.status === 200) render(JSON.parse(a.text));
   });

@@ -34,7 +34,10 @@ else
 fi
 mkdir -p "$out"
 cp "target/wasm/$target/release/jungle_web.wasm" "$out/jungle.wasm"
-cp page/index.html page/app.css page/app.js "$out/"
+cp page/index.html page/app.css "$out/"
+# app.js carries the page's data before it: the catalogues of words and the lessons
+# (as `jungle gui` serves it; src/gui/http.rs says why one file).
+cat page/i18n/en.js page/i18n/de.js page/i18n/zh.js page/i18n/zh-Hant.js page/lessons.js page/app.js > "$out/app.js"
 cp crates/web/js/engine.mjs crates/web/js/worker.js crates/web/js/backend.js "$out/"
 cp crates/web/site/manifest.webmanifest crates/web/site/icon.svg "$out/"
 rm -f "$out/sw.js"

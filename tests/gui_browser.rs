@@ -14,7 +14,8 @@ mod browser_common;
 mod gui_common;
 
 use browser_common::{
-    a_person_plays, board_ready, close_rules, css, eval, open_rules, shot, Browser,
+    a_person_plays, board_ready, choose_language, click_move, close_rules, css, eval, lesson_says,
+    open_lesson, open_rules, set_viewport, shot, top_shot, until, Browser,
 };
 use gui_common::{jungle, Gui};
 use std::time::{Duration, Instant};
@@ -55,6 +56,8 @@ async fn the_board_in_a_dark_scheme() {
     ]);
     client.set_window_size(1280, 800).await.expect("resize");
     client.goto(&gui.url()).await.expect("page loads");
+    until(client, "the first screen", "!document.getElementById('welcome').hidden && document.getElementById('connection').className === 'online'").await;
+    shot(client, "dark-0-first-screen").await;
     board_ready(client).await;
     let (dark, page, ink, panel): (bool, f64, f64, f64) = eval(client, "const lum = (c) => { const [r, g, b] = c.match(/\\d+/g).map(Number); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
              const body = getComputedStyle(document.body);
@@ -85,6 +88,16 @@ async fn the_board_in_a_dark_scheme() {
     client.set_window_size(400, 860).await.expect("resize");
     tokio::time::sleep(Duration::from_millis(300)).await;
     shot(client, "dark-3-phone").await;
+    // The first screen, a lesson and the Chinese page in the dark, desktop and phone.
+    set_viewport(client, 1280, 800).await;
+    open_lesson(client, "jumps", "a5", "L", "dark-4-lessons").await;
+    click_move(client, "a5", "d5").await;
+    lesson_says(client, "praise").await;
+    shot(client, "dark-5-lesson").await;
+    choose_language(client, "zh", "#lesson-leave", "回去下棋").await;
+    shot(client, "dark-6-zh-lesson").await;
+    set_viewport(client, 400, 860).await;
+    top_shot(client, "dark-7-zh-lesson-phone").await;
     browser.close().await;
 }
 
@@ -95,7 +108,7 @@ async fn the_board_in_a_dark_scheme() {
 #[tokio::test(flavor = "current_thread")]
 #[ignore]
 async fn readme_screenshot() {
-    use browser_common::{click_move, engine_replied, review_game, set_viewport};
+    use browser_common::{engine_replied, review_game};
     let Some(browser) = Browser::open().await else {
         return;
     };

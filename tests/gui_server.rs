@@ -349,10 +349,10 @@ fn a_match_record_loads_and_an_unfinished_game_saves() {
     let (status, s) = gui.post("load", &body);
     assert_eq!(status, 200, "{s}");
     assert_eq!(moves(&s), games[1].moves);
-    assert_eq!(
-        s["players"], "both",
-        "a loaded game is not played on by the engine"
-    );
+    // Who plays stays the person's choice; the engine does not move by itself on
+    // loading (it answers the person's next move).
+    assert_eq!(s["players"], "red", "Players changed by loading");
+    assert!(s["thinking"].is_null(), "the engine moved on loading");
     assert!(
         notices(&s).contains("loaded game 2 of 2: B (Red) against A (Blue)"),
         "{}",

@@ -591,7 +591,7 @@ proptest! {
 type Check = fn(&[u8]);
 
 /// The check of each fuzz target, by the target's name.
-const TARGETS: [(&str, Check); 8] = [
+const TARGETS: [(&str, Check); 9] = [
     ("command_line", checks::command_line),
     ("session", checks::session),
     ("fen", checks::fen),
@@ -600,6 +600,7 @@ const TARGETS: [(&str, Check); 8] = [
     ("records", checks::records),
     ("openings", checks::openings),
     ("training_data", checks::training_data),
+    ("board_requests", checks::board_requests),
 ];
 
 /// Runs every file of `fuzz/<dir>/<target>/` through the target's check; returns how

@@ -18,7 +18,19 @@ use std::time::{Duration, Instant};
 use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
 const INDEX_HTML: &str = include_str!("../../page/index.html");
-const APP_JS: &str = include_str!("../../page/app.js");
+/// The page's script, after its data: the catalogues of words (one a language) and the
+/// lessons (`scripts/build-web.sh` joins them the same way). One file, not five: the
+/// page opens no more connections at once than the server's pool takes without loss
+/// (tiny_http's pool can leave a burst of more than about four new connections
+/// unserved until an older one closes).
+const APP_JS: &str = concat!(
+    include_str!("../../page/i18n/en.js"),
+    include_str!("../../page/i18n/de.js"),
+    include_str!("../../page/i18n/zh.js"),
+    include_str!("../../page/i18n/zh-Hant.js"),
+    include_str!("../../page/lessons.js"),
+    include_str!("../../page/app.js"),
+);
 const BACKEND_JS: &str = include_str!("backend.js");
 const APP_CSS: &str = include_str!("../../page/app.css");
 
@@ -109,6 +121,14 @@ fn error(status: u16, message: &str) -> Reply {
     )
 }
 
+/// A refused action: its sentence, and its code when it has one.
+fn refused(r: &Refusal) -> Reply {
+    with_common_headers(
+        Response::from_string(r.body()).with_status_code(StatusCode(r.status)),
+        "application/json",
+    )
+}
+
 fn respond(request: Request, reply: Reply) {
     if let Err(e) = request.respond(reply) {
         log::debug!("cannot answer a request: {e}");
@@ -156,7 +176,7 @@ fn handle(mut request: Request, shared: &Shared) {
             let name = &p["/api/".len()..];
             match read_action(&mut request, name) {
                 Ok(action) => ask(shared, action),
-                Err(r) => error(r.status, &r.message),
+                Err(r) => refused(&r),
             }
         }
         (
@@ -180,19 +200,21 @@ fn read_action(request: &mut Request, name: &str) -> Result<api::Request, Refusa
                 .starts_with("application/json")
     });
     if !json {
-        return Err(Refusal {
-            status: 415,
-            message: "actions take a JSON body (Content-Type: application/json)".into(),
-        });
+        return Err(Refusal::new(
+            415,
+            "actions take a JSON body (Content-Type: application/json)",
+        ));
     }
     let limit = if name == "load" {
         MAX_RECORD_BODY
     } else {
         MAX_BODY
     };
-    let too_large = || Refusal {
-        status: 413,
-        message: format!("the request body is larger than {limit} bytes"),
+    let too_large = || {
+        Refusal::new(
+            413,
+            format!("the request body is larger than {limit} bytes"),
+        )
     };
     if request.body_length().is_some_and(|n| n > limit) {
         return Err(too_large());
@@ -229,7 +251,7 @@ fn ask(shared: &Shared, request: api::Request) -> Reply {
                 ),
             )
         }
-        Ok(Err(r)) => error(r.status, &r.message),
+        Ok(Err(r)) => refused(&r),
         Err(_) => error(503, "the GUI did not answer in time"),
     }
 }

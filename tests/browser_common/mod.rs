@@ -8,6 +8,8 @@
 
 #![allow(dead_code)]
 
+pub mod files;
+
 use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -201,6 +203,7 @@ pub async fn choose_rules_and_answer(client: &Client, variant: &str, answer: &st
 /// `prefix`.
 pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     client.goto(url).await.expect("page loads");
+    first_screen(client, url, prefix).await;
     board_ready(client).await;
     // The engine thinks briefly, under either back end.
     css(client, "#movetime")
@@ -211,8 +214,14 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     // A first visit: a level for someone new, not full strength, and the rules in view.
     assert_eq!(
         value(client, "#level").await.as_deref(),
-        Some("2"),
+        Some("1"),
         "the first level shown"
+    );
+    assert!(
+        text(client, "#level option:checked")
+            .await
+            .ends_with("Beginner"),
+        "level 1 is Beginner, without Elo figures"
     );
     // The animals show their pictures and names, the rank on a badge.
     assert_eq!(
@@ -309,6 +318,25 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         "{seen:?}"
     );
     shot(client, &format!("{prefix}2-engine-replied")).await;
+    // "New game" asks before it throws the game in progress away; "Keep this game"
+    // keeps it.
+    css(client, "#new").await.click().await.expect("new game");
+    until(
+        client,
+        "the question",
+        "!document.getElementById('confirm').hidden",
+    )
+    .await;
+    assert_eq!(
+        text(client, "#confirm-text").await,
+        "Start a new game? The game in progress ends."
+    );
+    css(client, "#confirm-no")
+        .await
+        .click()
+        .await
+        .expect("keep");
+    until(client, "the kept game", "document.getElementById('confirm').hidden && document.querySelectorAll('#moves span[data-ply]').length === 2").await;
 
     // Hint: two squares marked on the board.
     css(client, "#hint").await.click().await.expect("hint");
@@ -507,6 +535,21 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     );
     shot(client, &format!("{prefix}4-won")).await;
 
+    // An old error goes with a new game: a bad position string is refused beside the
+    // box; "New game" (nothing to lose: the game is over) clears it.
+    let fen = css(client, "#fen").await;
+    fen.clear().await.expect("clear");
+    fen.send_keys("l6/7/x r").await.expect("type");
+    css(client, "#set-fen").await.click().await.expect("set");
+    until(
+        client,
+        "the refusal",
+        "!document.getElementById('fen-error').hidden",
+    )
+    .await;
+    css(client, "#new").await.click().await.expect("new game");
+    until(client, "a new game without the old error", "document.getElementById('fen-error').hidden && document.getElementById('notice').hidden && document.querySelector('#board .cell[data-sq=\"g3\"]').dataset.piece === 'R'").await;
+
     // A review of a short game marks a planted blunder and names the better move:
     // Red's elephant d3 steps next to Blue's rat d5, which takes it.
     let fen = css(client, "#fen").await;
@@ -586,8 +629,344 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     let size = size.as_f64().unwrap_or(0.0);
     assert!(size >= 9.0, "animal names {size} px on a phone");
     shot(client, &format!("{prefix}5-phone")).await;
+    set_viewport(client, 1280, 800).await;
 
+    a_loaded_game_goes_on(client, prefix).await;
+    a_lesson(client, prefix).await;
+    the_page_in_chinese_and_german(client, url, prefix).await;
+    the_phone_layout(client, url, prefix).await;
     no_script_errors(client).await;
+}
+
+/// The first visit: the ways in (Play, Learn, Puzzles) over the board, the tip that
+/// says what to do first, at desktop and phone sizes; "Play" starts.
+pub async fn first_screen(client: &Client, url: &str, prefix: &str) {
+    css(client, "#board .cell[data-sq=\"g3\"][data-piece=\"R\"]").await;
+    until(
+        client,
+        "the first screen",
+        "!document.getElementById('welcome').hidden",
+    )
+    .await;
+    assert_eq!(text(client, "#welcome-play b").await, "Play");
+    assert_eq!(text(client, "#welcome-learn b").await, "Learn");
+    // Puzzles: open when the page has the puzzles script, else "coming soon".
+    let (has_puzzles, disabled): (bool, bool) = eval(
+        client,
+        "return [!!window.JunglePuzzles, document.getElementById('welcome-puzzles').disabled]",
+    )
+    .await;
+    assert_eq!(disabled, !has_puzzles, "the Puzzles way");
+    until(client, "the tip", "!document.getElementById('tip').hidden").await;
+    assert!(text(client, "#tip")
+        .await
+        .starts_with("Tap one of your animals"));
+    shot(client, &format!("{prefix}0-first-screen")).await;
+    set_viewport(client, 400, 800).await;
+    shot(client, &format!("{prefix}0b-first-screen-phone")).await;
+    set_viewport(client, 1280, 800).await;
+    css(client, "#welcome-play")
+        .await
+        .click()
+        .await
+        .expect("play");
+    until(
+        client,
+        "the board",
+        "document.getElementById('welcome').hidden",
+    )
+    .await;
+    // A second visit goes straight to the board.
+    client.goto(url).await.expect("page loads");
+    css(client, "#board .cell[data-sq=\"g3\"][data-piece=\"R\"]").await;
+    let shown: bool = eval(client, "return !document.getElementById('welcome').hidden").await;
+    assert!(!shown, "the first screen again on a second visit");
+}
+
+/// A saved game loaded from a file: Players stays "You play Red", and the engine
+/// answers the person's next move; the next new game keeps the choice.
+pub async fn a_loaded_game_goes_on(client: &Client, prefix: &str) {
+    let path =
+        std::env::temp_dir().join(format!("jungle-loaded-{}-{prefix}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        "[FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. a3a4 a7a6 *\n",
+    )
+    .expect("writes the record");
+    css(client, "#load")
+        .await
+        .send_keys(&path.display().to_string())
+        .await
+        .expect("chooses the file");
+    until(
+        client,
+        "the loaded game",
+        "document.querySelectorAll('#moves span[data-ply]').length === 2 && document.getElementById('players').value === 'red'",
+    )
+    .await;
+    click_move(client, "g3", "g4").await;
+    engine_replied(client, 4).await;
+    let _ = std::fs::remove_file(&path);
+    css(client, "#new").await.click().await.expect("new game");
+    css(client, "#confirm-yes")
+        .await
+        .click()
+        .await
+        .expect("yes");
+    until(
+        client,
+        "a new game against the engine",
+        "document.querySelectorAll('#moves span[data-ply]').length === 0 && document.getElementById('players').value === 'red'",
+    )
+    .await;
+}
+
+/// A lesson on the board: "The rat and the elephant". A legal move that is not the
+/// task's is answered with the hint and taken back; a refused one (the elephant may
+/// not take the rat) too; the right moves are praised, the lesson is kept as done,
+/// and "Back to playing" gives the person's game back.
+pub async fn a_lesson(client: &Client, prefix: &str) {
+    open_lesson(client, "rat", "d5", "e", &format!("{prefix}7-lessons")).await;
+    assert_eq!(
+        text(client, "#lesson-task").await,
+        "The smallest takes the biggest: take the elephant with your rat."
+    );
+    // A wrong try: the rat steps aside. The hint, and the move taken back.
+    click_move(client, "d4", "d3").await;
+    lesson_says(client, "wrong").await;
+    assert!(text(client, "#lesson-feedback")
+        .await
+        .starts_with("Not this time."));
+    until(
+        client,
+        "the try taken back",
+        "document.querySelector('#board .cell[data-sq=\"d4\"]').dataset.piece === 'R'",
+    )
+    .await;
+    shot(client, &format!("{prefix}7b-lesson-wrong")).await;
+    click_move(client, "d4", "d5").await;
+    lesson_says(client, "praise").await;
+    css(client, "#lesson-next")
+        .await
+        .click()
+        .await
+        .expect("next");
+    until(
+        client,
+        "the second task",
+        "document.getElementById('lesson-step').textContent === 'Task 2 of 2' && document.querySelector('#board .cell[data-sq=\"d6\"]').dataset.piece === 'C'",
+    )
+    .await;
+    // The elephant may not take the rat: the back end refuses, the lesson hints.
+    click_move(client, "d4", "d5").await;
+    lesson_says(client, "wrong").await;
+    assert!(text(client, "#lesson-feedback")
+        .await
+        .contains("Your cat can."));
+    click_move(client, "d6", "d5").await;
+    lesson_says(client, "praise").await;
+    assert!(text(client, "#lesson-feedback")
+        .await
+        .contains("Lesson done!"));
+    let done: Vec<String> = eval(
+        client,
+        "return JSON.parse(localStorage.getItem('jungle.lessons'))",
+    )
+    .await;
+    assert_eq!(done, ["rat"]);
+    shot(client, &format!("{prefix}7c-lesson-done")).await;
+    // The Chinese rules' lesson: the wolf's twelve moves are played first; the square
+    // that rule 7-3 closes is marked ✕, a try there is refused and answered.
+    open_lesson(
+        client,
+        "chase",
+        "a3",
+        "W",
+        &format!("{prefix}7e-lessons-done"),
+    )
+    .await;
+    until(
+        client,
+        "the moves before the task",
+        "document.querySelectorAll('#moves span[data-ply]').length === 12",
+    )
+    .await;
+    cell(client, "a3").await.click().await.expect("the wolf");
+    css(client, "#board .cell.forbidden[data-sq=\"a2\"]").await;
+    cell(client, "a2").await.click().await.expect("a2");
+    lesson_says(client, "wrong").await;
+    click_move(client, "a3", "a4").await;
+    lesson_says(client, "praise").await;
+    set_viewport(client, 400, 860).await;
+    top_shot(client, &format!("{prefix}7d-lesson-phone")).await;
+    set_viewport(client, 1280, 800).await;
+    css(client, "#lesson-leave")
+        .await
+        .click()
+        .await
+        .expect("leave");
+    until(
+        client,
+        "the game again",
+        "document.getElementById('lesson').hidden && document.getElementById('players').value === 'red' && document.querySelector('#board .cell[data-sq=\"g3\"]').dataset.piece === 'R'",
+    )
+    .await;
+}
+
+/// Opens "Learn", takes a screenshot of the list (`shot_name`), and starts the lesson
+/// `id`; waits for its first task's position (the `piece` letter on `sq`).
+pub async fn open_lesson(client: &Client, id: &str, sq: &str, piece: &str, shot_name: &str) {
+    css(client, "#learn-open")
+        .await
+        .click()
+        .await
+        .expect("learn");
+    until(
+        client,
+        "the lessons",
+        "document.getElementById('learn-dialog').open",
+    )
+    .await;
+    shot(client, shot_name).await;
+    css(client, &format!("#lesson-choices button[data-lesson={id}]"))
+        .await
+        .click()
+        .await
+        .expect("the lesson");
+    until(
+        client,
+        "the first task",
+        &format!("!document.getElementById('lesson').hidden && document.querySelector('#board .cell[data-sq=\"{sq}\"]').dataset.piece === '{piece}'"),
+    )
+    .await;
+}
+
+/// Waits for the lesson's answer to a try: `praise` (then "Next" is offered) or
+/// `wrong`.
+pub async fn lesson_says(client: &Client, kind: &str) {
+    let next = if kind == "praise" {
+        " && !document.getElementById('lesson-next').hidden"
+    } else {
+        ""
+    };
+    until(
+        client,
+        &format!("the lesson's {kind}"),
+        &format!("document.getElementById('lesson-feedback').className === '{kind}'{next}"),
+    )
+    .await;
+}
+
+/// Chooses the page's language with the switch and waits until `selector` reads
+/// `shows`.
+pub async fn choose_language(client: &Client, code: &str, selector: &str, shows: &str) {
+    css(client, "#lang")
+        .await
+        .select_by_value(code)
+        .await
+        .expect("a language");
+    until(
+        client,
+        &format!("the page in {code}"),
+        &format!("document.querySelector('{selector}').textContent === '{shows}'"),
+    )
+    .await;
+}
+
+/// The page in Chinese (simplified), German and Chinese (traditional) by the language
+/// switch: every panel and the rules in that language, no English word left in the
+/// Chinese page, the pieces' characters in its script; the browser keeps the choice.
+/// Back to English.
+pub async fn the_page_in_chinese_and_german(client: &Client, url: &str, prefix: &str) {
+    choose_language(client, "zh", "#new", "新的一局").await;
+    assert_eq!(text(client, "#status").await, "轮到你走（红方）");
+    assert_eq!(
+        labelled(client, "both", "a1").await.0,
+        "虎",
+        "the tiger's character"
+    );
+    let lion: String = eval(client, "document.getElementById('labels').value = 'chars'; document.getElementById('labels').dispatchEvent(new Event('change')); return document.querySelector('#board .cell[data-sq=\"g1\"] .name').textContent").await;
+    assert_eq!(lion, "狮", "simplified characters with the Chinese page");
+    labelled(client, "pictures-names", "a1").await;
+    // Every panel open, then the words a person reads: Latin words are only names
+    // (the engine's, the rule sets', the move notation) and what the back end says
+    // of engines.
+    let english: Vec<String> = eval(
+        client,
+        "for (const d of document.querySelectorAll('#panel details')) d.open = true;
+         const text = [document.querySelector('header'), document.getElementById('play'), document.getElementById('panel')]
+           .map((e) => e.innerText).join(' ');
+         const allowed = new Set(['Jungle', 'jungle', 'cn', 'Dou', 'Shou', 'Qi', 'Elo', 'English', 'Deutsch']);
+         return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !allowed.has(w) && !/^[a-g][0-9]/.test(w));",
+    )
+    .await;
+    assert_eq!(english, Vec::<String>::new(), "English on the Chinese page");
+    let terrain: String = eval(
+        client,
+        "return document.querySelector('#board .cell[data-sq=\"d9\"]').dataset.terrain",
+    )
+    .await;
+    assert_eq!(terrain, "兽穴");
+    top_shot(client, &format!("{prefix}8-zh")).await;
+    open_rules(client).await;
+    assert!(text(client, "#rules-dialog div.rules-text[data-lang=zh]")
+        .await
+        .contains("鼠能吃象"));
+    assert_eq!(text(client, "#rules-title").await, "斗兽棋怎么下");
+    shot(client, &format!("{prefix}8b-zh-rules")).await;
+    close_rules(client).await;
+    // The choice is kept: the next visit is in Chinese.
+    client.goto(url).await.expect("page loads");
+    until(
+        client,
+        "the page in Chinese again",
+        "document.getElementById('new').textContent === '新的一局' && document.documentElement.lang === 'zh-CN'",
+    )
+    .await;
+    set_viewport(client, 400, 860).await;
+    top_shot(client, &format!("{prefix}8c-zh-phone")).await;
+    set_viewport(client, 1280, 800).await;
+    choose_language(client, "de", "#new", "Neue Partie").await;
+    assert_eq!(text(client, "#status").await, "Du bist am Zug (Rot)");
+    top_shot(client, &format!("{prefix}9-de")).await;
+    // Traditional characters, the pieces' too (獅, as on the traditional sets).
+    choose_language(client, "zh-Hant", "#status", "輪到你走（紅方）").await;
+    assert_eq!(labelled(client, "chars", "g1").await.0, "獅");
+    labelled(client, "pictures-names", "a1").await;
+    top_shot(client, &format!("{prefix}9b-zh-hant")).await;
+    choose_language(client, "en", "#new", "New game").await;
+}
+
+/// A phone: the expert parts (position, rule variants, Elo figures, analysis) start
+/// folded, one tap opens them; the board fills the width.
+pub async fn the_phone_layout(client: &Client, url: &str, prefix: &str) {
+    set_viewport(client, 400, 860).await;
+    client.goto(url).await.expect("page loads");
+    css(client, "#board .cell[data-sq=\"g3\"][data-piece=\"R\"]").await;
+    let folded: Vec<bool> = eval(
+        client,
+        "return ['expert', 'analysis-box'].map((id) => document.getElementById(id).open)",
+    )
+    .await;
+    assert_eq!(folded, [false, false], "expert parts open on a phone");
+    let shown: Vec<bool> = eval(
+        client,
+        "return ['fen', 'variant', 'level-elo', 'lines'].map((id) => document.getElementById(id).checkVisibility())",
+    )
+    .await;
+    assert_eq!(shown, [false; 4], "expert controls shown on a phone");
+    css(client, "#expert summary")
+        .await
+        .click()
+        .await
+        .expect("one tap");
+    assert!(css(client, "#fen")
+        .await
+        .is_displayed()
+        .await
+        .expect("shown"));
+    top_shot(client, &format!("{prefix}10-phone-start")).await;
+    set_viewport(client, 1280, 800).await;
 }
 
 /// Sizes the window so that the page itself (the viewport) is `width` x `height`,
@@ -681,6 +1060,15 @@ pub async fn board_ready(client: &Client) {
     )
     .await;
     assert_eq!(text(client, "#status").await, "Your move (Red)");
+    // The first screen, if the visit is a first: "Play".
+    let welcome: bool = eval(client, "return !document.getElementById('welcome').hidden").await;
+    if welcome {
+        css(client, "#welcome-play")
+            .await
+            .click()
+            .await
+            .expect("play");
+    }
 }
 
 /// A headless Chromium under chromedriver, with a profile of its own.

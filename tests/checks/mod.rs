@@ -930,3 +930,11 @@ pub fn training_data(bytes: &[u8]) {
         }
     }
 }
+
+/// The board app driven by the bytes (the page's requests and the engines' answers),
+/// its invariants checked after every step: `jungle_app::exercise`.
+pub fn board_requests(data: &[u8]) {
+    if let Err(e) = jungle_app::exercise::run(data) {
+        panic!("{e}");
+    }
+}

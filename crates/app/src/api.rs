@@ -126,26 +126,65 @@ pub enum Request {
     Record,
 }
 
-/// Why a request was refused: the HTTP status and a sentence for the page.
+/// Why a request was refused: the HTTP status, a sentence (English), and for the
+/// refusals a person meets on the board a code the page words in its language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     pub status: u16,
     pub message: String,
+    pub code: Option<Code>,
+}
+
+/// A refusal as the page words it: its key (`refusal.<key>` in the page's catalogues)
+/// and the values of its placeholders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Code {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
 }
 
 impl Refusal {
-    pub fn bad(message: impl Into<String>) -> Refusal {
+    pub fn new(status: u16, message: impl Into<String>) -> Refusal {
         Refusal {
-            status: 400,
+            status,
             message: message.into(),
+            code: None,
         }
     }
 
+    pub fn bad(message: impl Into<String>) -> Refusal {
+        Refusal::new(400, message)
+    }
+
     pub fn conflict(message: impl Into<String>) -> Refusal {
+        Refusal::new(409, message)
+    }
+
+    /// The same refusal, with the code the page words it by.
+    pub fn coded(self, key: &'static str, args: &[(&'static str, &str)]) -> Refusal {
         Refusal {
-            status: 409,
-            message: message.into(),
+            code: Some(Code {
+                key,
+                args: args.iter().map(|&(k, v)| (k, v.to_string())).collect(),
+            }),
+            ..self
         }
+    }
+
+    /// The body of the answer: `{"error": sentence}`, with `"code"` and `"args"` when
+    /// it has a code.
+    pub fn body(&self) -> String {
+        let mut body = serde_json::json!({ "error": self.message });
+        if let Some(code) = &self.code {
+            let args: serde_json::Map<String, serde_json::Value> = code
+                .args
+                .iter()
+                .map(|(k, v)| (k.to_string(), serde_json::Value::from(v.as_str())))
+                .collect();
+            body["code"] = code.key.into();
+            body["args"] = args.into();
+        }
+        body.to_string()
     }
 }
 
@@ -187,10 +226,10 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
         "load" => Request::Load(json(body)?),
         "review" => Request::Review(json(body)?),
         _ => {
-            return Err(Refusal {
-                status: 404,
-                message: format!("no such action '{}'", jungle_core::text::quote(name)),
-            })
+            return Err(Refusal::new(
+                404,
+                format!("no such action '{}'", jungle_core::text::quote(name)),
+            ))
         }
     })
 }

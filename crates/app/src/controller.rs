@@ -137,6 +137,18 @@ impl<H: Host> Controller<H> {
         self.review.as_ref()
     }
 
+    /// The searches asked of the engines and not yet answered.
+    pub fn jobs(&self) -> &Jobs {
+        &self.jobs
+    }
+
+    /// Puts `m` as the line's one move without checking it: for the test that the
+    /// exercise's checks can fail.
+    #[cfg(test)]
+    pub(crate) fn force_line_for_test(&mut self, m: Move) {
+        self.line = GameLine::with_moves(*self.line.start(), self.line.rules(), vec![m], 0);
+    }
+
     pub fn notices(&self) -> &Notices {
         &self.notices
     }
@@ -213,7 +225,8 @@ impl<H: Host> Controller<H> {
     /// The game is over: a request to play on is refused with its result.
     fn refuse_when_over(&self) -> Result<(), Refusal> {
         match self.line.result() {
-            Some((_, reason)) => Err(Refusal::conflict(format!("the game is over ({reason})"))),
+            Some((_, reason)) => Err(Refusal::conflict(format!("the game is over ({reason})"))
+                .coded("gameOver", &[("reason", &reason)])),
             None => Ok(()),
         }
     }
@@ -234,8 +247,9 @@ impl<H: Host> Controller<H> {
         self.position_changed();
     }
 
-    /// Replaces the game; engines are told new rules.
+    /// Replaces the game; engines are told new rules. The old game's messages go.
     fn set_line(&mut self, line: GameLine) {
+        self.notices.clear();
         let rules = line.rules();
         if rules != self.line.rules() {
             self.send_rules(rules);

@@ -68,6 +68,11 @@ impl Notices {
         }
     }
 
+    /// Forgets them all (a new game: what was said of the old one no longer holds).
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &Notice> {
         self.0.iter()
     }

@@ -14,12 +14,15 @@
 //!   - `records`: save and load.
 //! - `engines`: what it says to engines and hears back; the `Host` that carries it.
 //! - `events`: what it tells the pages unasked; `view`: the state the page is shown.
+//! - `exercise`: the app driven by arbitrary bytes with its invariants checked (the
+//!   fuzz target's and a seeded test's).
 
 pub mod analysis;
 pub mod api;
 pub mod controller;
 pub mod engines;
 pub mod events;
+pub mod exercise;
 pub mod jobs;
 pub mod line;
 pub mod records;

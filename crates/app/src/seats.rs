@@ -18,9 +18,9 @@ pub const LEVEL_NAMES: [&str; 8] = [
     "Full strength",
 ];
 
-/// The level of a new board: Novice, for someone who has never played (full strength
-/// is the last level, one choice away).
-pub const FIRST_LEVEL: u32 = 2;
+/// The level of a new board: Beginner, for someone who has never played (full
+/// strength is the last level, one choice away).
+pub const FIRST_LEVEL: u32 = 1;
 
 #[derive(Clone, Debug)]
 pub struct Seats {
@@ -148,6 +148,13 @@ mod tests {
         );
         let elos = Seats::level_elos(&elo).expect("a scale");
         assert_eq!((elos[0], elos[7]), (Some(1000), None));
+    }
+
+    #[test]
+    fn a_new_board_starts_at_beginner() {
+        let seats = Seats::new(1000);
+        assert_eq!(LEVEL_NAMES[seats.level as usize - 1], "Beginner");
+        assert_eq!(seats.players, Players::Red);
     }
 
     #[test]

@@ -93,7 +93,7 @@ impl WebApp {
             },
             Err(r) => Reply {
                 status: r.status,
-                body: serde_json::json!({ "error": r.message }).to_string(),
+                body: r.body(),
             },
         };
         self.settle();

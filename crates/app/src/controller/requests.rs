@@ -8,27 +8,39 @@ impl<H: Host> Controller<H> {
         self.refuse_when_over()?;
         let side = self.line.position().side_to_move();
         if let Some(slot) = self.seats.seat(side) {
+            let engine = &self.engines[slot].name;
             return Err(Refusal::conflict(format!(
-                "it is {}'s turn, and {} plays {} (switch sides, or press Engine move)",
+                "it is {}'s turn, and {engine} plays {} (switch sides, or press Engine move)",
                 side_name(side),
-                self.engines[slot].name,
                 side_name(side)
-            )));
+            ))
+            .coded("notTurn", &[("side", side.name()), ("engine", engine)]));
         }
         let text = text.trim();
         let game = self.line.game();
         let m = game.parse_move(text).map_err(|e| {
+            let parsed = text.parse::<Move>().ok();
             let explained = match e {
-                MoveError::Forbidden(_) => text
-                    .parse::<Move>()
-                    .ok()
-                    .and_then(|m| game.chase_explanation(m)),
+                MoveError::Forbidden(_) => parsed.and_then(|m| game.chase_explanation(m)),
                 _ => None,
             };
-            Refusal::bad(match explained {
+            let refusal = Refusal::bad(match &explained {
                 Some(why) => format!("{text} is forbidden by the {why}"),
                 None => e.to_string(),
-            })
+            });
+            // The page words it: the rule that forbids the move, and the animal.
+            let animal = parsed.map_or("", |m| game.position().mover(m).name());
+            match (&e, explained) {
+                (MoveError::Malformed(_), _) => refusal.coded("malformed", &[("move", text)]),
+                (MoveError::Illegal(_), _) => refusal.coded("illegal", &[("move", text)]),
+                (MoveError::Forbidden(_), Some(why)) if why.starts_with("rule 7-3") => {
+                    refusal.coded("chase73", &[("move", text), ("animal", animal)])
+                }
+                (MoveError::Forbidden(_), Some(why)) if why.starts_with("rule 17-5") => {
+                    refusal.coded("chase175", &[("move", text), ("animal", animal)])
+                }
+                (MoveError::Forbidden(_), _) => refusal.coded("forbidden", &[("move", text)]),
+            }
         })?;
         self.push_move(m);
         self.engine_turn();
@@ -40,7 +52,7 @@ impl<H: Host> Controller<H> {
             .line
             .cursor()
             .checked_sub(1)
-            .ok_or_else(|| Refusal::conflict("nothing to undo"))?;
+            .ok_or_else(|| Refusal::conflict("nothing to undo").coded("nothingToUndo", &[]))?;
         // Against the engine, undo goes back to the person's move.
         if self.seats.players.against_engine()
             && self.seats.seat(self.line.mover_at(ply)).is_some()
@@ -60,7 +72,7 @@ impl<H: Host> Controller<H> {
 
     pub(super) fn redo(&mut self) -> Result<(), Refusal> {
         if self.line.at_end() {
-            return Err(Refusal::conflict("nothing to redo"));
+            return Err(Refusal::conflict("nothing to redo").coded("nothingToRedo", &[]));
         }
         let mut ply = self.line.cursor() + 1;
         if self.seats.players.against_engine()
@@ -95,7 +107,9 @@ impl<H: Host> Controller<H> {
                 let pos = Position::from_fen_with(fen.trim(), rules.moves)
                     .map_err(|e| Refusal::bad(format!("invalid position '{}': {e}", quote(fen))))?;
                 if Game::with_rules(pos, rules).result() != GameResult::Ongoing {
-                    return Err(Refusal::bad("that position is already decided"));
+                    return Err(
+                        Refusal::bad("that position is already decided").coded("decided", &[])
+                    );
                 }
                 pos
             }
@@ -221,10 +235,12 @@ impl<H: Host> Controller<H> {
     pub(super) fn ask_hint(&mut self) -> Result<(), Refusal> {
         self.refuse_when_over()?;
         if self.jobs.playing().is_some() {
-            return Err(Refusal::conflict("the engine is thinking"));
+            return Err(Refusal::conflict("the engine is thinking").coded("thinking", &[]));
         }
         if self.reviewing() {
-            return Err(Refusal::conflict("the engine is reviewing the game"));
+            return Err(
+                Refusal::conflict("the engine is reviewing the game").coded("reviewing", &[])
+            );
         }
         // Analysis already knows a good move.
         let analysed = self
@@ -262,10 +278,11 @@ impl<H: Host> Controller<H> {
             return Ok(());
         }
         if self.line.moves().is_empty() {
-            return Err(Refusal::conflict("there is no move to review yet"));
+            return Err(Refusal::conflict("there is no move to review yet").coded("noMoves", &[]));
         }
         if self.jobs.playing().is_some() {
-            return Err(Refusal::conflict("wait for the engine's move, then review"));
+            return Err(Refusal::conflict("wait for the engine's move, then review")
+                .coded("waitForEngine", &[]));
         }
         if self.reviewing() {
             return Ok(());
@@ -287,7 +304,9 @@ impl<H: Host> Controller<H> {
 
     pub(super) fn load(&mut self, text: &str, number: usize) -> Result<(), Refusal> {
         let loaded = records::read(text, number)?;
-        self.seats.players = Players::Both;
+        // Who plays stays the person's choice: against the engine, it answers the
+        // person's next move (or moves at once on "Engine move"). It does not move by
+        // itself on loading, which would end the loaded line and its review.
         self.watch.running = false;
         self.set_line(loaded.line);
         // A record written by `jungle analyse` (or saved after a review) brings its

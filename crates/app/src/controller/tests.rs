@@ -117,14 +117,32 @@ fn a_refused_move_says_why_and_changes_nothing() {
     let r = play(&mut c, "a1a9").expect_err("illegal");
     assert_eq!(r.status, 400);
     assert!(r.message.contains("not a legal move"), "{}", r.message);
+    // The page words it by its code, in its language.
+    assert_eq!(
+        r.code,
+        Some(api::Code {
+            key: "illegal",
+            args: vec![("move", "a1a9".into())]
+        })
+    );
+    let body: serde_json::Value = serde_json::from_str(&r.body()).expect("JSON");
+    assert_eq!(
+        body,
+        serde_json::json!({"error": "'a1a9' is not a legal move in this position", "code": "illegal", "args": {"move": "a1a9"}})
+    );
     let r = play(&mut c, "zz").expect_err("malformed");
     assert_eq!(r.status, 400);
+    assert_eq!(r.code.map(|c| c.key), Some("malformed"));
     assert_eq!(c.version(), version);
     play(&mut c, "a3a4").expect("legal");
     // Blue is the engine's: the person may not move for it.
     let r = play(&mut c, "a7a6").expect_err("not the person's turn");
     assert_eq!(r.status, 409);
     assert!(r.message.contains("Blue's turn"), "{}", r.message);
+    assert_eq!(
+        r.code.map(|c| c.args),
+        Some(vec![("side", "blue".into()), ("engine", "Jungle".into())])
+    );
 }
 
 #[test]
@@ -148,6 +166,13 @@ fn an_anti_chase_refusal_names_the_rule() {
         r.message.starts_with("a3a2 is forbidden by the rule 7-3"),
         "{}",
         r.message
+    );
+    assert_eq!(
+        r.code,
+        Some(api::Code {
+            key: "chase73",
+            args: vec![("move", "a3a2".into()), ("animal", "wolf".into())]
+        })
     );
     let view = view::state(&c);
     assert_eq!(
@@ -384,6 +409,54 @@ fn a_bad_record_is_refused_and_the_game_kept() {
         r.message
     );
     assert_eq!(moves(&c), ["a3a4", "a7a6"]);
+}
+
+#[test]
+fn a_loaded_game_keeps_the_players_and_the_engine_plays_on() {
+    let mut c = controller();
+    assert_eq!(c.seats().players, Players::Red);
+    assert_eq!(c.seats().level, 1, "a new board starts at Beginner");
+    // A game of two moves, Red to move at its end.
+    let record = "[FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. a3a4 a7a6 *\n";
+    c.handle(Request::Load(LoadRequest {
+        text: record.into(),
+        game: None,
+    }))
+    .expect("loads");
+    assert_eq!(moves(&c), ["a3a4", "a7a6"]);
+    assert_eq!(
+        c.seats().players,
+        Players::Red,
+        "the person still plays Red"
+    );
+    assert!(pending(&c, PLAYER).is_none(), "no move made on loading");
+    // The person moves; the engine answers, as in any game.
+    play(&mut c, "g3g4").expect("legal");
+    assert!(pending(&c, PLAYER).is_some(), "the engine plays on");
+    answer(&mut c, PLAYER, "g7g6");
+    assert_eq!(moves(&c), ["a3a4", "a7a6", "g3g4", "g7g6"]);
+    // The next game keeps the choice.
+    c.handle(Request::NewGame(NewGameRequest {
+        players: None,
+        fen: None,
+        rules: None,
+    }))
+    .expect("a new game");
+    assert_eq!(c.seats().players, Players::Red);
+}
+
+#[test]
+fn a_new_game_forgets_the_old_games_messages() {
+    let mut c = controller();
+    c.notice(NoticeKind::Error, "engine Jungle-2 failed".into());
+    assert_eq!(c.notices().iter().count(), 1);
+    c.handle(Request::NewGame(NewGameRequest {
+        players: None,
+        fen: None,
+        rules: None,
+    }))
+    .expect("a new game");
+    assert_eq!(c.notices().iter().count(), 0);
 }
 
 #[test]

@@ -248,7 +248,7 @@ impl Engine {
 
         let (root_moves, depth) = main;
         let chosen = if skill.enabled() {
-            skill.pick(&root_moves, options.multipv)
+            skill.pick::<R>(&pos, &root_moves, options.multipv)
         } else {
             0
         };

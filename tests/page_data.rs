@@ -1,0 +1,251 @@
+//! The board page's data (page/i18n/*.js, page/lessons.js), checked without a
+//! browser: every catalogue has every key of the English one, and every key the page
+//! names (`t("…")` in app.js, `data-i18n…="…"` in index.html, the lessons' words) is
+//! in it; every lesson's task starts from a valid, undecided position with Red to
+//! move, and every move it accepts is legal under the rules core and reaches the
+//! task's goal. tests/gui_browser.rs and tests/web_site.rs then play a lesson in the
+//! browser.
+
+use jungle_core::board::geometry::WATER;
+use jungle_core::board::movegen::MoveError;
+use jungle_core::board::{Color, Position};
+use jungle_core::game::{Game, GameResult, Rules, Variant};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const LANGS: [&str; 4] = ["en", "de", "zh", "zh-Hant"];
+
+fn page(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("page")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The JSON a data script assigns: everything from its first " = {" or " = [", without
+/// the closing semicolon.
+fn assigned_json(name: &str) -> serde_json::Value {
+    let text = page(name);
+    let start = text
+        .find(" = {")
+        .or_else(|| text.find(" = ["))
+        .unwrap_or_else(|| panic!("{name}: no assignment"));
+    let json = text[start + 3..].trim().trim_end_matches(';');
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: not JSON after '=': {e}"))
+}
+
+fn catalogue(lang: &str) -> BTreeMap<String, String> {
+    let value = assigned_json(&format!("i18n/{lang}.js"));
+    serde_json::from_value(value)
+        .unwrap_or_else(|e| panic!("i18n/{lang}.js: not a map of strings: {e}"))
+}
+
+/// The `{name}` placeholders of a text.
+fn placeholders(text: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = text
+        .split('{')
+        .skip(1)
+        .filter_map(|s| s.split_once('}').map(|(name, _)| name))
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// The quoted arguments of `call` in `text` (`t("status.toMove"` → status.toMove),
+/// where `call` starts a word (not `post("`).
+fn quoted_after<'a>(text: &'a str, call: &str) -> Vec<&'a str> {
+    text.match_indices(call)
+        .filter(|(i, _)| {
+            !text[..*i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '-')
+        })
+        .filter_map(|(i, _)| {
+            let rest = &text[i + call.len()..];
+            rest.split_once('"').map(|(key, _)| key)
+        })
+        .collect()
+}
+
+#[derive(serde::Deserialize)]
+struct Lesson {
+    id: String,
+    tasks: Vec<Task>,
+}
+
+#[derive(serde::Deserialize)]
+struct Task {
+    fen: String,
+    accept: Vec<String>,
+    goal: String,
+    /// The rule set (default jungle).
+    #[serde(default)]
+    variant: Option<String>,
+    /// Moves played from `fen` before the task.
+    #[serde(default)]
+    before: Vec<String>,
+    /// Moves the rules forbid when the task is set.
+    #[serde(default)]
+    refused: Vec<String>,
+}
+
+fn lessons() -> Vec<Lesson> {
+    serde_json::from_value(assigned_json("lessons.js")).expect("lessons.js: lessons")
+}
+
+#[test]
+fn every_catalogue_has_every_key_with_the_same_placeholders() {
+    let en = catalogue("en");
+    assert!(
+        en.len() > 100,
+        "the English catalogue has {} keys",
+        en.len()
+    );
+    for lang in LANGS {
+        let cat = catalogue(lang);
+        let missing: Vec<&String> = en.keys().filter(|k| !cat.contains_key(*k)).collect();
+        let extra: Vec<&String> = cat.keys().filter(|k| !en.contains_key(*k)).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "i18n/{lang}.js: missing {missing:?}, not in en.js {extra:?}"
+        );
+        for (key, text) in &cat {
+            assert!(!text.trim().is_empty(), "i18n/{lang}.js: {key} is empty");
+            assert_eq!(
+                placeholders(text),
+                placeholders(&en[key]),
+                "i18n/{lang}.js: {key} names other placeholders than en.js"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_key_the_page_names_is_in_the_catalogue() {
+    let en = catalogue("en");
+    let app = page("app.js");
+    let html = page("index.html");
+    let mut named: Vec<String> = quoted_after(&app, "t(\"")
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    for attr in [
+        "data-i18n=\"",
+        "data-i18n-title=\"",
+        "data-i18n-placeholder=\"",
+        "data-i18n-aria-label=\"",
+    ] {
+        named.extend(quoted_after(&html, attr).into_iter().map(str::to_string));
+    }
+    // Keys made from parts in app.js: levels, animals, marks, reasons, lessons.
+    for n in 1..=8 {
+        named.push(format!("level.{n}"));
+    }
+    for animal in [
+        "rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant",
+    ] {
+        named.push(format!("animal.{animal}"));
+        named.push(format!("char.{animal}"));
+    }
+    for mark in ["inaccuracy", "mistake", "blunder"] {
+        named.push(format!("mark.{mark}"));
+    }
+    for kind in ["inaccuracies", "mistakes", "blunders"] {
+        named.push(format!("review.{kind}.one"));
+        named.push(format!("review.{kind}.many"));
+    }
+    for lesson in lessons() {
+        named.push(format!("lesson.{}.title", lesson.id));
+        for n in 1..=lesson.tasks.len() {
+            named.push(format!("lesson.{}.{n}.task", lesson.id));
+            named.push(format!("lesson.{}.{n}.hint", lesson.id));
+        }
+    }
+    assert!(named.len() > 150, "only {} keys found", named.len());
+    let missing: Vec<&String> = named
+        .iter()
+        // A key built from parts shows here as its prefix ("lesson.").
+        .filter(|k| !k.ends_with('.') && !en.contains_key(*k))
+        .collect();
+    assert!(missing.is_empty(), "keys not in en.js: {missing:?}");
+    // The Chinese pieces are written in the page's script: simplified.
+    let zh = catalogue("zh");
+    assert_eq!(
+        (zh["char.lion"].as_str(), zh["char.cat"].as_str()),
+        ("狮", "猫")
+    );
+    let hant = catalogue("zh-Hant");
+    assert_eq!(
+        (hant["char.lion"].as_str(), hant["char.cat"].as_str()),
+        ("獅", "貓")
+    );
+}
+
+#[test]
+fn every_lesson_task_is_solved_by_its_moves_under_the_rules_core() {
+    let lessons = lessons();
+    assert!(lessons.len() >= 8, "{} lessons", lessons.len());
+    for lesson in &lessons {
+        assert!(!lesson.tasks.is_empty(), "{}: no tasks", lesson.id);
+        for (n, task) in lesson.tasks.iter().enumerate() {
+            let name = format!("{} task {}", lesson.id, n + 1);
+            let rules = match &task.variant {
+                Some(v) => Variant::from_name(v)
+                    .unwrap_or_else(|| panic!("{name}: no rule set {v}"))
+                    .rules(),
+                None => Rules::default(),
+            };
+            let position = Position::from_fen(&task.fen)
+                .unwrap_or_else(|e| panic!("{name}: bad position {}: {e}", task.fen));
+            let mut game = Game::with_rules(position, rules);
+            for text in &task.before {
+                game.play_text(text)
+                    .unwrap_or_else(|e| panic!("{name}: {text} before the task: {e}"));
+            }
+            let start = *game.position();
+            assert_eq!(start.side_to_move(), Color::Red, "{name}: Red moves");
+            assert_eq!(game.result(), GameResult::Ongoing, "{name}: decided");
+            for text in &task.refused {
+                assert!(
+                    matches!(game.parse_move(text), Err(MoveError::Forbidden(_))),
+                    "{name}: {text} should be forbidden by the anti-chase rules"
+                );
+            }
+            assert!(!task.accept.is_empty(), "{name}: no solution");
+            for text in &task.accept {
+                let mut after = game.clone();
+                let m = after
+                    .play_text(text)
+                    .unwrap_or_else(|e| panic!("{name}: {text} is refused: {e}"));
+                let reached = match task.goal.as_str() {
+                    "move" => true,
+                    "capture" => start.is_capture(m),
+                    "water" => WATER.contains(m.to()),
+                    "jump" => m.is_jump(),
+                    "den" => start.is_den_entry(m),
+                    "win" => matches!(
+                        after.result(),
+                        GameResult::Win {
+                            winner: Color::Red,
+                            ..
+                        }
+                    ),
+                    other => panic!("{name}: unknown goal {other}"),
+                };
+                assert!(reached, "{name}: {text} does not reach '{}'", task.goal);
+            }
+            // A task whose goal is a kind of move has a wrong try to answer: some
+            // other legal move.
+            let others = game
+                .legal_moves()
+                .iter()
+                .filter(|m| !task.accept.contains(&m.to_string()))
+                .count();
+            assert!(
+                task.goal == "move" || others > 0,
+                "{name}: no wrong try possible"
+            );
+        }
+    }
+}
