@@ -5,6 +5,7 @@
 use jungle::board::rules::{DogSwims, DogSwimsTrappedLoseAttack, MoveRuleFlags, TrappedLoseAttack};
 use jungle::board::{MoveRules, Position, Standard};
 use jungle::tools::perft::{perft, perft_threads_with, perft_with};
+use jungle::tools::perft_suite::parse_suite;
 
 const START_COUNTS: [u64; 9] = [
     1,
@@ -39,54 +40,9 @@ fn start_position_depth_8() {
     assert_eq!(perft_threads_with::<Standard>(&p, 8, 2), START_COUNTS[8]);
 }
 
-struct Entry {
-    line: usize,
-    label: String,
-    fen: String,
-    counts: Vec<(u32, u64)>,
-}
-
-fn parse_suite(text: &str) -> Vec<Entry> {
-    let mut entries = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-        assert!(
-            fields.len() >= 3,
-            "line {}: expected label ; fen ; D1 n ...",
-            i + 1
-        );
-        let counts = fields[2..]
-            .iter()
-            .map(|f| {
-                let (d, n) = f
-                    .strip_prefix('D')
-                    .and_then(|rest| rest.split_once(' '))
-                    .unwrap_or_else(|| panic!("line {}: bad count field {f:?}", i + 1));
-                (
-                    d.parse()
-                        .unwrap_or_else(|_| panic!("line {}: bad depth {d:?}", i + 1)),
-                    n.parse()
-                        .unwrap_or_else(|_| panic!("line {}: bad count {n:?}", i + 1)),
-                )
-            })
-            .collect();
-        entries.push(Entry {
-            line: i + 1,
-            label: fields[0].to_string(),
-            fen: fields[1].to_string(),
-            counts,
-        });
-    }
-    entries
-}
-
 /// Checks every entry of a suite under the move rules `R`.
 fn check_suite<R: MoveRules>(name: &str, text: &str, flags: MoveRuleFlags) {
-    let entries = parse_suite(text);
+    let entries = parse_suite(text).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(
         entries.len() >= 5,
         "{name}: suite too small: {}",
@@ -124,7 +80,7 @@ fn check_suite<R: MoveRules>(name: &str, text: &str, flags: MoveRuleFlags) {
 #[test]
 fn rule_clause_suite() {
     let text = include_str!("perft_suite.txt");
-    assert!(parse_suite(text).len() >= 40);
+    assert!(parse_suite(text).unwrap().len() >= 40);
     check_suite::<Standard>("perft_suite.txt", text, MoveRuleFlags::default());
 }
 

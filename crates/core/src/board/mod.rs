@@ -2,6 +2,7 @@
 //! Knows nothing of input or output beyond parsing and printing its own notation.
 
 pub mod bitboard;
+pub mod count;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;

@@ -7,17 +7,19 @@
 //! No move is ever filtered afterwards: every generated move is legal.
 
 use super::bitboard::Bitboard;
-use super::geometry::{own_den, DEN_BB, JUMPS, LAND, NEIGHBOURS, SQUARE_BB, TRAPS, WATER};
+use super::geometry::{own_den, JUMPS, LAND, NEIGHBOURS, SQUARE_BB, TRAPS, WATER};
 use super::moves::{Move, MoveList, ParseMoveError};
 use super::piece::{Animal, Color};
-use super::position::{Position, WinReason, CAPTURED, EMPTY};
+use super::position::{Position, WinReason};
 use super::rules::{MoveRules, Standard};
 use super::square::Square;
 use crate::text::quote;
 
+pub use super::count::{count, count_after_with, count_with, mobility};
+
 /// Where each animal of the side to move may go, apart from geometry.
 #[derive(Clone, Copy)]
-struct Destinations {
+pub(super) struct Destinations {
     /// For each animal walking (or jumping) on land: squares it may enter.
     land: [Bitboard; 8],
     /// For a rat standing in water.
@@ -38,14 +40,14 @@ struct Destinations {
 
 impl Destinations {
     #[inline]
-    fn new<R: MoveRules>(pos: &Position) -> Destinations {
+    pub(super) fn new<R: MoveRules>(pos: &Position) -> Destinations {
         Destinations::of::<R>(pos.side, &pos.occupied, &pos.squares)
     }
 
     /// Built from the parts of a position that move generation reads, so that perft
     /// can count the replies to a move without making the whole move.
     #[inline]
-    fn of<R: MoveRules>(
+    pub(super) fn of<R: MoveRules>(
         us: Color,
         occupied: &[Bitboard; 2],
         squares: &[[u8; 8]; 2],
@@ -113,7 +115,7 @@ impl Destinations {
 
     /// Every square the animal standing on `from` (index, 63 when captured) may move to.
     #[inline(always)]
-    fn targets<R: MoveRules>(&self, animal: Animal, from: usize) -> Bitboard {
+    pub(super) fn targets<R: MoveRules>(&self, animal: Animal, from: usize) -> Bitboard {
         let targets = self.targets_by_rank::<R>(animal, from);
         // "An animal on an enemy trap cannot capture anything while it stands there."
         if R::TRAPPED_LOSE_ATTACK && (self.enemy_traps.0 >> from) & 1 != 0 {
@@ -146,13 +148,49 @@ impl Destinations {
     }
 }
 
+/// Whether `attacker` of `us`, standing on `from`, may take `victim` on `to`, a step or
+/// an open jump away: the capture rules of `Destinations` for one move, for counting
+/// the captures of the few animals in contact without building every destination.
+#[inline(always)]
+pub(super) fn may_capture<R: MoveRules>(
+    us: Color,
+    attacker: Animal,
+    from: usize,
+    victim: Animal,
+    to: usize,
+) -> bool {
+    let in_water = |sq: usize| (WATER.0 >> sq) & 1 != 0;
+    // "An animal on an enemy trap cannot capture anything while it stands there."
+    if R::TRAPPED_LOSE_ATTACK && (TRAPS[us.other().index()].0 >> from) & 1 != 0 {
+        return false;
+    }
+    match attacker {
+        // "A rat in water captures nothing on land; a rat in water may capture the
+        // enemy rat in water."
+        Animal::Rat if in_water(from) => in_water(to) && victim == Animal::Rat,
+        // A swimming dog takes the enemy rat or dog in water, nothing on land.
+        Animal::Dog if R::DOG_SWIMS && in_water(from) => {
+            in_water(to) && matches!(victim, Animal::Rat | Animal::Dog)
+        }
+        // "No animal on land captures anything in water (a rat on land included)."
+        _ if in_water(to) => false,
+        // "An enemy animal on one of the capturing side's own traps can be captured by
+        // any animal of that side, whatever the ranks."
+        _ if (TRAPS[us.index()].0 >> to) & 1 != 0 => true,
+        // "The rat captures the elephant"; "the elephant never captures the rat".
+        Animal::Rat => matches!(victim, Animal::Rat | Animal::Elephant),
+        Animal::Elephant => victim != Animal::Rat,
+        _ => attacker >= victim,
+    }
+}
+
 /// Landing squares of the river jumps from `from` that no rat blocks.
 ///
 /// "Lion and tiger jump … straight across it to the first land square beyond.
 /// Forbidden if any rat, of either side, is on a water square jumped over."
 /// Branch-free: unused jump slots have an empty landing set.
 #[inline]
-fn open_jumps(from: usize, blockers: Bitboard) -> Bitboard {
+pub(super) fn open_jumps(from: usize, blockers: Bitboard) -> Bitboard {
     let set = &JUMPS[from];
     let open = |i: usize| {
         let clear = (set.over[i] & blockers).is_empty() as u64;
@@ -182,58 +220,6 @@ pub fn generate_to_with<R: MoveRules>(pos: &Position, targets: Bitboard, list: &
             list.push(Move::new(Square::from_index_unchecked(from), to));
         }
     }
-}
-
-/// The number of legal moves, counted without building them (perft's last ply).
-#[inline]
-pub fn count_with<R: MoveRules>(pos: &Position) -> u32 {
-    count_parts::<R>(pos.side, &pos.occupied, &pos.squares)
-}
-
-/// The number of legal replies after `m`, without making the whole move (no key,
-/// mailbox or counters): perft's last two plies.
-#[inline]
-pub fn count_after_with<R: MoveRules>(pos: &Position, m: Move) -> u32 {
-    let (from, to) = (m.from().index(), m.to().index());
-    let us = pos.side;
-    let them = us.other();
-    let mut occupied = pos.occupied;
-    let mut squares = pos.squares;
-    let captured = pos.mailbox[to];
-    if captured != EMPTY {
-        occupied[them.index()] ^= Bitboard(1 << to);
-        squares[them.index()][captured as usize & 7] = CAPTURED;
-    }
-    occupied[us.index()] ^= Bitboard(1 << from | 1 << to);
-    squares[us.index()][pos.mailbox[from] as usize & 7] = to as u8;
-    count_parts::<R>(them, &occupied, &squares)
-}
-
-#[inline(always)]
-fn count_parts<R: MoveRules>(side: Color, occupied: &[Bitboard; 2], squares: &[[u8; 8]; 2]) -> u32 {
-    let in_den = (occupied[0] & DEN_BB[1]) | (occupied[1] & DEN_BB[0]);
-    if in_den.any() || occupied[0].is_empty() || occupied[1].is_empty() {
-        return 0;
-    }
-    let dest = Destinations::of::<R>(side, occupied, squares);
-    let own = &squares[side.index()];
-    let count = |a: Animal| dest.targets::<R>(a, own[a.index()] as usize).count();
-    // Written out so that each animal's rules are resolved at compile time.
-    count(Animal::Rat)
-        + count(Animal::Cat)
-        + count(Animal::Dog)
-        + count(Animal::Wolf)
-        + count(Animal::Leopard)
-        + count(Animal::Tiger)
-        + count(Animal::Lion)
-        + count(Animal::Elephant)
-}
-
-/// How many moves `side` would have here if it were its turn (for evaluation);
-/// 0 when the game is over on the board.
-#[inline]
-pub fn mobility(pos: &Position, side: Color) -> u32 {
-    count_parts::<Standard>(side, &pos.occupied, &pos.squares)
 }
 
 /// True when `m` is legal here (for moves that come from a table or from outside).
@@ -270,12 +256,6 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate(pos, &mut list);
     list
-}
-
-/// Number of legal moves under the default rules.
-#[inline]
-pub fn count(pos: &Position) -> u32 {
-    count_with::<Standard>(pos)
 }
 
 /// Legality under the default rules.
@@ -564,6 +544,21 @@ mod tests {
             assert_eq!(is_legal(&pos, m), legal, "{rule}: {mv} in {fen}");
             assert_eq!(legal_moves(&pos).contains(m), legal, "{rule}: generator");
             assert_eq!(pos.parse_move(mv).is_ok(), legal, "{rule}: parse_move");
+            // The one-move capture rule of the counter, where a capture is in reach.
+            let (from, to) = (m.from().index(), m.to().index());
+            let in_reach = (NEIGHBOURS[from]
+                | open_jumps(
+                    from,
+                    pos.bb_of(Color::Red, Animal::Rat) | pos.bb_of(Color::Blue, Animal::Rat),
+                ))
+            .contains(m.to());
+            if let (Some(attacker), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(m.to())) {
+                if in_reach && attacker.color != victim.color {
+                    let capture =
+                        may_capture::<Standard>(pos.side, attacker.animal, from, victim.animal, to);
+                    assert_eq!(capture, legal, "{rule}: may_capture");
+                }
+            }
         }
     }
 

@@ -1,9 +1,13 @@
 //! Perft: the number of leaf positions of the legal move tree to a fixed depth, the
-//! standard check of a move generator. The last ply is counted in bulk (the number of
-//! legal moves, without playing them). Den entries and captures of the last animal end
-//! the game, so nothing is counted below them; repetition rules do not apply.
+//! standard check of a move generator. The last two plies are counted in bulk, without
+//! playing their moves: the legal moves of each position one ply above the leaves
+//! (`board::count`), and the leaves two plies below a position from the replies' reach
+//! (`board::count::count_two_plies`); every leaf is counted, none is looked up in a
+//! table. Den entries and captures of the last animal end the game, so nothing is
+//! counted below them; repetition rules do not apply.
 
-use crate::board::movegen::{count_after_with, count_with, generate_with};
+use crate::board::count::{count_two_plies, count_with};
+use crate::board::movegen::generate_with;
 use crate::board::{Move, MoveList, MoveRules, Position, Standard};
 use crate::clock::Instant;
 use rayon::prelude::*;
@@ -14,13 +18,7 @@ pub fn perft_with<R: MoveRules>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => count_with::<R>(pos) as u64,
-        2 => {
-            let mut list = MoveList::new();
-            generate_with::<R>(pos, &mut list);
-            list.iter()
-                .map(|&m| count_after_with::<R>(pos, m) as u64)
-                .sum()
-        }
+        2 => count_two_plies::<R>(pos),
         _ => {
             let mut list = MoveList::new();
             generate_with::<R>(pos, &mut list);
@@ -151,6 +149,58 @@ pub fn report_with<R: MoveRules>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::rules::{DogSwims, DogSwimsTrappedLoseAttack, TrappedLoseAttack};
+
+    /// Perft with no shortcut: every move made, every leaf visited.
+    fn plain_perft<R: MoveRules>(pos: &Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut list = MoveList::new();
+        generate_with::<R>(pos, &mut list);
+        list.iter()
+            .map(|&m| {
+                let mut child = *pos;
+                child.play(m);
+                plain_perft::<R>(&child, depth - 1)
+            })
+            .sum()
+    }
+
+    /// The counted perft (one-ply and two-ply counting at the bottom) against the plain
+    /// one at depths 1 to 3, on positions of random games under the rules `R`: rats and
+    /// dogs in the water, jumps open and blocked, animals in contact, traps, den entries.
+    fn counted_perft_agrees_with_plain<R: MoveRules>() {
+        let mut rng = crate::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut positions = 0;
+        for _game in 0..60 {
+            let mut p = Position::startpos();
+            for ply in 0..200 {
+                if ply % 4 == 0 {
+                    for depth in 1..=3 {
+                        let plain = plain_perft::<R>(&p, depth);
+                        assert_eq!(perft_with::<R>(&p, depth), plain, "depth {depth}: {p:?}");
+                    }
+                    positions += 1;
+                }
+                let mut moves = MoveList::new();
+                generate_with::<R>(&p, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(positions > 1_000, "{positions} positions");
+    }
+
+    #[test]
+    fn counted_perft_agrees_with_plain_under_every_rule_set() {
+        counted_perft_agrees_with_plain::<Standard>();
+        counted_perft_agrees_with_plain::<DogSwims>();
+        counted_perft_agrees_with_plain::<TrappedLoseAttack>();
+        counted_perft_agrees_with_plain::<DogSwimsTrappedLoseAttack>();
+    }
 
     #[test]
     fn start_position_shallow() {
