@@ -505,3 +505,77 @@ pub fn last_lines(engine: &mut Engine, game: &Game, limits: &Limits) -> Vec<Sear
     lines.sort_by_key(|l| l.multipv);
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::game::Rules;
+
+    fn verifier() -> Verifier {
+        let rules = TbRules::for_rules(&Rules::default()).expect("the default rules have tables");
+        let tables = Arc::new(Tablebases::new(rules, None).building(3, false));
+        let settings = Settings {
+            nodes: 20_000,
+            ..Settings::default()
+        };
+        Verifier::new(settings, 1, Some(tables), 3).expect("a verifier")
+    }
+
+    fn game(fen: &str) -> Game {
+        Game::new(Position::from_fen(fen).expect("a position"))
+    }
+
+    fn several_at(result: Result<Found, Refusal>) -> (usize, usize) {
+        match result {
+            Err(Refusal::Several { step, moves }) => (step, moves.len()),
+            other => panic!("expected more than one winning move, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn two_moves_into_the_den_are_no_puzzle() {
+        // Red's lion on c9 and tiger on e9 can both step into the den at d9.
+        let g = game("2L1T2/7/7/7/7/7/7/7/r6 r 0 1");
+        assert_eq!(wins_at_once(&g).len(), 2);
+        assert_eq!(several_at(verifier().find(&g, Goal::Win)), (1, 2));
+    }
+
+    #[test]
+    fn two_moves_that_win_by_the_tables_are_no_puzzle() {
+        // A lone red lion, a lone blue rat by its own den far from Red's: nearly
+        // every lion move still wins.
+        let g = game("r6/7/7/3L3/7/7/7/7/7 r 0 1");
+        let (step, moves) = several_at(verifier().find(&g, Goal::Win));
+        assert_eq!(step, 1);
+        assert!(moves >= 2);
+    }
+
+    #[test]
+    fn a_solution_that_stops_being_unique_is_refused() {
+        // Blue's only winning first move is found, but after Red's best defence two
+        // blue moves win (found by sampling the tables).
+        let g = game("7/7/7/7/3C3/4rR1/7/7/7 b 0 1");
+        let mut v = verifier();
+        assert!(matches!(v.judge(&g, Goal::Win, 1, 5), Ok(Verdict::Only(_))));
+        assert_eq!(several_at(v.find(&g, Goal::Win)).0, 2);
+    }
+
+    #[test]
+    fn a_stored_line_is_checked_move_by_move() {
+        // Red's lion on d8 must enter the den now: Blue's rat on c1 enters Red's
+        // den next; moving sideways first is not the solution.
+        let mut v = verifier();
+        let right = Puzzle::parse("a;7/3L3/7/7/7/7/7/7/2r4 r 0 1;-;d8d9;jungle;win;den;600")
+            .expect("a puzzle");
+        assert_eq!(v.verify(&right), Ok(()));
+        let wrong = Puzzle::parse(
+            "b;7/3L3/7/7/7/7/7/7/2r4 r 0 1;-;d8c8 c1c2 c8c9 c2c3 c9d9;jungle;win;den;600",
+        )
+        .expect("a puzzle");
+        assert!(matches!(
+            v.verify(&wrong),
+            Err(Refusal::WrongMove { step: 1, .. })
+        ));
+    }
+}
