@@ -77,6 +77,8 @@ stage_mine() {
 stage_tables() {
     [ -f "$DIR/tables-3.txt" ] || "$J" puzzles tables --animals 3 --signatures 224 --wins 2 \
         --draws 1 --seed 3 --threads "$THREADS" --out "$DIR/tables-3.txt" 2> "$DIR/tables-3.log"
+    [ -f "$DIR/tables-3b.txt" ] || "$J" puzzles tables --animals 3 --signatures 224 --wins 2 \
+        --draws 1 --seed 5 --threads "$THREADS" --out "$DIR/tables-3b.txt" 2> "$DIR/tables-3b.log"
     [ -f "$DIR/tables-4.txt" ] || "$J" puzzles tables --animals 4 --signatures 400 --wins 1 \
         --draws 1 --seed 4 --threads "$THREADS" --out "$DIR/tables-4.txt" 2> "$DIR/tables-4.log"
 }
