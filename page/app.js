@@ -238,6 +238,7 @@ function renderArrows() {
   if (note && note.mark && note.best) moves.push([note.best, "best-arrow"]);
   const best = analysis && analysis.on && analysis.ply === state.ply && analysis.lines[0];
   if (best && best.pv.length > 0 && best.pv[0] !== state.hint) moves.push([best.pv[0], "best-arrow"]);
+  moves.push(...Puzzles.arrows()); // hook: puzzles.js (a puzzle's solution shown)
   for (const [m, kind] of moves) {
     const [x1, y1] = centre(m.slice(0, 2));
     const [x2, y2] = centre(m.slice(2, 4));
@@ -282,7 +283,7 @@ function onCellActivated(sq) {
     const move = selected + sq;
     selected = null;
     renderBoard();
-    post("move", { move });
+    if (!Puzzles.interceptMove(move)) post("move", { move }); // hook: puzzles.js
     return;
   }
   if (selected === sq) {
@@ -331,7 +332,7 @@ function setUpPointer() {
     if (dragFrom && dragFrom !== to && state && state.legal[dragFrom]) {
       // A drag from one of one's animals to another square: a move.
       selected = null;
-      post("move", { move: dragFrom + to });
+      if (!Puzzles.interceptMove(dragFrom + to)) post("move", { move: dragFrom + to }); // hook: puzzles.js
     } else {
       onCellActivated(to);
     }
@@ -663,6 +664,7 @@ function render(s) {
   renderAnalysis(s.analysis);
   renderArrows();
   renderGraph();
+  Puzzles.onState(); // hook: puzzles.js
   document.body.dataset.version = s.version;
 }
 

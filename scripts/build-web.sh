@@ -34,7 +34,7 @@ else
 fi
 mkdir -p "$out"
 cp "target/wasm/$target/release/jungle_web.wasm" "$out/jungle.wasm"
-cp page/index.html page/app.css page/app.js "$out/"
+cp page/index.html page/app.css page/app.js page/puzzles.css page/puzzles.js "$out/"
 cp crates/web/js/engine.mjs crates/web/js/worker.js crates/web/js/backend.js "$out/"
 cp crates/web/site/manifest.webmanifest crates/web/site/icon.svg "$out/"
 rm -f "$out/sw.js"

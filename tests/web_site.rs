@@ -14,6 +14,7 @@
 
 mod browser_common;
 
+use browser_common::puzzles::a_person_solves_puzzles;
 use browser_common::{
     a_person_plays, board_ready, css, engine_replied, no_script_errors, shot, until, Browser,
 };
@@ -144,8 +145,8 @@ async fn play_a_move(client: &fantoccini::Client) {
     engine_replied(client, 2).await;
 }
 
-#[tokio::test(flavor = "current_thread")]
-async fn the_static_site_plays_with_the_engine_in_a_worker() {
+/// The built site (`target/web/`), or `None` (after saying so) outside CI.
+fn built_site() -> Option<PathBuf> {
     let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web");
     if !site.join("index.html").exists() || !site.join("jungle.wasm").exists() {
         assert!(
@@ -153,8 +154,32 @@ async fn the_static_site_plays_with_the_engine_in_a_worker() {
             "CI must build the site (scripts/build-web.sh)"
         );
         eprintln!("SKIPPED: no target/web/ (scripts/build-web.sh)");
-        return;
+        return None;
     }
+    Some(site)
+}
+
+/// The Puzzles mode with the set built into the module: solved, failed with the
+/// solution shown, the rating and the streak, the phone layout
+/// (`browser_common::puzzles`). Screenshots `site-puzzle-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_static_site_offers_puzzles() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let server = FileServer::start(site);
+    a_person_solves_puzzles(&browser.client, &server.url(), "site-").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_static_site_plays_with_the_engine_in_a_worker() {
+    let Some(site) = built_site() else {
+        return;
+    };
     let Some(browser) = Browser::open().await else {
         return;
     };

@@ -20,6 +20,8 @@ const INDEX_HTML: &str = include_str!("../../page/index.html");
 const APP_JS: &str = include_str!("../../page/app.js");
 const BACKEND_JS: &str = include_str!("backend.js");
 const APP_CSS: &str = include_str!("../../page/app.css");
+const PUZZLES_JS: &str = include_str!("../../page/puzzles.js");
+const PUZZLES_CSS: &str = include_str!("../../page/puzzles.css");
 
 /// Largest body of an action; a record file to load may be larger.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -145,6 +147,14 @@ fn handle(mut request: Request, shared: &Shared) {
         (Method::Get | Method::Head, "/app.css") => {
             with_common_headers(Response::from_string(APP_CSS), "text/css; charset=utf-8")
         }
+        (Method::Get | Method::Head, "/puzzles.js") => with_common_headers(
+            Response::from_string(PUZZLES_JS),
+            "text/javascript; charset=utf-8",
+        ),
+        (Method::Get | Method::Head, "/puzzles.css") => with_common_headers(
+            Response::from_string(PUZZLES_CSS),
+            "text/css; charset=utf-8",
+        ),
         (Method::Get, "/api/events") => {
             stream_events(request, shared);
             return;
@@ -160,8 +170,8 @@ fn handle(mut request: Request, shared: &Shared) {
         }
         (
             _,
-            "/" | "/index.html" | "/app.js" | "/backend.js" | "/app.css" | "/api/state"
-            | "/api/record" | "/api/events",
+            "/" | "/index.html" | "/app.js" | "/backend.js" | "/app.css" | "/puzzles.js"
+            | "/puzzles.css" | "/api/state" | "/api/record" | "/api/events",
         ) => error(405, "method not allowed"),
         (_, p) if p.starts_with("/api/") => error(405, "actions take POST"),
         _ => error(404, "not found"),

@@ -8,6 +8,8 @@
 
 #![allow(dead_code)]
 
+pub mod puzzles;
+
 use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

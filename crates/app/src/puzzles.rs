@@ -3,10 +3,12 @@
 //! person's rating, and the person's progress (rating, streak, puzzles seen), which
 //! the page keeps in the browser as JSON.
 
+use crate::api::{PuzzleRequest, Refusal};
 use crate::puzzle_rating::Rating;
 use jungle_core::puzzle::{read_puzzles, Puzzle, Theme};
 use jungle_core::search::strength::splitmix64;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::sync::OnceLock;
 
 /// The shipped set as text (protocol.md, "Puzzles", has the format).
@@ -109,6 +111,59 @@ impl Progress {
     }
 }
 
+/// Answers `POST /api/puzzle`: counts the finished puzzle (when it is one of the set)
+/// in the progress sent, and returns the progress, the next puzzle near its rating
+/// (of the theme asked for) and the themes with their counts.
+pub fn answer(request: &PuzzleRequest) -> Result<serde_json::Value, Refusal> {
+    let set = shipped();
+    let mut progress: Progress = match &request.progress {
+        Some(v) => serde_json::from_value(v.clone())
+            .map_err(|e| Refusal::bad(format!("bad puzzle progress: {e}")))?,
+        None => Progress::default(),
+    };
+    let theme = match request.theme.as_deref() {
+        None | Some("") | Some("any") => None,
+        Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
+            Refusal::bad(format!("no puzzle theme '{}'", crate::text::quote(name)))
+        })?),
+    };
+    if let Some(finished) = &request.finished {
+        let puzzle = set.iter().find(|p| p.id == finished.id).ok_or_else(|| {
+            Refusal::bad(format!("no puzzle '{}'", crate::text::quote(&finished.id)))
+        })?;
+        progress.record(puzzle, finished.solved);
+    }
+    let next = progress.next(set, theme, request.seed).map(puzzle_json);
+    let themes: Vec<serde_json::Value> = Theme::ALL
+        .iter()
+        .map(|&t| json!({"name": t.name(), "count": set.iter().filter(|p| p.has(t)).count()}))
+        .filter(|v| v["count"].as_u64() != Some(0))
+        .collect();
+    Ok(json!({"progress": progress, "puzzle": next, "themes": themes, "total": set.len()}))
+}
+
+/// A puzzle as the page reads it.
+fn puzzle_json(p: &Puzzle) -> serde_json::Value {
+    let moves = |ms: &[jungle_core::board::Move]| -> Vec<String> {
+        ms.iter().map(|m| m.to_string()).collect()
+    };
+    json!({
+        "id": p.id,
+        "fen": p.start.to_fen(),
+        "before": moves(&p.before),
+        "solution": moves(&p.solution),
+        "rules": {
+            "variant": p.rules.variant.name(),
+            "dogSwims": p.rules.moves.dog_swims,
+            "trappedLoseAttack": p.rules.moves.trapped_lose_attack,
+        },
+        "goal": p.goal.name(),
+        "themes": p.themes.iter().map(|t| t.name()).collect::<Vec<_>>(),
+        "rating": p.rating,
+        "solver": p.solver().name(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +196,38 @@ mod tests {
         // All seen: offered again.
         assert!(next_puzzle(&set, 1500.0, None, &|_| true, 3).is_some());
         assert!(next_puzzle(&set, 1500.0, Some(Theme::NoMoves), &|_| false, 3).is_none());
+    }
+
+    #[test]
+    fn the_request_counts_a_finished_puzzle_and_offers_the_next() {
+        let request = |body: &str| match crate::api::parse("puzzle", body) {
+            Ok(crate::api::Request::Puzzle(p)) => answer(&p),
+            other => panic!("{other:?}"),
+        };
+        let first = request("{}").expect("an answer");
+        let puzzle = &first["puzzle"];
+        let id = puzzle["id"].as_str().expect("a puzzle of the set");
+        assert!(first["total"].as_u64() >= Some(1000));
+        assert_eq!(first["progress"]["rating"]["rating"], 1500.0);
+        let body = format!(
+            r#"{{"progress":{},"finished":{{"id":"{id}","solved":true}},"seed":2}}"#,
+            first["progress"]
+        );
+        let second = request(&body).expect("an answer");
+        assert!(second["progress"]["rating"]["rating"].as_f64() > Some(1500.0));
+        assert_eq!(second["progress"]["streak"], 1);
+        assert_ne!(second["puzzle"]["id"].as_str(), Some(id));
+        let den = request(r#"{"theme":"den"}"#).expect("an answer");
+        assert!(den["puzzle"]["themes"]
+            .as_array()
+            .is_some_and(|t| t.contains(&"den".into())));
+        for bad in [
+            r#"{"theme":"chess"}"#,
+            r#"{"finished":{"id":"zzz","solved":true}}"#,
+            r#"{"progress":{"rating":1}}"#,
+        ] {
+            assert_eq!(request(bad).map_err(|r| r.status), Err(400), "{bad}");
+        }
     }
 
     #[test]

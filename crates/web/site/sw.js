@@ -7,6 +7,8 @@ const FILES = [
   "index.html",
   "app.css",
   "app.js",
+  "puzzles.css",
+  "puzzles.js",
   "backend.js",
   "worker.js",
   "engine.mjs",
