@@ -13,7 +13,8 @@
 #         shards of 200.
 # mine:   `jungle puzzles games` over each shard: DIR/mined/<shard>.txt.
 # tables: `jungle puzzles tables` from random 3- and 4-animal signatures (built in
-#         memory): DIR/tables-3.txt, DIR/tables-4.txt.
+#         memory): DIR/tables-3.txt, DIR/tables-3b.txt (every 3-animal signature,
+#         two seeds), DIR/tables-4.txt (106 of the 4-animal signatures).
 # select: `jungle puzzles select` of all of them into puzzles/puzzles.txt, then
 #         `jungle puzzles check` of the result.
 #
@@ -79,12 +80,15 @@ stage_tables() {
         --draws 1 --seed 3 --threads "$THREADS" --out "$DIR/tables-3.txt" 2> "$DIR/tables-3.log"
     [ -f "$DIR/tables-3b.txt" ] || "$J" puzzles tables --animals 3 --signatures 224 --wins 2 \
         --draws 1 --seed 5 --threads "$THREADS" --out "$DIR/tables-3b.txt" 2> "$DIR/tables-3b.log"
-    [ -f "$DIR/tables-4.txt" ] || "$J" puzzles tables --animals 4 --signatures 400 --wins 1 \
+    [ -f "$DIR/tables-4.txt" ] || "$J" puzzles tables --animals 4 --signatures 106 --wins 1 \
         --draws 1 --seed 4 --threads "$THREADS" --out "$DIR/tables-4.txt" 2> "$DIR/tables-4.log"
 }
 
 stage_select() {
-    "$J" puzzles select "$DIR"/mined/*.txt "$DIR"/tables-3.txt "$DIR"/tables-4.txt \
+    # The shipped set was chosen from the first 5 shards of elo1560 and the first of
+    # elo1801 (what was mined when it was made); more games only add candidates.
+    "$J" puzzles select "$DIR"/mined/elo1560-*.txt "$DIR"/mined/elo1801-1.txt \
+        "$DIR"/tables-3.txt "$DIR"/tables-3b.txt "$DIR"/tables-4.txt \
         --count 1200 --seed 1 --out puzzles/puzzles.txt \
         --note "Regenerate: nice -n 10 scripts/make-puzzles.sh DIR (self-play games, mining, tables, this selection)"
     "$J" puzzles check puzzles/puzzles.txt
