@@ -72,7 +72,7 @@ const Puzzles = (() => {
     box.innerHTML = `
       <div class="puzzle-head">
         <strong>Puzzles</strong>
-        <button id="puzzle-leave" class="link" title="Back to playing games">Back to play</button>
+        <button id="puzzle-leave" title="Back to playing games">Back to play</button>
       </div>
       <p id="puzzle-task" aria-live="polite"></p>
       <p id="puzzle-feedback" aria-live="assertive"></p>

@@ -153,7 +153,7 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
     until(
         client,
         "the wrong move taken back",
-        &format!("state.moves.length === {before}"),
+        &format!("state.ply === {before}"),
     )
     .await;
     let feedback: String = eval(
