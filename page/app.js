@@ -4,9 +4,6 @@
 "use strict";
 
 const FILES = "abcdefg";
-const WATER = new Set(["b4", "c4", "b5", "c5", "b6", "c6", "e4", "f4", "e5", "f5", "e6", "f6"]);
-const TRAPS = { c1: "red", e1: "red", d2: "red", c9: "blue", e9: "blue", d8: "blue" };
-const DENS = { d1: "red", d9: "blue" };
 const NAMES = { rat: "Rat", cat: "Cat", dog: "Dog", wolf: "Wolf", leopard: "Leopard", tiger: "Tiger", lion: "Lion", elephant: "Elephant" };
 // The characters of the traditional sets (seed 003).
 const CHARS = { rat: "鼠", cat: "貓", dog: "狗", wolf: "狼", leopard: "豹", tiger: "虎", lion: "獅", elephant: "象" };
@@ -102,13 +99,12 @@ function connect() {
       $("connection").textContent = text || "reconnecting…";
       $("connection").className = "offline";
     },
-    state: (data) => render(JSON.parse(data)),
+    state: (data) => render(data),
     analysis(data) {
-      renderAnalysis(JSON.parse(data));
+      renderAnalysis(data);
       if (state) renderArrows();
     },
-    notice(data) {
-      const n = JSON.parse(data);
+    notice(n) {
       if (n.kind === "error") showNotice("error", n.text);
     },
   });
@@ -155,9 +151,6 @@ function buildBoard() {
       const cell = document.createElement("div");
       cell.className = "cell";
       if ((rank + file) % 2 === 1) cell.classList.add("alt");
-      if (WATER.has(sq)) cell.classList.add("water");
-      if (TRAPS[sq]) cell.classList.add("trap", TRAPS[sq] + "-side");
-      if (DENS[sq]) cell.classList.add("den", DENS[sq] + "-side");
       cell.dataset.sq = sq;
       cell.setAttribute("role", "gridcell");
       if (row === 8) addCoord(cell, "file", FILES[file]);
@@ -183,6 +176,7 @@ function renderBoard() {
   const hint = s.hint ? [s.hint.slice(0, 2), s.hint.slice(2, 4)] : [];
   const last = s.lastMove ? [s.lastMove.slice(0, 2), s.lastMove.slice(2, 4)] : [];
   const targets = selected ? (s.legal[selected] || []) : [];
+  const targetAt = (sq) => targets.find((t) => t.to === sq);
   const forbidden = selected ? (s.forbidden[selected] || []) : [];
   for (const cell of document.querySelectorAll("#board .cell")) {
     const sq = cell.dataset.sq;
@@ -210,21 +204,18 @@ function renderBoard() {
       cell.setAttribute("aria-label", sq);
       delete cell.dataset.piece;
     }
+    const target = targetAt(sq);
+    const terrain = s.terrain[squareIndex(sq)];
+    for (const kind of ["water", "trap", "den"]) cell.classList.toggle(kind, terrain.kind === kind);
+    for (const side of ["red", "blue"]) cell.classList.toggle(side + "-side", terrain.side === side);
     cell.classList.toggle("selected", sq === selected);
-    cell.classList.toggle("target", targets.includes(sq));
-    cell.classList.toggle("capture", targets.includes(sq) && !!p);
-    cell.classList.toggle("jump", targets.includes(sq) && !!selected && !adjacent(selected, sq));
+    cell.classList.toggle("target", !!target);
+    cell.classList.toggle("capture", !!(target && target.capture));
+    cell.classList.toggle("jump", !!(target && target.jump));
     cell.classList.toggle("forbidden", forbidden.includes(sq));
     cell.classList.toggle("hint", hint.includes(sq));
     cell.classList.toggle("last", last.includes(sq));
   }
-}
-
-// Two squares side by side (a step); any other target of a move is a river jump.
-function adjacent(a, b) {
-  const df = Math.abs(FILES.indexOf(a[0]) - FILES.indexOf(b[0]));
-  const dr = Math.abs(Number(a.slice(1)) - Number(b.slice(1)));
-  return df + dr === 1;
 }
 
 // The arrows on the board: the hint, and the best line's first move while analysing.
@@ -271,11 +262,16 @@ function personColor() {
   return s.players === "red" || s.players === "blue" ? s.players : null;
 }
 
+// `to` is where the animal on `from` may move.
+function isTarget(from, to) {
+  return (state.legal[from] || []).some((t) => t.to === to);
+}
+
 function onCellActivated(sq) {
   if (!state) return;
   if (selected && sq !== selected) {
     const mine = state.legal[sq];
-    if (mine && !(state.legal[selected] || []).includes(sq) && !(state.forbidden[selected] || []).includes(sq)) {
+    if (mine && !isTarget(selected, sq) && !(state.forbidden[selected] || []).includes(sq)) {
       selected = sq; // another of one's own animals
       renderBoard();
       return;
@@ -689,8 +685,7 @@ function changeBetween(prev, s) {
   const forward = s.ply - prev.ply;
   if ((forward === 1 || forward === 2) && samePlies(prev.moves, s.moves, prev.ply)) {
     const moves = s.moves.slice(prev.ply, s.ply);
-    // A capture empties a square that held an animal of the other side before.
-    const captured = moves.some((m) => !!prev.board[squareIndex(m.slice(2, 4))]);
+    const captured = s.moveKinds.slice(prev.ply, s.ply).some((k) => k.capture);
     return {
       slides: moves.map((m) => [m.slice(0, 2), m.slice(2, 4)]),
       sound: ended ? endSound(s.result) : captured ? "capture" : "move",

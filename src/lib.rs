@@ -16,7 +16,7 @@
 //! - `cli`: the command line, dispatching to the above.
 
 pub use jungle_core::{
-    board, eval, game, nnue, protocol, puzzle, record, review, search, tb, text, tools,
+    board, eval, game, nnue, protocol, puzzle, record, review, rng, search, tb, text, tools,
     with_move_rules,
 };
 

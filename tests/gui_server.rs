@@ -45,8 +45,29 @@ fn serves_the_page_offline_and_the_state() {
     assert_eq!(s["players"], "red");
     assert_eq!(
         s["legal"]["g3"],
-        serde_json::json!(["g2", "f3", "g4"]),
+        serde_json::json!([
+            { "to": "g2", "capture": false, "jump": false },
+            { "to": "f3", "capture": false, "jump": false },
+            { "to": "g4", "capture": false, "jump": false },
+        ]),
         "{s}"
+    );
+    // The page is told the terrain, so that it draws the board without rules of its own.
+    assert_eq!(
+        s["terrain"][0],
+        serde_json::json!({ "kind": "land", "side": null })
+    );
+    assert_eq!(
+        s["terrain"][3],
+        serde_json::json!({ "kind": "den", "side": "red" })
+    );
+    assert_eq!(
+        s["terrain"][22],
+        serde_json::json!({ "kind": "water", "side": null })
+    );
+    assert_eq!(
+        s["terrain"][52],
+        serde_json::json!({ "kind": "trap", "side": "blue" })
     );
     assert_eq!(s["levels"].as_array().map(Vec::len), Some(8));
     // The engine has started and declared its strength options: levels have Elos.

@@ -11,6 +11,7 @@ use jungle::arena::match_runner::{write_record, GameRecord};
 use jungle::board::{Animal, Color, Position};
 use jungle::game::{Game, GameResult, Rules};
 use jungle::record::{read_openings, read_records};
+use jungle::rng::Rng;
 use jungle::train::data::{self, Outcome, Sample};
 use proptest::prelude::*;
 use std::path::Path;
@@ -28,24 +29,16 @@ fn config(cases: u32) -> ProptestConfig {
 // Helpers: random games, position strings written independently of `to_fen`
 // ---------------------------------------------------------------------------------
 
-/// xorshift64: the random moves of a generated game follow from one seed.
-fn next(rng: &mut u64) -> u64 {
-    *rng ^= *rng << 13;
-    *rng ^= *rng >> 7;
-    *rng ^= *rng << 17;
-    *rng
-}
-
 /// A game of up to `plies` random legal moves from the start under `rules`.
 fn random_game(seed: u64, plies: usize, rules: Rules) -> Game {
-    let mut rng = seed | 1;
+    let mut rng = Rng::new(seed);
     let mut game = Game::with_rules(Position::startpos(), rules);
     for _ in 0..plies {
         if game.result() != GameResult::Ongoing {
             break;
         }
         let legal = game.legal_moves();
-        let m = legal.as_slice()[(next(&mut rng) % legal.len() as u64) as usize];
+        let m = legal.as_slice()[rng.below(legal.len())];
         game.play(m).expect("a legal move of an ongoing game");
     }
     game
@@ -546,7 +539,7 @@ proptest! {
     fn training_records(seed in any::<u64>(), plies in 0usize..120, flips in prop::collection::vec(0usize..128, 0..3)) {
         let mut samples = Vec::new();
         let mut game = Game::new(Position::startpos());
-        let mut rng = seed | 1;
+        let mut rng = Rng::new(seed);
         for ply in 0..plies {
             if game.result() != GameResult::Ongoing {
                 break;
@@ -556,12 +549,12 @@ proptest! {
             if pos.halfmove_clock() <= 255 {
                 samples.push(Sample {
                     pos,
-                    score: (next(&mut rng) as i16).wrapping_add(ply as i16),
+                    score: (rng.next_u64() as i16).wrapping_add(ply as i16),
                     outcome: [Outcome::Loss, Outcome::Draw, Outcome::Win][ply % 3],
                 });
             }
             let legal = game.legal_moves();
-            let m = legal.as_slice()[(next(&mut rng) % legal.len() as u64) as usize];
+            let m = legal.as_slice()[rng.below(legal.len())];
             game.play(m).unwrap();
         }
         let mut bytes = Vec::new();
@@ -598,7 +591,7 @@ proptest! {
 type Check = fn(&[u8]);
 
 /// The check of each fuzz target, by the target's name.
-const TARGETS: [(&str, Check); 8] = [
+const TARGETS: [(&str, Check); 9] = [
     ("command_line", checks::command_line),
     ("session", checks::session),
     ("fen", checks::fen),
@@ -607,6 +600,7 @@ const TARGETS: [(&str, Check); 8] = [
     ("records", checks::records),
     ("openings", checks::openings),
     ("training_data", checks::training_data),
+    ("board_requests", checks::board_requests),
 ];
 
 /// Runs every file of `fuzz/<dir>/<target>/` through the target's check; returns how

@@ -5,6 +5,7 @@ mod protocol_common;
 
 use jungle::board::Position;
 use jungle::game::{DrawReason, Game, GameResult};
+use jungle::rng::Rng;
 use protocol_common::*;
 use std::time::{Duration, Instant};
 
@@ -856,23 +857,10 @@ fn bestmove_0000_when_the_game_is_over() {
     assert_eq!(before.fen, after.fen, "game kept after a refused position");
 }
 
-/// A tiny deterministic generator for test choices.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
-
 #[test]
 fn bestmove_is_always_legal_in_short_games() {
     let mut e = Engine::start("self-play");
-    let mut rng = Lcg(0x5eed);
+    let mut rng = Rng::new(0x5eed);
     let mut finished = 0;
     let mut plies_total = 0;
     for game_no in 0..20 {
@@ -892,7 +880,7 @@ fn bestmove_is_always_legal_in_short_games() {
         // A few random opening plies so that the games differ.
         for _ in 0..(game_no % 5) {
             let legal = jungle::board::movegen::legal_moves(game.position());
-            let m = legal[(rng.next() as usize) % legal.len()];
+            let m = legal[(rng.next_u64() as usize) % legal.len()];
             game.play(m).unwrap();
         }
         loop {
@@ -1010,12 +998,12 @@ fn malformed_input_keeps_the_engine_alive() {
     e.send_bytes_expect_error(b"\xff\xfe\x00\x00garbage\x80\x81");
     e.send_bytes_expect_error(b"\x00");
     e.send_bytes_expect_error(b"\xc3\x28 \xa0\xa1 \xf0\x28\x8c\xbc");
-    let mut rng = Lcg(42);
+    let mut rng = Rng::new(42);
     for _ in 0..30 {
-        let len = 1 + (rng.next() % 300) as usize;
+        let len = 1 + (rng.next_u64() % 300) as usize;
         let mut bytes = vec![0xffu8];
         for _ in 0..len {
-            let mut b = (rng.next() & 0xff) as u8;
+            let mut b = (rng.next_u64() & 0xff) as u8;
             if b == b'\n' || b == b'\r' {
                 b = 0;
             }

@@ -49,19 +49,13 @@ const MEMORY_MARGIN_MB: u64 = 64;
 // Random choices
 // ---------------------------------------------------------------------------------
 
-/// splitmix64: every choice of a sequence follows from its seed.
-struct Rng(u64);
+/// The core's generator with the choices this test makes: every choice of a
+/// sequence follows from its seed.
+struct Rng(jungle::rng::Rng);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.0.next_u64() % n.max(1)
     }
     fn range(&mut self, lo: u64, hi: u64) -> u64 {
         lo + self.below(hi - lo + 1)
@@ -340,7 +334,7 @@ impl Torture {
         let pid = e.pid();
         let mut t = Torture {
             e,
-            rng: Rng(seed),
+            rng: Rng(jungle::rng::Rng::new(seed)),
             seed,
             pid,
             game: Game::startpos(),

@@ -61,7 +61,7 @@ pub fn run(
                 number: number.parse().unwrap_or(i as u32 + 1),
                 red: tag(g, "Red").unwrap_or("?"),
                 blue: tag(g, "Blue").unwrap_or("?"),
-                result: if g.result.is_empty() { "*" } else { &g.result },
+                result: g.result.unwrap_or_default(),
                 termination,
                 rules: g.rules,
                 start: g.start,

@@ -154,7 +154,7 @@ pub(crate) fn run_replay(args: ReplayArgs) -> i32 {
                 tag("Red"),
                 tag("Blue"),
                 g.moves.len(),
-                g.result,
+                g.result.map_or("", |r| r.as_str()),
                 tag("Termination"),
                 game.position().to_fen(),
                 game.result()

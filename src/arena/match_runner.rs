@@ -13,7 +13,7 @@ use crate::board::{Color, Position};
 use crate::game::{Game, GameResult, Rules};
 use std::io::Write;
 
-use crate::record::{write_game, RecordHeader};
+use crate::record::{write_game, RecordHeader, RecordResult};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -144,13 +144,9 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The result string: `1-0` (Red won), `0-1`, `1/2-1/2`.
-    pub fn result_text(&self) -> &'static str {
-        match self.winner {
-            Some(Color::Red) => "1-0",
-            Some(Color::Blue) => "0-1",
-            None => "1/2-1/2",
-        }
+    /// The result as the record writes it.
+    pub fn result(&self) -> RecordResult {
+        RecordResult::of_winner(self.winner)
     }
 
     /// The score of engine `e`.
@@ -648,7 +644,7 @@ pub fn run(settings: &MatchSettings, out: &mut (impl Write + Send)) -> std::io::
                 record.number,
                 names[record.red],
                 names[1 - record.red],
-                record.result_text(),
+                record.result(),
                 record.termination
             )?;
             if let Some(f) = pgn.as_mut() {
@@ -763,7 +759,7 @@ pub fn write_record(
         number: g.number,
         red: &names[g.red],
         blue: &names[1 - g.red],
-        result: g.result_text(),
+        result: g.result(),
         termination: &g.termination.to_string(),
         rules,
         start: g.start,

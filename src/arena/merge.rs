@@ -9,7 +9,7 @@
 
 use super::match_runner::Tally;
 use super::stats::GameScore;
-use crate::record::ReadGame;
+use crate::record::{ReadGame, RecordResult};
 use std::collections::HashMap;
 
 /// The tally of a set of recorded games, and the names of the two engines (the first
@@ -73,18 +73,18 @@ pub fn merge(games: &[ReadGame]) -> Result<Merged, String> {
             ));
         }
         let first_is_red = n % 2 == 1;
-        let score = match (g.result.as_str(), first_is_red) {
-            ("1-0", true) | ("0-1", false) => GameScore::Win,
-            ("0-1", true) | ("1-0", false) => GameScore::Loss,
-            ("1/2-1/2", _) => GameScore::Draw,
-            // An unfinished game (saved by `jungle gui`) counts for nothing.
-            ("*", _) => continue,
-            (other, _) => {
-                return Err(format!(
-                    "game {n}: unknown result '{}'",
-                    crate::text::quote(other)
-                ))
+        let score = match g.result {
+            Some(RecordResult::Draw) => GameScore::Draw,
+            Some(won @ (RecordResult::RedWins | RecordResult::BlueWins)) => {
+                if (won == RecordResult::RedWins) == first_is_red {
+                    GameScore::Win
+                } else {
+                    GameScore::Loss
+                }
             }
+            // An unfinished game (saved by `jungle gui`) counts for nothing.
+            Some(RecordResult::Unfinished) => continue,
+            None => return Err(format!("game {n}: no result after the moves")),
         };
         tally.wdl.add(score);
         tally.games += 1;
@@ -214,7 +214,7 @@ mod tests {
         let result = record(1, "A", "B", "2-0", "x");
         assert!(merged(&result)
             .unwrap_err()
-            .contains("game 1: unknown result"));
+            .contains("game 1: no result after the moves"));
         assert!(merge(&[]).unwrap_err().contains("no games"));
     }
 }

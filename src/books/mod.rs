@@ -14,6 +14,7 @@ pub mod command;
 use crate::board::{Color, Position};
 use crate::game::{Game, GameResult, Rules};
 use crate::nnue::EvalKind;
+use crate::rng::Rng;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score};
 use rayon::prelude::*;
@@ -224,18 +225,6 @@ impl CalibrationReport {
     }
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
-    }
-}
-
 /// Writes `settings.count` positions, one per line with a comment header; with
 /// calibration, the report follows as comment lines at the end (and on stderr).
 pub fn generate(settings: &Settings, out: &mut impl Write) -> io::Result<usize> {
@@ -263,7 +252,7 @@ pub fn generate_with_report(
     let mut engine = Engine::new(16).map_err(|e| io::Error::other(e.to_string()))?;
     engine.options.report = false;
     engine.options.eval = settings.eval;
-    let mut rng = Rng(settings.seed.max(1));
+    let mut rng = Rng::new(settings.seed);
     let (mut kept, mut flag) = if settings.min_margin > 0 {
         (
             format!("between {} and {}", settings.min_margin, settings.margin),
@@ -510,9 +499,14 @@ fn calibrate(
     for (stage, &limit) in cal.limits.iter().enumerate() {
         let mut s = TrialScore::default();
         for trial in 0..cal.trials {
-            let seed = mix(
-                settings.seed ^ mix(pos.key() ^ mix(((stage as u64) << 32) | u64::from(trial)))
-            );
+            // The trial's own seed, from the run's, the position's and the trial's.
+            let seed = [
+                ((stage as u64) << 32) | u64::from(trial),
+                pos.key(),
+                settings.seed,
+            ]
+            .iter()
+            .fold(0, |acc, &x| Rng::new(x ^ acc).next_u64());
             match play_out(pos, limit, seed, settings) {
                 Some(Some(w)) if w == side => s.wins += 1,
                 Some(None) => s.draws += 1,
@@ -529,14 +523,6 @@ fn calibrate(
         }
     }
     (true, scores)
-}
-
-/// splitmix64's finaliser: spreads a seed over all bits.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// True when the engine, playing both sides from `pos` at `nodes` nodes per move (one
@@ -564,7 +550,7 @@ fn play_out(
     };
     engine.options.report = false;
     engine.options.eval = settings.eval;
-    let mut rng = Rng(seed.max(1));
+    let mut rng = Rng::new(seed);
     let mut clocks = match limit {
         TrialLimit::Clock { base_ms, .. } => [base_ms as i64; 2],
         TrialLimit::Nodes { .. } => [0; 2],

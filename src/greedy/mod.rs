@@ -3,6 +3,8 @@
 //! it enters the enemy den when it can, otherwise takes the most valuable animal it
 //! can (by rank; a rat taking the elephant takes an elephant), otherwise plays a legal
 //! move at random. Ties are broken at random. It never looks at the opponent's reply.
+//! With `--random` it plays any legal move at random (the weakest opponent there is,
+//! which a first level must beat).
 
 pub mod command;
 
@@ -10,41 +12,10 @@ use crate::board::{Move, Position};
 use crate::game::{Game, Rules};
 use crate::protocol::command::Command;
 use crate::protocol::{options, position};
+use crate::rng::Rng;
 use crate::session::input::{read_line, too_long, Line};
 use crate::session::output::Output;
 use std::io::BufRead;
-
-/// A small xorshift generator: the player needs variety, not quality.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // Mix the seed so that 0, 1, 2… (or close clock readings) start far apart;
-        // never zero.
-        Rng(crate::search::strength::splitmix64(seed) | 1)
-    }
-
-    /// A seed from the clock and the process id, for games that should differ.
-    pub fn from_time() -> Rng {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Rng::new(nanos ^ (u64::from(std::process::id()) << 32))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
 
 /// How much the greedy player wants `m`: a den entry above everything, then the rank
 /// of the animal taken, 0 for a quiet move.
@@ -57,32 +28,50 @@ fn greed(pos: &Position, m: Move) -> u32 {
 
 /// The greedy player's move, or `None` when the game is over or it has no move.
 pub fn choose(game: &Game, rng: &mut Rng) -> Option<Move> {
+    choose_with(game, rng, greed)
+}
+
+/// A legal move at random, or `None` when the game is over or there is none.
+pub fn choose_random(game: &Game, rng: &mut Rng) -> Option<Move> {
+    choose_with(game, rng, |_, _| 0)
+}
+
+/// One of the legal moves that `want` values most, at random.
+fn choose_with(game: &Game, rng: &mut Rng, want: fn(&Position, Move) -> u32) -> Option<Move> {
     if game.result() != crate::game::GameResult::Ongoing {
         return None;
     }
     let moves = game.legal_moves();
     let pos = game.position();
-    let best = moves.iter().map(|&m| greed(pos, m)).max()?;
+    let greed = |m| want(pos, m);
+    let best = moves.iter().map(|&m| greed(m)).max()?;
     let candidates: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|&m| greed(pos, m) == best)
+        .filter(|&m| greed(m) == best)
         .collect();
     Some(candidates[rng.below(candidates.len())])
 }
 
-/// The greedy player on stdin/stdout until `quit` or the end of input.
-pub fn run(seed: Option<u64>) -> i32 {
+/// The greedy player (or with `random` the random one) on stdin/stdout until `quit`
+/// or the end of input.
+pub fn run(seed: Option<u64>, random: bool) -> i32 {
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
     let rng = seed.map_or_else(Rng::from_time, Rng::new);
-    Player::new(Output::stdout(), rng).serve(&mut reader);
+    let mut player = Player::new(Output::stdout(), rng);
+    if random {
+        player.choose = choose_random;
+    }
+    player.serve(&mut reader);
     0
 }
 
 struct Player {
     out: Output,
     rng: Rng,
+    /// `choose` or `choose_random`.
+    choose: fn(&Game, &mut Rng) -> Option<Move>,
     rules: Rules,
     game: Game,
 }
@@ -92,6 +81,7 @@ impl Player {
         Player {
             out,
             rng,
+            choose,
             rules: Rules::default(),
             game: Game::startpos(),
         }
@@ -154,7 +144,7 @@ impl Player {
                 }
             }
             Command::Go(_) => {
-                let line = match choose(&self.game, &mut self.rng) {
+                let line = match (self.choose)(&self.game, &mut self.rng) {
                     Some(m) => format!("bestmove {m}"),
                     None => "bestmove 0000".to_string(),
                 };
@@ -210,6 +200,22 @@ mod tests {
         for m in &seen {
             assert!(game.parse_move(m).is_ok(), "{m}");
         }
+    }
+
+    #[test]
+    fn the_random_player_passes_up_the_den_and_captures_at_times() {
+        // The red rat on d8 can enter the den d9, take the blue elephant on e8, or
+        // step back: all three come up.
+        let game = Game::new(Position::from_fen("6l/3Re2/7/7/7/7/7/7/6L r").expect("valid"));
+        let seen: std::collections::HashSet<String> = (0..60)
+            .map(|seed| {
+                choose_random(&game, &mut Rng::new(seed))
+                    .expect("a move")
+                    .to_string()
+            })
+            .collect();
+        assert!(seen.contains("d8d9") && seen.contains("d8e8"), "{seen:?}");
+        assert!(seen.len() >= 3, "{seen:?}");
     }
 
     #[test]

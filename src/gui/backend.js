@@ -27,13 +27,14 @@ const backend = {
     }
   },
 
-  // Calls handlers.open(), .error(text), and .state/.analysis/.notice(data) as events arrive.
+  // Calls handlers.open(), .error(text), and .state/.analysis/.notice(data) with each
+  // event's data as it arrives.
   connect(handlers) {
     const events = new EventSource("api/events");
     events.addEventListener("open", () => handlers.open());
     events.addEventListener("error", () => handlers.error());
     for (const name of ["state", "analysis", "notice"]) {
-      events.addEventListener(name, (e) => handlers[name](e.data));
+      events.addEventListener(name, (e) => handlers[name](JSON.parse(e.data)));
     }
   },
 };

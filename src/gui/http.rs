@@ -8,6 +8,7 @@
 
 use super::api::{self, Answer, Refusal};
 use super::Msg;
+use jungle_app::events::Event;
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -226,7 +227,11 @@ fn ask(shared: &Shared, request: api::Request) -> Reply {
         return error(503, "the GUI has stopped");
     }
     match rx.recv_timeout(Duration::from_secs(10)) {
-        Ok(Ok(Answer::State(v))) => {
+        Ok(Ok(Answer::State(v))) => with_common_headers(
+            Response::from_string(serde_json::to_string(&v).unwrap_or_default()),
+            "application/json",
+        ),
+        Ok(Ok(Answer::Json(v))) => {
             with_common_headers(Response::from_string(v.to_string()), "application/json")
         }
         Ok(Ok(Answer::Text(t))) => {
@@ -240,6 +245,11 @@ fn ask(shared: &Shared, request: api::Request) -> Reply {
         Ok(Err(r)) => error(r.status, &r.message),
         Err(_) => error(503, "the GUI did not answer in time"),
     }
+}
+
+/// An event as the event stream writes it: `event: <name>`, `data: <json>`, a blank line.
+pub fn event_stream_text(event: &Event) -> String {
+    format!("event: {}\ndata: {}\n\n", event.name(), event.data())
 }
 
 /// `GET /api/events`: Server-Sent Events until the page goes away.

@@ -9,11 +9,13 @@ pub mod command;
 pub mod driver;
 pub mod http;
 
+use jungle_app::engines::{ANALYSER, PLAYER, SECOND};
+use jungle_app::events::Event;
 pub use jungle_app::{api, controller, view};
 
 use crate::arena::engine_process::EngineSpec;
 use crate::arena::match_runner::TimeControl;
-use controller::{Controller, ANALYSER, PLAYER, SECOND};
+use controller::Controller;
 use driver::Driver;
 use jungle_app::engines::{Host, Request as EngineRequest};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -181,9 +183,9 @@ impl Host for ServerHost {
         self.drivers[slot].send(request);
     }
 
-    fn to_pages(&mut self, event: &str) {
-        self.subscribers
-            .retain(|s| s.send(event.to_string()).is_ok());
+    fn publish(&mut self, event: Event) {
+        let text = http::event_stream_text(&event);
+        self.subscribers.retain(|s| s.send(text.clone()).is_ok());
     }
 }
 
@@ -198,13 +200,13 @@ fn run_controller(mut ctl: Controller<ServerHost>, inbox: Receiver<Msg>) {
             }
             Msg::Engine(event) => ctl.engine_event(event),
             Msg::Subscribe(tx) => {
-                let _ = tx.send(ctl.state_event());
-                ctl.host.subscribers.push(tx);
+                let _ = tx.send(http::event_stream_text(&ctl.state_event()));
+                ctl.host_mut().subscribers.push(tx);
             }
             Msg::Tick => {
                 ctl.tick();
                 // Forget pages that have gone away.
-                ctl.host
+                ctl.host_mut()
                     .subscribers
                     .retain(|s| s.send(String::new()).is_ok());
             }

@@ -3,7 +3,7 @@
 //! ratings.
 
 use crate::puzzle::{Puzzle, Theme};
-use crate::search::strength::splitmix64;
+use crate::rng::Rng;
 use std::collections::{BTreeMap, HashSet};
 
 /// A theme held by at most this share of the candidates is rare: all its puzzles are
@@ -57,7 +57,7 @@ fn choose(pool: Vec<Puzzle>, count: usize, seed: u64, rare_share: f64) -> Vec<Pu
     // The rest by rating bucket, each bucket in a random order, taken in turns.
     let mut buckets: BTreeMap<u32, Vec<(u64, Puzzle)>> = BTreeMap::new();
     for p in rest {
-        let order = splitmix64(seed ^ start_key(&p));
+        let order = Rng::new(seed ^ start_key(&p)).next_u64();
         buckets
             .entry(p.rating / BUCKET)
             .or_default()

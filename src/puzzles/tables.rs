@@ -8,7 +8,7 @@ use super::Worker;
 use crate::board::Position;
 use crate::game::Game;
 use crate::puzzle::{Goal, Puzzle};
-use crate::search::strength::splitmix64;
+use crate::rng::Rng;
 use crate::tb::{Material, Outcome, Tablebases};
 use std::collections::HashSet;
 
@@ -78,12 +78,13 @@ pub fn mine_signature(
     let (mut wins, mut draws) = (0, 0);
     let mut seen = HashSet::new();
     let mut rng =
-        splitmix64(settings.seed ^ (u64::from(material.red) << 8 | u64::from(material.blue)));
+        Rng::new(settings.seed ^ (u64::from(material.red) << 8 | u64::from(material.blue)))
+            .next_u64();
     for _ in 0..settings.tries {
         if wins >= settings.wins && draws >= settings.draws {
             break;
         }
-        rng = splitmix64(rng);
+        rng = Rng::new(rng).next_u64();
         let index = (rng % table.len() as u64) as usize;
         let goal = match table.entry(index).outcome() {
             Outcome::Win(d) if (d as usize) < 2 * max && wins < settings.wins => Goal::Win,
@@ -122,7 +123,7 @@ pub fn signatures(animals: usize, count: usize, seed: u64) -> Vec<Material> {
         .into_iter()
         .map(|m| {
             (
-                splitmix64(seed ^ (u64::from(m.red) << 8 | u64::from(m.blue))),
+                Rng::new(seed ^ (u64::from(m.red) << 8 | u64::from(m.blue))).next_u64(),
                 m,
             )
         })

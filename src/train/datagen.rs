@@ -40,6 +40,7 @@ use crate::board::{Color, Position};
 use crate::game::{DrawReason, Game, GameResult, Rules};
 use crate::nnue::EvalKind;
 use crate::record::read_openings;
+use crate::rng::Rng;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score, SearchOutcome};
 use std::collections::{BTreeMap, HashSet};
@@ -214,29 +215,10 @@ pub struct PlayedGame {
     pub result: GameResult,
 }
 
-/// A small deterministic generator (SplitMix64), one stream per game.
-struct Rng(u64);
-
-impl Rng {
-    /// The stream of game `index` of a run seeded with `seed`.
-    fn for_game(seed: u64, index: u64) -> Rng {
-        let mut mix = Rng(seed);
-        let base = mix.next();
-        Rng(base ^ index.wrapping_mul(0xd6e8_feb8_6659_fd93))
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n ≥ 1; the tiny modulo bias does not matter here).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
+/// The random stream of game `index` of a run seeded with `seed`.
+fn game_rng(seed: u64, index: u64) -> Rng {
+    let base = Rng::new(seed).next_u64();
+    Rng::new(base ^ index.wrapping_mul(0xd6e8_feb8_6659_fd93))
 }
 
 /// Searches the current position of `game` with the node limit.
@@ -295,7 +277,7 @@ pub fn play_game(
     s: &Settings,
     engine: &mut Engine,
 ) -> Result<PlayedGame, DatagenError> {
-    let mut rng = Rng::for_game(s.seed, index);
+    let mut rng = game_rng(s.seed, index);
     for _ in 0..MAX_OPENING_TRIES {
         let Some(game) = random_opening(&mut rng, s) else {
             continue;

@@ -14,35 +14,6 @@ use std::fmt;
 /// alike and share a result) on one side, except the few games cut by a block edge.
 pub const HOLDOUT_BLOCK: usize = 4096;
 
-/// A small, fast, reproducible generator (SplitMix64).
-#[derive(Clone, Debug)]
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    /// Uniform in 0..n (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
-    }
-}
-
-/// A hash of (seed, a, b): independent reproducible choices without shared state.
-pub fn mix(seed: u64, a: u64, b: u64) -> u64 {
-    SplitMix(seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ b.rotate_left(29)).next_u64()
-}
-
 /// Why training data could not be loaded.
 #[derive(Debug)]
 pub enum LoadError {

@@ -102,7 +102,7 @@ pub fn sigmoid(x: f32) -> f32 {
 impl FloatNetwork {
     /// Random initial weights (uniform in ±1/√fan-in), reproducible from `seed`.
     pub fn new(seed: u64, buckets: usize, activation: Activation, scale: f32) -> FloatNetwork {
-        let mut rng = crate::train::dataset::SplitMix(seed ^ 0x5eed_f00d);
+        let mut rng = crate::rng::Rng::new(seed ^ 0x5eed_f00d);
         let n = param_count(buckets);
         let mut params = vec![0.0f32; n];
         let ft = 1.0 / (INPUTS as f32).sqrt();
@@ -115,7 +115,7 @@ impl FloatNetwork {
             } else {
                 0.0
             };
-            *p = (rng.unit() * 2.0 - 1.0) * bound;
+            *p = (rng.unit_f32() * 2.0 - 1.0) * bound;
         }
         FloatNetwork {
             params,

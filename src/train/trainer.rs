@@ -12,10 +12,11 @@
 //!   [`CHUNK`] positions, each chunk's gradient summed in its own buffer, and the
 //!   buffers added in chunk order.
 
-use super::dataset::{mix, Dataset, SplitMix};
+use super::dataset::Dataset;
 use super::float_net::{self, sigmoid, FloatNetwork, Inputs};
 use super::optimizer::{learning_rate, AdamW};
 use crate::nnue::{Activation, Network, QA, QB};
+use crate::rng::{mix, Rng};
 use rayon::prelude::*;
 use std::fmt;
 use std::io::{self, Write};
@@ -273,7 +274,7 @@ impl Gradients {
 /// A permutation of `idx` for `epoch` (Fisher–Yates from the seed).
 fn shuffled(idx: &[u32], seed: u64, epoch: usize) -> Vec<u32> {
     let mut v = idx.to_vec();
-    let mut rng = SplitMix(mix(seed, 0x0054_ff1e, epoch as u64));
+    let mut rng = Rng::new(mix(seed, 0x0054_ff1e, epoch as u64));
     for i in (1..v.len()).rev() {
         v.swap(i, rng.below(i + 1));
     }
@@ -693,7 +694,7 @@ mod tests {
     /// Positions of random games, scored by the classical evaluation (a target the
     /// network can learn), with the result of a coin weighted by that score.
     pub(crate) fn classical_samples(games: usize, seed: u64) -> Vec<Sample> {
-        let mut rng = SplitMix(seed);
+        let mut rng = Rng::new(seed);
         let mut out = Vec::new();
         for _ in 0..games {
             let mut pos = Position::startpos();
@@ -704,7 +705,7 @@ mod tests {
                 }
                 let score = crate::eval::evaluate(&pos).clamp(-3000, 3000);
                 let p = sigmoid(score as f32 / 800.0);
-                let outcome = if rng.unit() < p {
+                let outcome = if rng.unit_f32() < p {
                     Result3::Win
                 } else {
                     Result3::Loss

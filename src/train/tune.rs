@@ -43,15 +43,12 @@ pub struct Settings {
 pub fn samples(games: &[ReadGame], settings: &Settings) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     for (i, g) in games.iter().enumerate() {
-        let result = match g.result.as_str() {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            "1/2-1/2" => 0.5,
-            other => {
+        let result = match g.result.and_then(|r| r.score_of(Color::Red)) {
+            Some(score) => score,
+            None => {
                 return Err(format!(
-                    "game {}: unknown result '{}'",
-                    i + 1,
-                    crate::text::quote(other)
+                    "game {}: no result (1-0, 0-1 or 1/2-1/2) after the moves",
+                    i + 1
                 ))
             }
         };

@@ -19,7 +19,7 @@ use jungle::board::rules::MoveRuleFlags;
 use jungle::board::{Color, Move, Position};
 use jungle::game::{Game, GameResult, Rules, Variant};
 use jungle::protocol::command::{self, Command, GoCommand};
-use jungle::record::{read_openings, read_records, replay};
+use jungle::record::{read_openings, read_records, replay, RecordResult};
 use jungle::session::input::{read_line, Line};
 use jungle::session::output::Output;
 use jungle::session::Session;
@@ -820,10 +820,10 @@ pub fn records(data: &[u8]) {
             };
             assert_eq!(game.moves().len(), g.moves.len());
             assert_eq!(*game.start_position(), g.start);
-            let winner = match g.result.as_str() {
-                "1-0" => Some(Color::Red),
-                "0-1" => Some(Color::Blue),
-                "1/2-1/2" => None,
+            let winner = match g.result {
+                Some(RecordResult::RedWins) => Some(Color::Red),
+                Some(RecordResult::BlueWins) => Some(Color::Blue),
+                Some(RecordResult::Draw) => None,
                 _ => continue,
             };
             let record = GameRecord {
@@ -928,5 +928,13 @@ pub fn training_data(bytes: &[u8]) {
                 "the error does not name record {first_bad}: {message}"
             );
         }
+    }
+}
+
+/// The board app driven by the bytes (the page's requests and the engines' answers),
+/// its invariants checked after every step: `jungle_app::exercise`.
+pub fn board_requests(data: &[u8]) {
+    if let Err(e) = jungle_app::exercise::run(data) {
+        panic!("{e}");
     }
 }

@@ -18,6 +18,13 @@ pub enum Players {
     Engines,
 }
 
+impl Players {
+    /// A person plays one side and the engine the other.
+    pub fn against_engine(self) -> bool {
+        matches!(self, Players::Red | Players::Blue)
+    }
+}
+
 /// A rule set the page may choose.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -169,11 +176,13 @@ impl Refusal {
     }
 }
 
-/// The answer to a request: the new state (JSON), or a text (the record file).
-#[derive(Clone, Debug, PartialEq)]
+/// The answer to a request: the new state, or a text (the record file).
+#[derive(Clone, Debug)]
 pub enum Answer {
-    State(serde_json::Value),
+    State(Box<crate::view::View>),
     Text(String),
+    /// An answer that is not the game's state (`puzzle`'s).
+    Json(serde_json::Value),
 }
 
 /// Reads the body of `POST /api/<name>`.
@@ -189,7 +198,7 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
         } else {
             Err(Refusal::bad(format!(
                 "'{}' takes no fields",
-                crate::text::quote(name)
+                jungle_core::text::quote(name)
             )))
         }
     };
@@ -210,7 +219,7 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
         _ => {
             return Err(Refusal {
                 status: 404,
-                message: format!("no such action '{}'", crate::text::quote(name)),
+                message: format!("no such action '{}'", jungle_core::text::quote(name)),
             })
         }
     })

@@ -2,8 +2,10 @@
 //! these its own way: the GUI server to engine processes behind driver threads, the
 //! browser build to the engine in its worker.
 
+use crate::events::Event;
 use jungle_core::board::{Move, Position};
 use jungle_core::protocol;
+use jungle_core::protocol::client::{declaration, spin_range};
 use jungle_core::search::{Limits, SearchInfo};
 use std::time::Duration;
 
@@ -73,10 +75,46 @@ pub enum EngineEvent {
     },
 }
 
-/// Where the controller's words go.
+/// Engine slots: the engine that plays (Red's in a watched game), the second engine
+/// (Blue's in a watched game), and the one that analyses, hints and reviews.
+pub const PLAYER: usize = 0;
+pub const SECOND: usize = 1;
+pub const ANALYSER: usize = 2;
+pub const SLOTS: [usize; 3] = [PLAYER, SECOND, ANALYSER];
+
+/// What is known of the engine of a slot.
+#[derive(Clone, Debug, Default)]
+pub struct EngineInfo {
+    /// The name given on the command line (as `jungle match` records it).
+    pub name: String,
+    /// The name the engine gives itself (`id name`), once it has started.
+    pub id_name: Option<String>,
+    /// Its `option` declarations (without the word `option`).
+    pub options: Vec<String>,
+}
+
+impl EngineInfo {
+    /// `(min, max)` of a spin option the engine declared.
+    pub fn spin(&self, name: &str) -> Option<(i64, i64)> {
+        spin_range(&self.options, name)
+    }
+
+    pub fn declares(&self, name: &str) -> bool {
+        declaration(&self.options, name).is_some()
+    }
+
+    /// It has started (and so declared its options).
+    pub fn started(&self) -> bool {
+        self.id_name.is_some()
+    }
+}
+
+/// Where the controller's words go: requests to the engines, events to the pages.
+/// The host carries them its own way (the GUI server writes events as an event
+/// stream; the browser's worker posts them).
 pub trait Host {
     /// Hands `request` to the engine of `slot` (`PLAYER`, `SECOND`, `ANALYSER`).
     fn to_engine(&mut self, slot: usize, request: Request);
-    /// Sends an event (in the text of Server-Sent Events) to every page.
-    fn to_pages(&mut self, event: &str);
+    /// Sends `event` to every page.
+    fn publish(&mut self, event: Event);
 }

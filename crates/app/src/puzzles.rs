@@ -6,7 +6,7 @@
 use crate::api::{PuzzleRequest, Refusal};
 use crate::puzzle_rating::Rating;
 use jungle_core::puzzle::{read_puzzles, Puzzle, Theme};
-use jungle_core::search::strength::splitmix64;
+use jungle_core::rng::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::sync::OnceLock;
@@ -58,7 +58,7 @@ pub fn next_puzzle<'a>(
             .filter(|p| (f64::from(p.rating) - rating).abs() <= window)
             .collect();
         if !near.is_empty() {
-            return Some(near[(splitmix64(seed) % near.len() as u64) as usize]);
+            return Some(near[(Rng::new(seed).next_u64() % near.len() as u64) as usize]);
         }
         window *= 2.0;
     }
@@ -124,12 +124,18 @@ pub fn answer(request: &PuzzleRequest) -> Result<serde_json::Value, Refusal> {
     let theme = match request.theme.as_deref() {
         None | Some("") | Some("any") => None,
         Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
-            Refusal::bad(format!("no puzzle theme '{}'", crate::text::quote(name)))
+            Refusal::bad(format!(
+                "no puzzle theme '{}'",
+                jungle_core::text::quote(name)
+            ))
         })?),
     };
     if let Some(finished) = &request.finished {
         let puzzle = set.iter().find(|p| p.id == finished.id).ok_or_else(|| {
-            Refusal::bad(format!("no puzzle '{}'", crate::text::quote(&finished.id)))
+            Refusal::bad(format!(
+                "no puzzle '{}'",
+                jungle_core::text::quote(&finished.id)
+            ))
         })?;
         progress.record(puzzle, finished.solved);
     }

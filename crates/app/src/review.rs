@@ -3,28 +3,28 @@
 //! what it cost its side (`jungle_core::review`: the scale, the thresholds, the
 //! accuracy). A review also comes from a record's comments (`jungle analyse`).
 
-use crate::board::Position;
+use crate::board::{Color, Position};
 use jungle_core::review::{self, mover_at, Mark, MoveNote};
 
 /// Nodes the engine searches in each position of a review (the same on every
 /// device, so that a review does not depend on the machine's speed).
 pub const REVIEW_NODES: u64 = 200_000;
 
-/// A review in progress or done.
+/// A review in progress or done. It owns its scores; the graph shows them where it
+/// has them.
 #[derive(Clone, Debug, Default)]
 pub struct Review {
     /// The score of each position of the line from its side to move's view
     /// (centipawns, mates as ±(30000 − plies)); `None` until searched.
-    pub scores: Vec<Option<i32>>,
+    scores: Vec<Option<i32>>,
     /// The engine's move in each position.
-    pub best: Vec<Option<String>>,
+    best: Vec<Option<String>>,
     /// The position being searched (`scores.len()` when done).
-    pub next: usize,
-    /// The search running, and its last score.
-    pub search: Option<u64>,
-    pub last_score: Option<i32>,
+    next: usize,
+    /// The score the running search last reported.
+    last_score: Option<i32>,
     /// Notes read from a record: the review as written, without searches.
-    pub loaded: Option<Vec<Option<MoveNote>>>,
+    loaded: Option<Vec<Option<MoveNote>>>,
 }
 
 impl Review {
@@ -51,6 +51,50 @@ impl Review {
 
     pub fn running(&self) -> bool {
         self.loaded.is_none() && self.next < self.scores.len()
+    }
+
+    /// Positions searched so far, and in all.
+    pub fn done(&self) -> usize {
+        self.next.min(self.scores.len())
+    }
+
+    pub fn total(&self) -> usize {
+        self.scores.len()
+    }
+
+    /// The position to search next, if any.
+    pub fn next_ply(&self) -> Option<usize> {
+        self.running().then_some(self.next)
+    }
+
+    /// The position at `next` is over: its score is the result's.
+    pub fn score_terminal(&mut self, score: i32) {
+        self.scores[self.next] = Some(score);
+        self.next += 1;
+    }
+
+    /// A report of the running search (its main line's score).
+    pub fn note_score(&mut self, score: i32) {
+        self.last_score = Some(score);
+    }
+
+    /// The running search answered `best`: its position is done.
+    pub fn answer(&mut self, best: &str) {
+        let ply = self.next;
+        self.scores[ply] = Some(self.last_score.take().unwrap_or(0));
+        self.best[ply] = Some(best.to_string());
+        self.next += 1;
+    }
+
+    /// The score of the position after `ply` plies from Red's view (`mover` is its side
+    /// to move), where the review has one: searched, or written in the record.
+    pub fn red_view_score(&self, ply: usize, mover: Color) -> Option<i32> {
+        if let Some(notes) = &self.loaded {
+            // A note follows a move: note i is of the position after i + 1 plies.
+            return notes.get(ply.checked_sub(1)?)?.as_ref()?.eval;
+        }
+        let s = (*self.scores.get(ply)?)?;
+        Some(if mover == Color::Red { s } else { -s })
     }
 
     /// The note of each move of `line` (played from `start`): the score after it from

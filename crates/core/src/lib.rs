@@ -13,6 +13,7 @@
 //! - `review`: what a game's moves cost by the engine's scores (marks, accuracy).
 //! - `protocol`: the engine protocol's text, without I/O: `command` (parsing lines),
 //!   `client` (what other engines declare and report).
+//! - `rng`: the one small random generator (SplitMix64).
 //! - `text`: outside text as errors quote it.
 //! - `clock`: the time, also in WebAssembly.
 //!
@@ -28,6 +29,7 @@ pub mod protocol;
 pub mod puzzle;
 pub mod record;
 pub mod review;
+pub mod rng;
 pub mod search;
 pub mod tb;
 pub mod text;

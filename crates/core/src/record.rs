@@ -2,17 +2,76 @@
 //! of games back under each game's `[Rules]` tag, replaying them with the referee, and
 //! reading openings files. Text in, text out: no files are opened here.
 
-use crate::board::Position;
+use crate::board::{Color, Position};
 use crate::game::{Game, GameResult, Rules};
 use std::io::Write;
+
+/// The result of a recorded game, as a record writes it: `1-0` (Red won), `0-1` (Blue
+/// won), `1/2-1/2`, or `*` (unfinished).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RecordResult {
+    RedWins,
+    BlueWins,
+    Draw,
+    #[default]
+    Unfinished,
+}
+
+impl RecordResult {
+    /// A finished game's result: its winner, or a draw.
+    pub fn of_winner(winner: Option<Color>) -> RecordResult {
+        match winner {
+            Some(Color::Red) => RecordResult::RedWins,
+            Some(Color::Blue) => RecordResult::BlueWins,
+            None => RecordResult::Draw,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordResult::RedWins => "1-0",
+            RecordResult::BlueWins => "0-1",
+            RecordResult::Draw => "1/2-1/2",
+            RecordResult::Unfinished => "*",
+        }
+    }
+
+    /// Reads `as_str`.
+    pub fn parse(word: &str) -> Option<RecordResult> {
+        [
+            RecordResult::RedWins,
+            RecordResult::BlueWins,
+            RecordResult::Draw,
+            RecordResult::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == word)
+    }
+
+    /// What `color` scored (1, ½ or 0); `None` for an unfinished game.
+    pub fn score_of(self, color: Color) -> Option<f64> {
+        let red = match self {
+            RecordResult::RedWins => 1.0,
+            RecordResult::BlueWins => 0.0,
+            RecordResult::Draw => 0.5,
+            RecordResult::Unfinished => return None,
+        };
+        Some(if color == Color::Red { red } else { 1.0 - red })
+    }
+}
+
+impl std::fmt::Display for RecordResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// The tags of a game record.
 pub struct RecordHeader<'a> {
     pub number: u32,
     pub red: &'a str,
     pub blue: &'a str,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an unfinished game.
-    pub result: &'a str,
+    pub result: RecordResult,
     pub termination: &'a str,
     pub rules: Rules,
     pub start: Position,
@@ -61,7 +120,7 @@ pub fn write_game_with_comments(
             text.push_str(&format!("{{{}}} ", c.trim()));
         }
     }
-    text.push_str(h.result);
+    text.push_str(h.result.as_str());
     writeln!(out, "{text}")?;
     writeln!(out)
 }
@@ -76,7 +135,18 @@ pub struct ReadGame {
     pub moves: Vec<String>,
     /// The comment (`{…}`) after each move, if any, as many as moves.
     pub comments: Vec<Option<String>>,
-    pub result: String,
+    /// `None` when the record gives none.
+    pub result: Option<RecordResult>,
+}
+
+impl ReadGame {
+    /// The value of tag `key` (`Red`, `Termination`, …), if the record has it.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// Reads a record file written by `jungle match --pgn`. Each game is read under the
@@ -86,8 +156,9 @@ pub struct ReadGame {
 pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
-    // The line of the game's FEN tag, for errors in the position.
+    // The lines of the game's FEN and Rules tags, for errors in them.
     let mut fen_line = 0;
+    let mut rules_line = 0;
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
@@ -103,6 +174,9 @@ pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String>
             if k == "FEN" && !tags.iter().any(|(k, _)| k == "FEN") {
                 fen_line = n + 1;
             }
+            if k == "Rules" && !tags.iter().any(|(k, _)| k == "Rules") {
+                rules_line = n + 1;
+            }
             tags.push((k.to_string(), v.trim_matches('"').to_string()));
             continue;
         }
@@ -114,14 +188,14 @@ pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String>
         let rules = match tags.iter().find(|(k, _)| k == "Rules") {
             Some((_, text)) => text
                 .parse::<Rules>()
-                .map_err(|e| format!("line {}: {e}", n + 1))?,
+                .map_err(|e| format!("line {rules_line}: {e}"))?,
             None => default,
         };
         let start = Position::from_fen_with(&fen, rules.moves)
             .map_err(|e| format!("line {fen_line}: {e}"))?;
         let mut moves = Vec::new();
         let mut comments = Vec::new();
-        let mut result = String::new();
+        let mut result = None;
         for part in split_comments(line).map_err(|e| format!("line {}: {e}", n + 1))? {
             match part {
                 Part::Comment(c) => {
@@ -134,8 +208,8 @@ pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String>
                         if tok.ends_with('.') {
                             continue;
                         }
-                        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok) {
-                            result = tok.to_string();
+                        if let Some(r) = RecordResult::parse(tok) {
+                            result = Some(r);
                         } else {
                             moves.push(tok.to_string());
                             comments.push(None);
@@ -238,6 +312,40 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_rules_tag_is_reported_at_its_line() {
+        // The tag on line 5, the moves on line 8.
+        let text = "[Game \"1\"]\n[Red \"a\"]\n[Blue \"b\"]\n[Result \"*\"]\n\
+                    [Rules \"jungle-xx\"]\n[FEN \"l6/7/7/7/7/7/7/7/T5L r 0 1\"]\n\n1. a1a2 *\n";
+        let err = read_records(text, Rules::default()).expect_err("no such rules");
+        assert!(err.starts_with("line 5: "), "{err}");
+    }
+
+    #[test]
+    fn results_read_as_written() {
+        for r in [
+            RecordResult::RedWins,
+            RecordResult::BlueWins,
+            RecordResult::Draw,
+            RecordResult::Unfinished,
+        ] {
+            assert_eq!(RecordResult::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(
+            RecordResult::of_winner(Some(Color::Blue)),
+            RecordResult::BlueWins
+        );
+        assert_eq!(RecordResult::Draw.score_of(Color::Blue), Some(0.5));
+        assert_eq!(RecordResult::RedWins.score_of(Color::Blue), Some(0.0));
+        assert_eq!(RecordResult::Unfinished.score_of(Color::Red), None);
+        let text = format!("[FEN \"{}\"]\n\n1. a3a4 0-1\n", crate::board::START_FEN);
+        let games = read_records(&text, Rules::default()).expect("reads");
+        assert_eq!(games[0].result, Some(RecordResult::BlueWins));
+        let text = format!("[FEN \"{}\"]\n\n1. a3a4\n", crate::board::START_FEN);
+        let games = read_records(&text, Rules::default()).expect("reads");
+        assert_eq!(games[0].result, None);
+    }
+
+    #[test]
     fn records_start_under_the_rules_they_are_replayed_with() {
         // A red dog in the water at c4: a position only when dogs swim.
         let text = "[FEN \"l5t/1d3c1/r1p1w1e/7/7/2D4/E1W1P1R/1C5/T5L r 0 1\"]\n\n1. c4c5 1/2-1/2\n";
@@ -292,7 +400,7 @@ mod tests {
                 Some("eval -1.10 loss 12.0 mistake best a3a4".to_string())
             ]
         );
-        assert_eq!(g.result, "1-0");
+        assert_eq!(g.result, Some(RecordResult::RedWins));
         let mut out = Vec::new();
         write_game_with_comments(
             &mut out,
@@ -300,7 +408,7 @@ mod tests {
                 number: 1,
                 red: "a",
                 blue: "b",
-                result: "1-0",
+                result: RecordResult::RedWins,
                 termination: "t",
                 rules: Rules::default(),
                 start: g.start,

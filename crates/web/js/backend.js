@@ -17,15 +17,10 @@ const backend = (() => {
   // Events that arrive before the page has connected.
   let early = [];
 
+  // The worker's events: a JSON array of { event, data }.
   function dispatch(text) {
-    for (const block of text.split("\n\n")) {
-      let name = "message";
-      let data = "";
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event: ")) name = line.slice(7);
-        else if (line.startsWith("data: ")) data += line.slice(6);
-      }
-      if (data && handlers && handlers[name]) handlers[name](data);
+    for (const e of JSON.parse(text)) {
+      if (handlers && handlers[e.event]) handlers[e.event](e.data);
     }
   }
 

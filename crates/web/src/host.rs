@@ -6,8 +6,9 @@
 
 use crate::engine::WebEngine;
 use jungle_app::api::{self, Answer};
-use jungle_app::controller::{Config, Controller, ANALYSER, PLAYER, SECOND};
-use jungle_app::engines::{EngineEvent, Host, Request};
+use jungle_app::controller::{Config, Controller};
+use jungle_app::engines::{EngineEvent, Host, Request, SLOTS};
+use jungle_app::events::Event;
 use jungle_core::clock::Instant;
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -24,7 +25,7 @@ const TICK: Duration = Duration::from_millis(100);
 #[derive(Default)]
 pub struct WorkerHost {
     to_engines: VecDeque<(usize, Request)>,
-    events: String,
+    events: Vec<Event>,
 }
 
 impl Host for WorkerHost {
@@ -32,8 +33,8 @@ impl Host for WorkerHost {
         self.to_engines.push_back((slot, request));
     }
 
-    fn to_pages(&mut self, event: &str) {
-        self.events.push_str(event);
+    fn publish(&mut self, event: Event) {
+        self.events.push(event);
     }
 }
 
@@ -65,7 +66,7 @@ impl WebApp {
         };
         let mut board = WebApp {
             controller: Controller::new(config, WorkerHost::default()),
-            engines: [PLAYER, SECOND, ANALYSER].map(WebEngine::new),
+            engines: SLOTS.map(WebEngine::new),
             last_tick: Instant::now(),
         };
         board.controller.start();
@@ -83,6 +84,10 @@ impl WebApp {
         };
         let reply = match parsed.and_then(|r| self.controller.handle(r)) {
             Ok(Answer::State(v)) => Reply {
+                status: 200,
+                body: serde_json::to_string(&v).unwrap_or_default(),
+            },
+            Ok(Answer::Json(v)) => Reply {
                 status: 200,
                 body: v.to_string(),
             },
@@ -120,16 +125,20 @@ impl WebApp {
         self.engines.iter().any(WebEngine::busy)
     }
 
-    /// The events for the page since the last call, in the text of Server-Sent
-    /// Events (`event: state\ndata: {…}\n\n`…).
+    /// The events for the page since the last call, as a JSON array of
+    /// `{"event": <name>, "data": {…}}` (empty when there are none).
     pub fn take_events(&mut self) -> String {
-        std::mem::take(&mut self.controller.host.events)
+        let events = std::mem::take(&mut self.controller.host_mut().events);
+        if events.is_empty() {
+            return String::new();
+        }
+        serde_json::to_string(&events).unwrap_or_default()
     }
 
     /// Carries the controller's requests to the engines and their answers back until
     /// both are quiet.
     fn settle(&mut self) {
-        while let Some((slot, request)) = self.controller.host.to_engines.pop_front() {
+        while let Some((slot, request)) = self.controller.host_mut().to_engines.pop_front() {
             let mut events = Vec::new();
             if let Some(engine) = self.engines.get_mut(slot) {
                 engine.handle(request, &mut events);
@@ -158,7 +167,7 @@ mod tests {
     #[test]
     fn the_engine_answers_a_move_and_refusals_are_the_servers() {
         let mut b = WebApp::new();
-        assert!(b.take_events().contains("event: state"));
+        assert!(b.take_events().contains(r#""event":"state""#));
         let r = b.request("move", r#"{"move":"a1a9"}"#);
         assert_eq!(r.status, 400, "{}", r.body);
         assert!(r.body.contains("error"), "{}", r.body);
@@ -186,7 +195,7 @@ mod tests {
         }
         std::thread::sleep(Duration::from_millis(120));
         b.work();
-        assert!(b.take_events().contains("event: analysis"));
+        assert!(b.take_events().contains(r#""event":"analysis""#));
         let r = b.request("analysis", r#"{"on":false}"#);
         assert_eq!(r.status, 200, "{}", r.body);
         assert!(!b.busy());

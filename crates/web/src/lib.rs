@@ -86,8 +86,8 @@ pub extern "C" fn jungle_app_work() -> u32 {
     u32::from(with_app(WebApp::work))
 }
 
-/// The events for the page since the last call, into the output (Server-Sent Events
-/// text); returns their length.
+/// The events for the page since the last call, into the output (a JSON array of
+/// `{"event", "data"}`, or nothing); returns their length.
 #[no_mangle]
 pub extern "C" fn jungle_app_events() -> usize {
     let events = with_app(WebApp::take_events);

@@ -32,6 +32,12 @@ impl Move {
         Square::from_index_unchecked((self.0.get() >> 6 & 63) as u8)
     }
 
+    /// A lion's or tiger's jump across a river: every other move goes one square.
+    #[inline]
+    pub fn is_jump(self) -> bool {
+        super::geometry::distance(self.from(), self.to()) > 1
+    }
+
     /// The packed 16-bit form (for the transposition table).
     #[inline]
     pub fn raw(self) -> u16 {

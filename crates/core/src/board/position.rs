@@ -311,17 +311,7 @@ mod tests {
     use super::*;
     use crate::board::movegen::{count, count_after_with, legal_moves};
     use crate::board::Standard;
-
-    /// A small deterministic generator for random games.
-    pub(crate) struct Rng(pub u64);
-    impl Rng {
-        pub fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
+    use crate::rng::Rng;
 
     /// Mailbox, square list and occupancy describe the same placement.
     fn assert_consistent(p: &Position) {
@@ -341,7 +331,7 @@ mod tests {
 
     #[test]
     fn incremental_key_matches_scratch_key_along_random_games() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut plies = 0;
         for _game in 0..300 {
             let mut p = Position::startpos();

@@ -3,14 +3,7 @@
 
 use super::piece::Piece;
 use super::square::Square;
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::Rng;
 
 struct Keys {
     piece_square: [[u64; 64]; 16],
@@ -18,20 +11,18 @@ struct Keys {
 }
 
 static KEYS: Keys = {
-    let mut state = 0x4A55_4E47_4C45_2021; // "JUNGLE !"
+    let mut rng = Rng::new(0x4A55_4E47_4C45_2021); // "JUNGLE !"
     let mut piece_square = [[0u64; 64]; 16];
     let mut p = 0;
     while p < 16 {
         let mut s = 0;
         while s < 63 {
-            let (next, key) = splitmix64(state);
-            state = next;
-            piece_square[p][s] = key;
+            piece_square[p][s] = rng.next_u64();
             s += 1;
         }
         p += 1;
     }
-    let (_, side) = splitmix64(state);
+    let side = rng.next_u64();
     Keys { piece_square, side }
 };
 

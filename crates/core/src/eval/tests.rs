@@ -2,20 +2,11 @@ use super::distance::{to_enemy_den, Mover, DISTANCE, UNREACHABLE};
 use super::*;
 use crate::board::movegen::legal_moves;
 use crate::board::square::{Square, NUM_SQUARES};
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use crate::rng::Rng;
 
 /// The start position and every position along fixed-seed random games.
 fn sample_positions(games: usize, max_plies: usize) -> Vec<Position> {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let mut out = vec![Position::startpos()];
     for _ in 0..games {
         let mut p = Position::startpos();

@@ -22,7 +22,7 @@
 use super::theme::Theme;
 use crate::board::{Color, Move, Position};
 use crate::game::{Game, GameResult, Rules};
-use crate::search::strength::splitmix64;
+use crate::rng::Rng;
 use crate::text::quote;
 use std::fmt;
 
@@ -138,11 +138,11 @@ impl Puzzle {
     /// A short id from the puzzle's position (with its history) and its line: 7
     /// characters `0-9a-z`.
     pub fn make_id(&self) -> String {
-        let mut h = splitmix64(self.start.key());
+        let mut h = Rng::new(self.start.key()).next_u64();
         for m in self.before.iter().chain(&self.solution) {
-            h = splitmix64(h ^ u64::from(m.raw()));
+            h = Rng::new(h ^ u64::from(m.raw())).next_u64();
         }
-        h = splitmix64(h ^ (self.before.len() as u64) << 32);
+        h = Rng::new(h ^ (self.before.len() as u64) << 32).next_u64();
         let mut id = String::new();
         for _ in 0..7 {
             let digit = (h % 36) as u32;

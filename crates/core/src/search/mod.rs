@@ -1,6 +1,7 @@
 //! The search: iterative deepening, principal variation search with aspiration
 //! windows, quiescence, a shared lock-free transposition table, Lazy SMP threads.
 
+pub mod beginner;
 pub mod info;
 pub mod limits;
 pub mod ordering;

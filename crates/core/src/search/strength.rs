@@ -10,17 +10,23 @@
 //! stronger row's settings with probability proportional to the distance, so the
 //! strength moves smoothly between the measured points.
 
+use super::beginner::{Beginner, Profile};
 use super::limits::SearchOptions;
 use super::score::INFINITE;
 use super::search::RootMove;
+use crate::board::{Move, MoveRules, Position};
+use crate::rng::Rng;
 
 /// One measured setting: its Elo, the search depth (0 = no limit) and the softmax
-/// temperature in centipawns.
+/// temperature in centipawns, or for the weakest rows the beginner's attention.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
     pub elo: u32,
     pub depth: i32,
     pub temperature: i32,
+    /// `Some`: the move is the beginner's (`beginner.rs`) with these gaps; the search
+    /// (depth 1) only reports.
+    pub beginner: Option<Profile>,
 }
 
 /// Measured settings, weakest first; the last row is full strength (protocol.md,
@@ -29,52 +35,66 @@ pub const LEVELS: [Level; 10] = [
     Level {
         elo: 1016,
         depth: 1,
-        temperature: 1200,
+        temperature: 0,
+        beginner: Some(Profile {
+            attention: 10,
+            sight: 50,
+            confusion: 7,
+        }),
     },
     Level {
         elo: 1083,
         depth: 1,
         temperature: 600,
+        beginner: None,
     },
     Level {
         elo: 1187,
         depth: 1,
         temperature: 300,
+        beginner: None,
     },
     Level {
         elo: 1345,
         depth: 1,
         temperature: 150,
+        beginner: None,
     },
     Level {
         elo: 1560,
         depth: 1,
         temperature: 60,
+        beginner: None,
     },
     Level {
         elo: 1801,
         depth: 2,
         temperature: 30,
+        beginner: None,
     },
     Level {
         elo: 1952,
         depth: 3,
         temperature: 20,
+        beginner: None,
     },
     Level {
         elo: 2050,
         depth: 5,
         temperature: 10,
+        beginner: None,
     },
     Level {
         elo: 2126,
         depth: 8,
         temperature: 0,
+        beginner: None,
     },
     Level {
         elo: 2196,
         depth: 0,
         temperature: 0,
+        beginner: None,
     },
 ];
 
@@ -92,6 +112,8 @@ pub struct Strength {
     /// Maximum depth (0: no limit).
     pub depth: i32,
     pub temperature: i32,
+    /// The beginner's profile, when the beginner chooses the move.
+    pub beginner: Option<Profile>,
     seed: u64,
 }
 
@@ -100,6 +122,7 @@ impl Strength {
     pub const FULL: Strength = Strength {
         depth: 0,
         temperature: 0,
+        beginner: None,
         seed: 1,
     };
 
@@ -131,7 +154,7 @@ impl Strength {
             LEVELS[upper]
         } else {
             let (lo, hi) = (LEVELS[upper - 1], LEVELS[upper]);
-            let roll = unit(splitmix64(seed ^ 0x5EED)) * f64::from(hi.elo - lo.elo);
+            let roll = Rng::new(seed ^ 0x5EED).unit() * f64::from(hi.elo - lo.elo);
             if roll < f64::from(elo - lo.elo) {
                 hi
             } else {
@@ -141,13 +164,14 @@ impl Strength {
         Strength {
             depth: row.depth,
             temperature: row.temperature,
-            seed: splitmix64(seed),
+            beginner: row.beginner,
+            seed: Rng::new(seed).next_u64(),
         }
     }
 
     /// True when this search is weakened at all.
     pub fn enabled(self) -> bool {
-        self.depth > 0 || self.temperature > 0
+        self.depth > 0 || self.temperature > 0 || self.beginner.is_some()
     }
 
     /// Root moves to score so the choice has something to choose from: every move at
@@ -164,7 +188,18 @@ impl Strength {
 
     /// Index into `root_moves` (sorted best first) of the move to play, among the
     /// first `lines` (the ones scored exactly).
-    pub fn pick(self, root_moves: &[RootMove], lines: usize) -> usize {
+    /// `pos` is the position searched; the beginner chooses among all root moves.
+    pub fn pick<R: MoveRules>(
+        self,
+        pos: &Position,
+        root_moves: &[RootMove],
+        lines: usize,
+    ) -> usize {
+        if let Some(profile) = self.beginner {
+            let moves: Vec<Move> = root_moves.iter().map(|rm| rm.mv).collect();
+            let seed = Rng::new(self.seed ^ 0xBE61).next_u64();
+            return Beginner { profile, seed }.choose::<R>(pos, &moves);
+        }
         if self.temperature <= 0 {
             return 0;
         }
@@ -172,7 +207,7 @@ impl Strength {
         let scores: Vec<i32> = root_moves[..n].iter().map(|rm| rm.score).collect();
         let weights = choice_weights(self.temperature, &scores);
         let total: f64 = weights.iter().sum();
-        let mut x = unit(splitmix64(self.seed)) * total;
+        let mut x = Rng::new(self.seed).unit() * total;
         for (i, w) in weights.iter().enumerate() {
             if x < *w {
                 return i;
@@ -209,24 +244,10 @@ pub fn skill_level_elo(level: u32) -> u32 {
     ELO_MIN + (ELO_MAX - ELO_MIN) * level.min(20) / 20
 }
 
-/// SplitMix64: a well-mixed 64-bit value from any seed (a clock reading, a counter);
-/// every output bit depends on every input bit, so nearby seeds give unrelated draws.
-pub fn splitmix64(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A number in [0, 1) from a well-mixed value.
-fn unit(bits: u64) -> f64 {
-    (bits >> 11) as f64 / (1u64 << 53) as f64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Move, Square};
+    use crate::board::{Square, Standard};
 
     fn root(scores: &[i32]) -> Vec<RootMove> {
         scores
@@ -309,20 +330,23 @@ mod tests {
     #[test]
     fn temperature_spreads_the_choice() {
         let moves = root(&[100, 90, -500, -2000]);
+        let start = Position::startpos();
         let cold = Strength {
             depth: 1,
             temperature: 0,
+            beginner: None,
             seed: 5,
         };
-        assert_eq!(cold.pick(&moves, 4), 0);
+        assert_eq!(cold.pick::<Standard>(&start, &moves, 4), 0);
         let mut counts = [0usize; 4];
         for seed in 0..2000u64 {
             let warm = Strength {
                 depth: 1,
                 temperature: 100,
+                beginner: None,
                 seed: seed * 2654435761 + 1,
             };
-            counts[warm.pick(&moves, 4)] += 1;
+            counts[warm.pick::<Standard>(&start, &moves, 4)] += 1;
         }
         // exp(0) : exp(-0.1) : exp(-6) : exp(-21): the two good moves share nearly all.
         assert!(counts[0] > counts[1] && counts[1] > 700, "{counts:?}");
@@ -332,9 +356,10 @@ mod tests {
             let warm = Strength {
                 depth: 1,
                 temperature: 10_000,
+                beginner: None,
                 seed: seed * 2654435761 + 1,
             };
-            assert!(warm.pick(&moves, 2) < 2);
+            assert!(warm.pick::<Standard>(&start, &moves, 2) < 2);
         }
     }
 }

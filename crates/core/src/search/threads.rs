@@ -248,7 +248,7 @@ impl Engine {
 
         let (root_moves, depth) = main;
         let chosen = if skill.enabled() {
-            skill.pick(&root_moves, options.multipv)
+            skill.pick::<R>(&pos, &root_moves, options.multipv)
         } else {
             0
         };
@@ -434,11 +434,11 @@ fn report_line<R: MoveRules>(w: &Worker<R>, depth: i32, k: usize, report: Report
 }
 
 /// A seed for the random choices of weakened play: the clock and a count of searches,
-/// mixed (`splitmix64`) so that searches close in time choose independently.
+/// mixed so that searches close in time choose independently.
 fn clock_seed() -> u64 {
     static SEARCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let count = SEARCHES.fetch_add(1, Ordering::Relaxed);
-    super::strength::splitmix64(crate::clock::seed_bits() ^ count.rotate_left(32))
+    crate::rng::Rng::new(crate::clock::seed_bits() ^ count.rotate_left(32)).next_u64()
 }
 
 impl<R: MoveRules> Worker<'_, R> {

@@ -13,18 +13,9 @@ use super::table::{Outcome, Table, Wdl};
 use crate::board::movegen::{generate_with, legal_moves};
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{MoveList, MoveRules, Position, Standard};
+use crate::rng::Rng;
 use crate::with_move_rules;
 use rayon::prelude::*;
-
-pub(crate) struct Rng(pub u64);
-impl Rng {
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// The tables of `names` and their dependencies, built in memory.
 pub(crate) fn tables(rules: TbRules, names: &[&str]) -> (Tablebases, TableSet) {
@@ -122,7 +113,7 @@ fn check_against_brute<R: MoveRules>(
     horizon: u32,
     seed: u64,
 ) -> (usize, usize) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut brute = Brute::<R>::new(set.rules.no_capture_plies as u32);
     let mut exact = 0;
     for _ in 0..samples {
@@ -224,7 +215,7 @@ fn dtz_agrees_with_brute_force_with_the_counter() {
     };
     let names = ["ELvR", "LRvT", "TvRC"];
     let (_tb, set) = tables(rules, &names);
-    let mut rng = Rng(77);
+    let mut rng = Rng::new(77);
     let mut checked = 0;
     for name in names {
         let t = set.table(Material::parse(name).unwrap()).unwrap();

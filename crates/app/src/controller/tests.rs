@@ -1,0 +1,436 @@
+//! The controller without a browser or an engine: a fake host keeps what it is asked
+//! to send, and the tests answer for the engines. These are the paths the browser
+//! tests walk (`tests/gui_browser.rs`), checked here in milliseconds.
+
+use super::*;
+use crate::api::{
+    AnalysisRequest, GotoRequest, LoadRequest, MoveRequest, NewGameRequest, ReviewRequest,
+    SettingsRequest,
+};
+use crate::engines::SECOND;
+
+/// Keeps the requests to the engines and the events to the pages.
+#[derive(Default)]
+struct FakeHost {
+    requests: Vec<(usize, EngineRequest)>,
+    events: Vec<Event>,
+}
+
+impl Host for FakeHost {
+    fn to_engine(&mut self, slot: usize, request: EngineRequest) {
+        self.requests.push((slot, request));
+    }
+
+    fn publish(&mut self, event: Event) {
+        self.events.push(event);
+    }
+}
+
+const ELO: &str = "name UCI_Elo type spin default 1016 min 1016 max 2196";
+
+fn controller() -> Controller<FakeHost> {
+    let config = Config {
+        names: ["Jungle".into(), "Jungle-2".into(), "Jungle".into()],
+        watch_clock: (60_000, 600),
+        movetime_ms: 1000,
+    };
+    let mut c = Controller::new(config, FakeHost::default());
+    c.start();
+    for slot in SLOTS {
+        c.engine_event(EngineEvent::Ready {
+            slot,
+            name: "Jungle 0.1.0".into(),
+            options: vec![
+                ELO.into(),
+                "name MultiPV type spin default 1 min 1 max 32".into(),
+            ],
+        });
+    }
+    c
+}
+
+/// The last search asked of `slot`, if the engine has not answered it yet.
+fn pending(c: &Controller<FakeHost>, slot: usize) -> Option<Search> {
+    c.host()
+        .requests
+        .iter()
+        .rev()
+        .find_map(|(s, r)| match r {
+            EngineRequest::Go(search) if *s == slot => Some((**search).clone()),
+            _ => None,
+        })
+        .filter(|s| c.jobs.on(slot).is_some() && c.jobs.slots_id(slot) == Some(s.id))
+}
+
+/// The engine of `slot` answers its pending search with `text`.
+fn answer(c: &mut Controller<FakeHost>, slot: usize, text: &str) -> Search {
+    let search = pending(c, slot).expect("a search to answer");
+    c.engine_event(EngineEvent::BestMove {
+        slot,
+        id: search.id,
+        text: text.into(),
+    });
+    search
+}
+
+fn play(c: &mut Controller<FakeHost>, mv: &str) -> Result<Answer, Refusal> {
+    c.handle(Request::Move(MoveRequest { mv: mv.into() }))
+}
+
+fn moves(c: &Controller<FakeHost>) -> Vec<String> {
+    c.line().moves().iter().map(Move::to_string).collect()
+}
+
+fn stops(c: &Controller<FakeHost>, slot: usize) -> usize {
+    c.host()
+        .requests
+        .iter()
+        .filter(|(s, r)| *s == slot && matches!(r, EngineRequest::Stop))
+        .count()
+}
+
+#[test]
+fn a_move_is_answered_by_the_engine() {
+    let mut c = controller();
+    play(&mut c, "a3a4").expect("legal");
+    let search = answer(&mut c, PLAYER, "a7a6");
+    // The engine was asked about the position after the person's move, on its level's
+    // time.
+    assert_eq!(search.position_line(), "position startpos moves a3a4");
+    assert_eq!(search.limits.movetime, Some(1000));
+    assert_eq!(moves(&c), ["a3a4", "a7a6"]);
+    assert!(c.thinking().is_none());
+    // Each change published a state, the last with both moves.
+    let Some(Event::State(view)) = c.host().events.iter().rev().find(|e| e.name() == "state")
+    else {
+        panic!("no state published");
+    };
+    assert_eq!(view.moves, ["a3a4", "a7a6"]);
+    assert_eq!(view.move_kinds.len(), 2);
+    assert_eq!(view.terrain.len(), 63);
+}
+
+#[test]
+fn a_refused_move_says_why_and_changes_nothing() {
+    let mut c = controller();
+    let version = c.version();
+    let r = play(&mut c, "a1a9").expect_err("illegal");
+    assert_eq!(r.status, 400);
+    assert!(r.message.contains("not a legal move"), "{}", r.message);
+    let r = play(&mut c, "zz").expect_err("malformed");
+    assert_eq!(r.status, 400);
+    assert_eq!(c.version(), version);
+    play(&mut c, "a3a4").expect("legal");
+    // Blue is the engine's: the person may not move for it.
+    let r = play(&mut c, "a7a6").expect_err("not the person's turn");
+    assert_eq!(r.status, 409);
+    assert!(r.message.contains("Blue's turn"), "{}", r.message);
+}
+
+#[test]
+fn an_anti_chase_refusal_names_the_rule() {
+    let mut c = controller();
+    c.handle(Request::NewGame(NewGameRequest {
+        players: Some(Players::Both),
+        fen: Some("6l/7/1t5/7/7/7/W5R/7/7 r".into()),
+        rules: Some(api::RulesChoice {
+            variant: "jungle-cn".into(),
+            dog_swims: false,
+            trapped_lose_attack: false,
+        }),
+    }))
+    .expect("a new game");
+    for m in "a3a2 g9f9 a2a3 f9f8 a3a2 f8g8 a2a3 g8g9 a3a2 g9f9 a2a3 f9f8".split(' ') {
+        play(&mut c, m).expect("legal");
+    }
+    let r = play(&mut c, "a3a2").expect_err("forbidden");
+    assert!(
+        r.message.starts_with("a3a2 is forbidden by the rule 7-3"),
+        "{}",
+        r.message
+    );
+    let view = view::state(&c);
+    assert_eq!(
+        view.forbidden.get("a3").map(Vec::as_slice),
+        Some(&["a2".to_string()][..])
+    );
+}
+
+#[test]
+fn undo_and_redo_step_over_the_engines_reply() {
+    let mut c = controller();
+    play(&mut c, "a3a4").expect("legal");
+    answer(&mut c, PLAYER, "a7a6");
+    play(&mut c, "g3g4").expect("legal");
+    answer(&mut c, PLAYER, "g7g6");
+    c.handle(Request::Undo).expect("undo");
+    assert_eq!(c.line().cursor(), 2);
+    c.handle(Request::Undo).expect("undo");
+    assert_eq!(c.line().cursor(), 0);
+    assert!(c.handle(Request::Undo).is_err());
+    c.handle(Request::Redo).expect("redo");
+    assert_eq!(c.line().cursor(), 2);
+    c.handle(Request::Redo).expect("redo");
+    assert!(c.handle(Request::Redo).is_err());
+    c.handle(Request::Goto(GotoRequest { ply: 1 }))
+        .expect("goto");
+    assert_eq!(c.line().position().side_to_move(), Color::Blue);
+    assert!(c.handle(Request::Goto(GotoRequest { ply: 9 })).is_err());
+    // A move at the cursor drops the rest of the line.
+    c.handle(Request::Goto(GotoRequest { ply: 2 }))
+        .expect("goto");
+    play(&mut c, "b2b3").expect("legal");
+    assert_eq!(moves(&c), ["a3a4", "a7a6", "b2b3"]);
+}
+
+#[test]
+fn a_hint_comes_from_the_analyser_and_goes_with_the_position() {
+    let mut c = controller();
+    c.handle(Request::Hint).expect("a hint");
+    let search = answer(&mut c, ANALYSER, "g3g4");
+    assert_eq!(search.limits.movetime, Some(1000));
+    assert_eq!(c.hint().map(|m| m.to_string()), Some("g3g4".into()));
+    play(&mut c, "a3a4").expect("legal");
+    assert_eq!(c.hint(), None);
+    // An illegal suggestion is not shown.
+    answer(&mut c, PLAYER, "a7a6");
+    c.handle(Request::Hint).expect("a hint");
+    answer(&mut c, ANALYSER, "a1a9");
+    assert_eq!(c.hint(), None);
+    assert!(c
+        .notices()
+        .iter()
+        .any(|n| n.text.contains("not a legal move here")));
+}
+
+#[test]
+fn a_level_change_mid_game_reaches_the_engine() {
+    let mut c = controller();
+    play(&mut c, "a3a4").expect("legal");
+    answer(&mut c, PLAYER, "a7a6");
+    c.handle(Request::Settings(SettingsRequest {
+        level: Some(1),
+        movetime_ms: None,
+        players: None,
+    }))
+    .expect("a level");
+    let last_options = c.host().requests.iter().rev().find_map(|(s, r)| match r {
+        EngineRequest::Options(o) if *s == PLAYER => Some(o.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        last_options,
+        Some(vec![
+            ("UCI_LimitStrength".into(), "true".into()),
+            ("UCI_Elo".into(), "1016".into())
+        ])
+    );
+    assert_eq!(moves(&c), ["a3a4", "a7a6"]);
+    let bad = c.handle(Request::Settings(SettingsRequest {
+        level: Some(9),
+        movetime_ms: None,
+        players: None,
+    }));
+    assert_eq!(bad.map_err(|r| r.status).err(), Some(400));
+    // Switching sides mid-game: the engine now plays Red, whose turn it is.
+    c.handle(Request::Settings(SettingsRequest {
+        level: None,
+        movetime_ms: None,
+        players: Some(Players::Blue),
+    }))
+    .expect("sides");
+    answer(&mut c, PLAYER, "g3g4");
+    assert_eq!(moves(&c), ["a3a4", "a7a6", "g3g4"]);
+}
+
+#[test]
+fn analysis_follows_the_shown_position_and_pauses_for_the_engine() {
+    let mut c = controller();
+    c.handle(Request::Analysis(AnalysisRequest {
+        on: true,
+        multipv: Some(2),
+    }))
+    .expect("analysis");
+    let search = pending(&c, ANALYSER).expect("analysing");
+    assert!(search.limits.infinite);
+    let info = SearchInfo {
+        depth: 4,
+        multipv: 1,
+        score: crate::search::Score::Cp(30),
+        pv: vec!["g3g4".parse().expect("a move")],
+        ..SearchInfo::default()
+    };
+    c.engine_event(EngineEvent::Info {
+        slot: ANALYSER,
+        id: search.id,
+        info,
+    });
+    assert_eq!(c.analysis().lines.len(), 1);
+    assert_eq!(c.graph_scores()[0], Some(30));
+    // A move: the engine plays and the analyser stops meanwhile.
+    play(&mut c, "a3a4").expect("legal");
+    assert!(pending(&c, ANALYSER).is_none());
+    assert!(c.analysis().lines.is_empty());
+    answer(&mut c, PLAYER, "a7a6");
+    let again = pending(&c, ANALYSER).expect("analysing again");
+    assert_eq!(again.moves.len(), 2);
+    c.handle(Request::Analysis(AnalysisRequest {
+        on: false,
+        multipv: None,
+    }))
+    .expect("off");
+    assert!(pending(&c, ANALYSER).is_none());
+    assert!(stops(&c, ANALYSER) >= 2);
+}
+
+#[test]
+fn a_review_searches_every_position_and_marks_a_blunder() {
+    let mut c = controller();
+    c.handle(Request::NewGame(NewGameRequest {
+        players: Some(Players::Both),
+        fen: Some("l6/7/7/7/3r3/7/3E3/7/T5L r 0 1".into()),
+        rules: None,
+    }))
+    .expect("a new game");
+    // Red's elephant steps next to Blue's rat, which takes it.
+    play(&mut c, "d3d4").expect("legal");
+    play(&mut c, "d5d4").expect("legal");
+    c.handle(Request::Review(ReviewRequest { on: true }))
+        .expect("a review");
+    // The analyser searches the three positions in order; the scores it reports are
+    // the side to move's.
+    for (ply, cp, best) in [(0, 50, "a1a2"), (1, 900, "d5d4"), (2, -900, "a1a2")] {
+        let search = pending(&c, ANALYSER).expect("a review step");
+        assert_eq!(search.moves.len(), ply);
+        assert_eq!(search.limits.nodes, Some(REVIEW_NODES));
+        c.engine_event(EngineEvent::Info {
+            slot: ANALYSER,
+            id: search.id,
+            info: SearchInfo {
+                score: crate::search::Score::Cp(cp),
+                multipv: 1,
+                ..SearchInfo::default()
+            },
+        });
+        answer(&mut c, ANALYSER, best);
+    }
+    assert!(!c.reviewing());
+    let notes = c.review_notes();
+    assert_eq!(
+        notes[0].as_ref().and_then(|n| n.mark),
+        Some(jungle_core::review::Mark::Blunder)
+    );
+    assert_eq!(
+        notes[0].as_ref().and_then(|n| n.best.clone()),
+        Some("a1a2".into())
+    );
+    // The graph shows the review's scores from Red's view.
+    assert_eq!(c.graph_scores(), [Some(50), Some(-900), Some(-900)]);
+    // The record carries the notes; loaded back, the review comes with it.
+    let Ok(Answer::Text(record)) = c.handle(Request::Record) else {
+        panic!("a record");
+    };
+    assert!(record.contains("d3d4 {eval -9.00"), "{record}");
+    c.handle(Request::Load(LoadRequest {
+        text: record,
+        game: None,
+    }))
+    .expect("loads");
+    assert_eq!(moves(&c), ["d3d4", "d5d4"]);
+    assert_eq!(
+        c.review_notes()[0].as_ref().and_then(|n| n.mark),
+        Some(jungle_core::review::Mark::Blunder)
+    );
+}
+
+#[test]
+fn a_bad_record_is_refused_and_the_game_kept() {
+    let mut c = controller();
+    play(&mut c, "a3a4").expect("legal");
+    answer(&mut c, PLAYER, "a7a6");
+    for (text, says) in [
+        ("", "has no games"),
+        (
+            "[FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. a1a9 1-0\n",
+            "cannot be replayed",
+        ),
+        (
+            "[FEN \"9/9 r\"]\n\n1. a3a4 1-0\n",
+            "cannot read the record file: line 1",
+        ),
+        (
+            "[Rules \"jungle-xx\"]\n[FEN \"l6/7/7/7/7/7/7/7/T5L r 0 1\"]\n\n1. a1a2 *\n",
+            "line 1",
+        ),
+    ] {
+        let r = c
+            .handle(Request::Load(LoadRequest {
+                text: text.into(),
+                game: None,
+            }))
+            .expect_err("refused");
+        assert_eq!(r.status, 400);
+        assert!(r.message.contains(says), "{text:?}: {}", r.message);
+    }
+    let r = c
+        .handle(Request::Load(LoadRequest {
+            text: "[FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. a3a4 *\n".into(),
+            game: Some(2),
+        }))
+        .expect_err("no such game");
+    assert!(
+        r.message.contains("game 2 is not in the file"),
+        "{}",
+        r.message
+    );
+    assert_eq!(moves(&c), ["a3a4", "a7a6"]);
+}
+
+#[test]
+fn a_watched_game_keeps_the_clocks_and_the_referee_decides() {
+    let mut c = controller();
+    c.handle(Request::Watch(api::WatchRequest { run: true }))
+        .expect("watch");
+    let search = answer(&mut c, PLAYER, "a3a4");
+    assert_eq!(search.limits.time, [Some(60_000), Some(60_000)]);
+    // Blue's engine answers with an illegal move: it loses.
+    answer(&mut c, SECOND, "a1a9");
+    let (winner, reason) = c.line().result().expect("decided");
+    assert_eq!(winner, Some(Color::Red));
+    assert!(reason.contains("illegal move"), "{reason}");
+    assert!(!c.watch().running);
+    assert!(c.watch().clocks[0] > 60_000 - 1000);
+}
+
+#[test]
+fn a_failed_engine_is_asked_once_more() {
+    let mut c = controller();
+    play(&mut c, "a3a4").expect("legal");
+    let first = pending(&c, PLAYER).expect("thinking");
+    c.engine_event(EngineEvent::Failed {
+        slot: PLAYER,
+        id: Some(first.id),
+        message: "engine 'Jungle' crashed; it was restarted".into(),
+        restarted: true,
+    });
+    let second = pending(&c, PLAYER).expect("asked again");
+    assert_ne!(second.id, first.id);
+    c.engine_event(EngineEvent::Failed {
+        slot: PLAYER,
+        id: Some(second.id),
+        message: "engine 'Jungle' crashed; it was restarted".into(),
+        restarted: true,
+    });
+    assert!(pending(&c, PLAYER).is_none());
+    assert!(c
+        .notices()
+        .iter()
+        .any(|n| n.text.contains("did not produce a move")));
+    // An answer of the first search, late, is outdated.
+    c.engine_event(EngineEvent::BestMove {
+        slot: PLAYER,
+        id: first.id,
+        text: "a7a6".into(),
+    });
+    assert_eq!(moves(&c), ["a3a4"]);
+}
