@@ -233,7 +233,8 @@ const Puzzles = (() => {
   }
 
   function legal(move) {
-    return !!state && (state.legal[move.slice(0, 2)] || []).includes(move.slice(2, 4));
+    // state.legal: for each square, the moves' targets ({to, capture, jump}).
+    return !!state && (state.legal[move.slice(0, 2)] || []).some((t) => (t.to || t) === move.slice(2, 4));
   }
 
   // Called by app.js before it sends a move; true when this file took care of it.

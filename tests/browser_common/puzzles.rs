@@ -135,10 +135,12 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
         client,
         "const p = Puzzles.current();
          for (const [from, tos] of Object.entries(state.legal))
-           for (const to of tos)
+           for (const t of tos) {
+             const to = t.to || t;
              if (from + to !== p.solution[0] && !['d1', 'd9'].includes(to)
                  && !state.board[(to.charCodeAt(0) - 97) + 7 * (Number(to.slice(1)) - 1)])
                return from + to;
+           }
          return ''",
     )
     .await;
