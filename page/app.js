@@ -305,6 +305,7 @@ function renderArrows() {
   if (note && note.mark && note.best) moves.push([note.best, "best-arrow"]);
   const best = analysis && analysis.on && analysis.ply === state.ply && analysis.lines[0];
   if (best && best.pv.length > 0 && best.pv[0] !== state.hint) moves.push([best.pv[0], "best-arrow"]);
+  moves.push(...Puzzles.arrows()); // hook: puzzles.js (a puzzle's solution shown)
   for (const [m, kind] of moves) {
     const [x1, y1] = centre(m.slice(0, 2));
     const [x2, y2] = centre(m.slice(2, 4));
@@ -354,7 +355,7 @@ function onCellActivated(sq) {
     const move = selected + sq;
     selected = null;
     renderBoard();
-    playMove(move);
+    if (!Puzzles.interceptMove(move)) playMove(move); // hook: puzzles.js
     return;
   }
   if (selected === sq) {
@@ -410,7 +411,7 @@ function setUpPointer() {
     if (dragFrom && dragFrom !== to && state && state.legal[dragFrom]) {
       // A drag from one of one's animals to another square: a move.
       selected = null;
-      playMove(dragFrom + to);
+      if (!Puzzles.interceptMove(dragFrom + to)) playMove(dragFrom + to); // hook: puzzles.js
     } else {
       onCellActivated(to);
     }
@@ -785,6 +786,7 @@ function render(s) {
   renderGraph();
   $("tip").hidden = !!lesson || !!s.result || s.moves.length > 0 || !personColor() || Object.keys(s.legal).length === 0;
   checkLesson(s);
+  Puzzles.onState(); // hook: puzzles.js
   document.body.dataset.version = s.version;
 }
 

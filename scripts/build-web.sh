@@ -34,10 +34,12 @@ else
 fi
 mkdir -p "$out"
 cp "target/wasm/$target/release/jungle_web.wasm" "$out/jungle.wasm"
-cp page/index.html page/app.css "$out/"
-# app.js carries the page's data before it: the catalogues of words and the lessons
-# (as `jungle gui` serves it; src/gui/http.rs says why one file).
-cat page/i18n/en.js page/i18n/de.js page/i18n/zh.js page/i18n/zh-Hant.js page/lessons.js page/app.js > "$out/app.js"
+cp page/index.html "$out/"
+# app.js carries the page's data and the Puzzles mode before it: the catalogues of
+# words, the lessons and puzzles.js; app.css carries puzzles.css after it (as `jungle
+# gui` serves them; src/gui/http.rs says why one file).
+cat page/i18n/en.js page/i18n/de.js page/i18n/zh.js page/i18n/zh-Hant.js page/lessons.js page/puzzles.js page/app.js > "$out/app.js"
+cat page/app.css page/puzzles.css > "$out/app.css"
 cp crates/web/js/engine.mjs crates/web/js/worker.js crates/web/js/backend.js "$out/"
 cp crates/web/site/manifest.webmanifest crates/web/site/icon.svg "$out/"
 rm -f "$out/sw.js"

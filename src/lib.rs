@@ -9,13 +9,14 @@
 //! - `books`: opening books (`jungle openings`), balanced or calibrated.
 //! - `analyse`: the review of record files (`jungle analyse`).
 //! - `greedy`: the one-ply player (`jungle greedy`), the anchor of the strength levels.
+//! - `puzzles`: puzzles from games and tables (`jungle puzzles`).
 //! - `train`: data generation, network training, weight tuning.
 //! - `tb_files`: the `jungle tb` command.
 //! - `gui`: the board's HTTP server.
 //! - `cli`: the command line, dispatching to the above.
 
 pub use jungle_core::{
-    board, eval, game, nnue, protocol, record, review, rng, search, tb, text, tools,
+    board, eval, game, nnue, protocol, puzzle, record, review, rng, search, tb, text, tools,
     with_move_rules,
 };
 
@@ -25,6 +26,7 @@ pub mod books;
 pub mod cli;
 pub mod greedy;
 pub mod gui;
+pub mod puzzles;
 pub mod session;
 pub mod tb_files;
 pub mod train;

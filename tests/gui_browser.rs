@@ -40,6 +40,22 @@ async fn a_person_plays_in_the_browser() {
     eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
 }
 
+/// The Puzzles mode under `jungle gui`: solved, failed with the solution shown, the
+/// rating and the streak, the phone layout (`browser_common::puzzles`). Screenshots
+/// `puzzle-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn a_person_solves_puzzles_in_the_browser() {
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", jungle()),
+    ]);
+    browser_common::puzzles::a_person_solves_puzzles(&browser.client, &gui.url(), "").await;
+    browser.close().await;
+}
+
 /// The page in a dark colour scheme (`prefers-color-scheme: dark`, as a phone or a
 /// desktop set to dark asks for): dark page and panel, light text, the board's
 /// colours kept. Screenshots `dark-*.png`.

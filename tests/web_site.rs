@@ -15,6 +15,7 @@
 mod browser_common;
 
 use browser_common::files::{built_site, FileServer};
+use browser_common::puzzles::a_person_solves_puzzles;
 use browser_common::{
     a_person_plays, board_ready, css, engine_replied, no_script_errors, shot, until, Browser,
 };
@@ -61,6 +62,22 @@ async fn play_a_move(client: &fantoccini::Client) {
         .await
         .expect("types");
     engine_replied(client, 2).await;
+}
+
+/// The Puzzles mode with the set built into the module: solved, failed with the
+/// solution shown, the rating and the streak, the phone layout
+/// (`browser_common::puzzles`). Screenshots `site-puzzle-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_static_site_offers_puzzles() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let server = FileServer::start(site);
+    a_person_solves_puzzles(&browser.client, &server.url(), "site-").await;
+    browser.close().await;
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -6,6 +6,8 @@
  "subtitle": "Dou Shou Qi",
  "header.learn": "Lernen",
  "header.learn.title": "Kurze Lektionen auf dem Brett",
+ "header.puzzles": "Aufgaben",
+ "header.puzzles.title": "Aufgaben der Engine: finde den einzigen guten Zug",
  "header.rules": "Spielregeln",
  "header.rules.title": "Die Regeln, mit Bildern",
  "header.lang": "Sprache",

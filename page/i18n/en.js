@@ -6,6 +6,8 @@
  "subtitle": "Dou Shou Qi",
  "header.learn": "Learn",
  "header.learn.title": "Short lessons on the board",
+ "header.puzzles": "Puzzles",
+ "header.puzzles.title": "Puzzles made by the engine: find the only good move",
  "header.rules": "How to play",
  "header.rules.title": "The rules, with pictures",
  "header.lang": "Language",

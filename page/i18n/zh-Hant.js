@@ -6,6 +6,8 @@
  "subtitle": "Dou Shou Qi",
  "header.learn": "學習",
  "header.learn.title": "在棋盤上的小課",
+ "header.puzzles": "謎題",
+ "header.puzzles.title": "引擎出的謎題：找出唯一的好棋",
  "header.rules": "玩法",
  "header.rules.title": "帶圖的規則",
  "header.lang": "語言",

@@ -6,6 +6,8 @@
  "subtitle": "Dou Shou Qi",
  "header.learn": "学习",
  "header.learn.title": "在棋盘上的小课",
+ "header.puzzles": "谜题",
+ "header.puzzles.title": "引擎出的谜题：找出唯一的好棋",
  "header.rules": "玩法",
  "header.rules.title": "带图的规则",
  "header.lang": "语言",

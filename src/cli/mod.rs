@@ -2,7 +2,7 @@
 //! `protocol.md`); the subcommands are tools.
 //!
 //! Each application owns its subcommands' options and runners in its `command`
-//! module (`arena`, `books`, `analyse`, `greedy`, `train`, `tb_files`, `gui`); `tools` holds `perft` and `bench`,
+//! module (`arena`, `books`, `analyse`, `greedy`, `puzzles`, `train`, `tb_files`, `gui`); `tools` holds `perft` and `bench`,
 //! `common` what several of them share. Here: the parser and the dispatch.
 
 pub(crate) mod common;
@@ -14,7 +14,7 @@ use crate::books::command::OpeningsArgs;
 use crate::greedy::command::GreedyArgs;
 use crate::gui::command::GuiArgs;
 use crate::train::command::{DatagenArgs, TrainArgs, TuneArgs};
-use crate::{analyse, arena, books, greedy, gui, session, tb_files, train};
+use crate::{analyse, arena, books, greedy, gui, puzzles, session, tb_files, train};
 use clap::{Parser, Subcommand};
 use tools::{BenchArgs, PerftArgs};
 
@@ -54,6 +54,9 @@ enum Command {
     Gui(GuiArgs),
     /// A one-ply greedy player speaking the protocol (the beginner the levels are measured against).
     Greedy(GreedyArgs),
+    /// Puzzles: made from games and the endgame tables, verified, themed and rated.
+    #[command(subcommand)]
+    Puzzles(puzzles::command::PuzzlesCommand),
 }
 
 /// Runs the program; returns the process exit code.
@@ -74,5 +77,6 @@ pub fn run() -> i32 {
         Some(Command::Openings(args)) => books::command::run_openings(args),
         Some(Command::Gui(args)) => gui::command::run_gui(args),
         Some(Command::Greedy(args)) => greedy::command::run_greedy(args),
+        Some(Command::Puzzles(cmd)) => puzzles::command::run(cmd),
     }
 }

@@ -29,10 +29,14 @@ const APP_JS: &str = concat!(
     include_str!("../../page/i18n/zh.js"),
     include_str!("../../page/i18n/zh-Hant.js"),
     include_str!("../../page/lessons.js"),
+    include_str!("../../page/puzzles.js"),
     include_str!("../../page/app.js"),
 );
 const BACKEND_JS: &str = include_str!("backend.js");
-const APP_CSS: &str = include_str!("../../page/app.css");
+const APP_CSS: &str = concat!(
+    include_str!("../../page/app.css"),
+    include_str!("../../page/puzzles.css")
+);
 
 /// Largest body of an action; a record file to load may be larger.
 pub const MAX_BODY: usize = 16 * 1024;
@@ -243,6 +247,9 @@ fn ask(shared: &Shared, request: api::Request) -> Reply {
             Response::from_string(serde_json::to_string(&v).unwrap_or_default()),
             "application/json",
         ),
+        Ok(Ok(Answer::Json(v))) => {
+            with_common_headers(Response::from_string(v.to_string()), "application/json")
+        }
         Ok(Ok(Answer::Text(t))) => {
             with_common_headers(Response::from_string(t), "text/plain; charset=utf-8").with_header(
                 header(

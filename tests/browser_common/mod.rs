@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 pub mod files;
+pub mod puzzles;
 
 use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
 use std::process::{Child, Command, Stdio};

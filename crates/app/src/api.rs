@@ -108,6 +108,32 @@ pub struct ReviewRequest {
 }
 
 /// A request of the page, checked for form; the controller checks it for sense.
+/// `POST /api/puzzle`: the next puzzle for a person. The page keeps the person's
+/// progress (`puzzles::Progress` as JSON) and sends it; a finished puzzle is counted
+/// first. Nothing of the game changes.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PuzzleRequest {
+    #[serde(default)]
+    pub progress: Option<serde_json::Value>,
+    /// A theme's name (`puzzles/puzzles.txt`'s), or none for any.
+    #[serde(default)]
+    pub theme: Option<String>,
+    #[serde(default)]
+    pub finished: Option<FinishedPuzzle>,
+    /// Draws the puzzle among those near the rating.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// A puzzle the person finished: solved cleanly, or not.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FinishedPuzzle {
+    pub id: String,
+    pub solved: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
     State,
@@ -124,6 +150,7 @@ pub enum Request {
     Load(LoadRequest),
     Review(ReviewRequest),
     Record,
+    Puzzle(PuzzleRequest),
 }
 
 /// Why a request was refused: the HTTP status, a sentence (English), and for the
@@ -193,6 +220,8 @@ impl Refusal {
 pub enum Answer {
     State(Box<crate::view::View>),
     Text(String),
+    /// An answer that is not the game's state (`puzzle`'s).
+    Json(serde_json::Value),
 }
 
 /// Reads the body of `POST /api/<name>`.
@@ -225,6 +254,7 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
         "watch" => Request::Watch(json(body)?),
         "load" => Request::Load(json(body)?),
         "review" => Request::Review(json(body)?),
+        "puzzle" => Request::Puzzle(json(body)?),
         _ => {
             return Err(Refusal::new(
                 404,
@@ -276,6 +306,8 @@ mod tests {
             ("settings", r#"{"level":"high"}"#),
             ("analysis", r#"{}"#),
             ("load", r#"{"path":"/etc/passwd"}"#),
+            ("puzzle", r#"{"theme":3}"#),
+            ("puzzle", r#"{"finished":{"id":"x"}}"#),
         ] {
             let r = parse(name, body);
             assert!(

@@ -204,6 +204,7 @@ impl<H: Host> Controller<H> {
         let result = match request {
             Request::State => return Ok(Answer::State(Box::new(view::state(self)))),
             Request::Record => return Ok(Answer::Text(self.record())),
+            Request::Puzzle(p) => return crate::puzzles::answer(&p).map(Answer::Json),
             Request::Move(m) => self.human_move(&m.mv),
             Request::Undo => self.undo(),
             Request::Redo => self.redo(),

@@ -14,6 +14,8 @@
 //!   - `records`: save and load.
 //! - `engines`: what it says to engines and hears back; the `Host` that carries it.
 //! - `events`: what it tells the pages unasked; `view`: the state the page is shown.
+//! - `puzzles`: the puzzles it offers (the shipped set, the next puzzle, the person's
+//!   progress); `puzzle_rating`: the person's Glicko-2 rating.
 //! - `exercise`: the app driven by arbitrary bytes with its invariants checked (the
 //!   fuzz target's and a seeded test's).
 
@@ -25,6 +27,8 @@ pub mod events;
 pub mod exercise;
 pub mod jobs;
 pub mod line;
+pub mod puzzle_rating;
+pub mod puzzles;
 pub mod records;
 pub mod review;
 pub mod seats;

@@ -9,6 +9,7 @@
 //! - `tb`: endgame tablebases, built in memory or read from files.
 //! - `tools`: perft and the bench.
 //! - `record`: the record format of games and openings files.
+//! - `puzzle`: puzzles: the format, the verifier, themes, difficulty, a person's try.
 //! - `review`: what a game's moves cost by the engine's scores (marks, accuracy).
 //! - `protocol`: the engine protocol's text, without I/O: `command` (parsing lines),
 //!   `client` (what other engines declare and report).
@@ -25,6 +26,7 @@ pub mod eval;
 pub mod game;
 pub mod nnue;
 pub mod protocol;
+pub mod puzzle;
 pub mod record;
 pub mod review;
 pub mod rng;

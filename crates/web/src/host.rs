@@ -87,6 +87,10 @@ impl WebApp {
                 status: 200,
                 body: serde_json::to_string(&v).unwrap_or_default(),
             },
+            Ok(Answer::Json(v)) => Reply {
+                status: 200,
+                body: v.to_string(),
+            },
             Ok(Answer::Text(t)) => Reply {
                 status: 200,
                 body: t,

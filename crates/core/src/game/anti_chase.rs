@@ -63,7 +63,7 @@ pub fn forbidden<R: MoveRules>(pos: &Position, history: &[MoveRecord]) -> Forbid
 }
 
 /// What each rule forbids on its own: (7-3, 17-5).
-fn forbidden_by_rule<R: MoveRules>(
+pub fn forbidden_by_rule<R: MoveRules>(
     pos: &Position,
     history: &[MoveRecord],
 ) -> (Forbidden, Forbidden) {

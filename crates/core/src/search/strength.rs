@@ -204,18 +204,8 @@ impl Strength {
             return 0;
         }
         let n = lines.min(root_moves.len()).max(1);
-        let scored = |rm: &RootMove| rm.score.clamp(-SCORE_CAP, SCORE_CAP);
-        let top = scored(&root_moves[0]);
-        let weights: Vec<f64> = root_moves[..n]
-            .iter()
-            .map(|rm| {
-                if rm.score <= -INFINITE {
-                    0.0
-                } else {
-                    (f64::from(scored(rm) - top) / f64::from(self.temperature)).exp()
-                }
-            })
-            .collect();
+        let scores: Vec<i32> = root_moves[..n].iter().map(|rm| rm.score).collect();
+        let weights = choice_weights(self.temperature, &scores);
         let total: f64 = weights.iter().sum();
         let mut x = Rng::new(self.seed).unit() * total;
         for (i, w) in weights.iter().enumerate() {
@@ -226,6 +216,26 @@ impl Strength {
         }
         0
     }
+}
+
+/// The softmax weights of root moves scored `scores` (best first, the search's
+/// scale) at `temperature` (> 0): `exp((score − best) / T)` after clamping every
+/// score to ±`SCORE_CAP`; a move never scored (`-INFINITE`) weighs nothing. A move is
+/// played with probability its weight over the sum (the puzzles' difficulty uses the
+/// same weights).
+pub fn choice_weights(temperature: i32, scores: &[i32]) -> Vec<f64> {
+    let scored = |s: i32| s.clamp(-SCORE_CAP, SCORE_CAP);
+    let top = scores.first().map_or(0, |&s| scored(s));
+    scores
+        .iter()
+        .map(|&s| {
+            if s <= -INFINITE {
+                0.0
+            } else {
+                (f64::from(scored(s) - top) / f64::from(temperature.max(1))).exp()
+            }
+        })
+        .collect()
 }
 
 /// `Skill Level` 0–19 on the same scale: level 0 the weakest row, evenly up to full

@@ -1,0 +1,262 @@
+//! The puzzles the board offers: the shipped set (`puzzles/puzzles.txt`, built into
+//! the board so that it works offline), the choice of the next puzzle near the
+//! person's rating, and the person's progress (rating, streak, puzzles seen), which
+//! the page keeps in the browser as JSON.
+
+use crate::api::{PuzzleRequest, Refusal};
+use crate::puzzle_rating::Rating;
+use jungle_core::puzzle::{read_puzzles, Puzzle, Theme};
+use jungle_core::rng::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::sync::OnceLock;
+
+/// The shipped set as text (protocol.md, "Puzzles", has the format).
+pub const SHIPPED_TEXT: &str = include_str!("../../../puzzles/puzzles.txt");
+
+/// The shipped set, read once. It is checked by a test, so it always reads; were it
+/// damaged, the board would offer no puzzles rather than fail.
+pub fn shipped() -> &'static [Puzzle] {
+    static SET: OnceLock<Vec<Puzzle>> = OnceLock::new();
+    SET.get_or_init(|| {
+        read_puzzles(SHIPPED_TEXT).unwrap_or_else(|e| {
+            log::error!("the shipped puzzles do not read: {e}");
+            Vec::new()
+        })
+    })
+}
+
+/// The window around the target rating the next puzzle is first looked for in; it
+/// doubles until a puzzle is found.
+pub const WINDOW: f64 = 100.0;
+
+/// A puzzle of `theme` (any, when `None`) near `rating`: one drawn by `seed` among
+/// those not `seen` within ±`WINDOW` of it, the window doubling until there is one;
+/// when every puzzle of the theme has been seen, the seen ones are offered again.
+/// `None` only when no puzzle has the theme.
+pub fn next_puzzle<'a>(
+    puzzles: &'a [Puzzle],
+    rating: f64,
+    theme: Option<Theme>,
+    seen: &dyn Fn(&Puzzle) -> bool,
+    seed: u64,
+) -> Option<&'a Puzzle> {
+    let of_theme: Vec<&Puzzle> = puzzles
+        .iter()
+        .filter(|p| theme.map_or(true, |t| p.has(t)))
+        .collect();
+    let fresh: Vec<&Puzzle> = of_theme.iter().copied().filter(|p| !seen(p)).collect();
+    let pool = if fresh.is_empty() { of_theme } else { fresh };
+    if pool.is_empty() {
+        return None;
+    }
+    let mut window = WINDOW;
+    loop {
+        let near: Vec<&Puzzle> = pool
+            .iter()
+            .copied()
+            .filter(|p| (f64::from(p.rating) - rating).abs() <= window)
+            .collect();
+        if !near.is_empty() {
+            return Some(near[(Rng::new(seed).next_u64() % near.len() as u64) as usize]);
+        }
+        window *= 2.0;
+    }
+}
+
+/// What the board remembers of a person's puzzles.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub rating: Rating,
+    /// Puzzles solved in a row (without a wrong move, hint or shown solution).
+    pub streak: u32,
+    pub best_streak: u32,
+    pub solved: u32,
+    pub failed: u32,
+    /// Ids of the puzzles tried, oldest first.
+    pub seen: Vec<String>,
+}
+
+impl Progress {
+    /// Counts a finished puzzle: the rating, the streak, the puzzle seen.
+    pub fn record(&mut self, puzzle: &Puzzle, solved: bool) {
+        self.rating = self.rating.after_puzzle(f64::from(puzzle.rating), solved);
+        if solved {
+            self.solved += 1;
+            self.streak += 1;
+            self.best_streak = self.best_streak.max(self.streak);
+        } else {
+            self.failed += 1;
+            self.streak = 0;
+        }
+        if !self.seen.contains(&puzzle.id) {
+            self.seen.push(puzzle.id.clone());
+        }
+    }
+
+    /// The next puzzle for this person (`next_puzzle` at their rating).
+    pub fn next<'a>(
+        &self,
+        puzzles: &'a [Puzzle],
+        theme: Option<Theme>,
+        seed: u64,
+    ) -> Option<&'a Puzzle> {
+        next_puzzle(
+            puzzles,
+            self.rating.rating,
+            theme,
+            &|p| self.seen.contains(&p.id),
+            seed,
+        )
+    }
+}
+
+/// Answers `POST /api/puzzle`: counts the finished puzzle (when it is one of the set)
+/// in the progress sent, and returns the progress, the next puzzle near its rating
+/// (of the theme asked for) and the themes with their counts.
+pub fn answer(request: &PuzzleRequest) -> Result<serde_json::Value, Refusal> {
+    let set = shipped();
+    let mut progress: Progress = match &request.progress {
+        Some(v) => serde_json::from_value(v.clone())
+            .map_err(|e| Refusal::bad(format!("bad puzzle progress: {e}")))?,
+        None => Progress::default(),
+    };
+    let theme = match request.theme.as_deref() {
+        None | Some("") | Some("any") => None,
+        Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
+            Refusal::bad(format!(
+                "no puzzle theme '{}'",
+                jungle_core::text::quote(name)
+            ))
+        })?),
+    };
+    if let Some(finished) = &request.finished {
+        let puzzle = set.iter().find(|p| p.id == finished.id).ok_or_else(|| {
+            Refusal::bad(format!(
+                "no puzzle '{}'",
+                jungle_core::text::quote(&finished.id)
+            ))
+        })?;
+        progress.record(puzzle, finished.solved);
+    }
+    let next = progress.next(set, theme, request.seed).map(puzzle_json);
+    let themes: Vec<serde_json::Value> = Theme::ALL
+        .iter()
+        .map(|&t| json!({"name": t.name(), "count": set.iter().filter(|p| p.has(t)).count()}))
+        .filter(|v| v["count"].as_u64() != Some(0))
+        .collect();
+    Ok(json!({"progress": progress, "puzzle": next, "themes": themes, "total": set.len()}))
+}
+
+/// A puzzle as the page reads it.
+fn puzzle_json(p: &Puzzle) -> serde_json::Value {
+    let moves = |ms: &[jungle_core::board::Move]| -> Vec<String> {
+        ms.iter().map(|m| m.to_string()).collect()
+    };
+    json!({
+        "id": p.id,
+        "fen": p.start.to_fen(),
+        "before": moves(&p.before),
+        "solution": moves(&p.solution),
+        "rules": {
+            "variant": p.rules.variant.name(),
+            "dogSwims": p.rules.moves.dog_swims,
+            "trappedLoseAttack": p.rules.moves.trapped_lose_attack,
+        },
+        "goal": p.goal.name(),
+        "themes": p.themes.iter().map(|t| t.name()).collect::<Vec<_>>(),
+        "rating": p.rating,
+        "solver": p.solver().name(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A den entry in two (one line per rating and theme set).
+    fn puzzle(id: &str, rating: u32, themes: &str) -> Puzzle {
+        Puzzle::parse(&format!(
+            "{id};7/7/3L3/7/7/7/7/7/r6 r 0 1;-;d7d8 a1a2 d8d9;jungle;win;{themes};{rating}"
+        ))
+        .expect("a puzzle")
+    }
+
+    #[test]
+    fn the_next_puzzle_is_near_the_rating_of_the_theme_and_not_seen() {
+        let set = vec![
+            puzzle("a", 800, "den"),
+            puzzle("b", 1450, "den"),
+            puzzle("c", 1550, "den,trap"),
+            puzzle("d", 2400, "trap"),
+        ];
+        for seed in 0..20 {
+            let p = next_puzzle(&set, 1500.0, None, &|_| false, seed).expect("one");
+            assert!(["b", "c"].contains(&p.id.as_str()), "{}", p.id);
+        }
+        let trap = next_puzzle(&set, 2300.0, Some(Theme::TrapCapture), &|_| false, 1);
+        assert_eq!(trap.map(|p| p.id.as_str()), Some("d"));
+        // The near ones seen: the window widens to the next nearest.
+        let p = next_puzzle(&set, 1500.0, None, &|p| p.id != "a", 3).expect("one");
+        assert_eq!(p.id, "a");
+        // All seen: offered again.
+        assert!(next_puzzle(&set, 1500.0, None, &|_| true, 3).is_some());
+        assert!(next_puzzle(&set, 1500.0, Some(Theme::NoMoves), &|_| false, 3).is_none());
+    }
+
+    #[test]
+    fn the_request_counts_a_finished_puzzle_and_offers_the_next() {
+        let request = |body: &str| match crate::api::parse("puzzle", body) {
+            Ok(crate::api::Request::Puzzle(p)) => answer(&p),
+            other => panic!("{other:?}"),
+        };
+        let first = request("{}").expect("an answer");
+        let puzzle = &first["puzzle"];
+        let id = puzzle["id"].as_str().expect("a puzzle of the set");
+        assert!(first["total"].as_u64() >= Some(1000));
+        assert_eq!(first["progress"]["rating"]["rating"], 1500.0);
+        let body = format!(
+            r#"{{"progress":{},"finished":{{"id":"{id}","solved":true}},"seed":2}}"#,
+            first["progress"]
+        );
+        let second = request(&body).expect("an answer");
+        assert!(second["progress"]["rating"]["rating"].as_f64() > Some(1500.0));
+        assert_eq!(second["progress"]["streak"], 1);
+        assert_ne!(second["puzzle"]["id"].as_str(), Some(id));
+        let den = request(r#"{"theme":"den"}"#).expect("an answer");
+        assert!(den["puzzle"]["themes"]
+            .as_array()
+            .is_some_and(|t| t.contains(&"den".into())));
+        for bad in [
+            r#"{"theme":"chess"}"#,
+            r#"{"finished":{"id":"zzz","solved":true}}"#,
+            r#"{"progress":{"rating":1}}"#,
+        ] {
+            assert_eq!(request(bad).map_err(|r| r.status), Err(400), "{bad}");
+        }
+    }
+
+    #[test]
+    fn progress_counts_the_streak_and_moves_the_rating() {
+        let set = vec![puzzle("a", 1500, "den"), puzzle("b", 1500, "den")];
+        let mut progress = Progress::default();
+        progress.record(&set[0], true);
+        progress.record(&set[1], true);
+        assert_eq!((progress.streak, progress.best_streak), (2, 2));
+        assert!(progress.rating.rating > 1500.0);
+        let before = progress.rating.rating;
+        progress.record(&set[0], false);
+        assert_eq!(
+            (progress.streak, progress.best_streak, progress.failed),
+            (0, 2, 1)
+        );
+        assert!(progress.rating.rating < before);
+        assert_eq!(progress.seen, vec!["a".to_string(), "b".to_string()]);
+        let json = serde_json::to_string(&progress).expect("serialises");
+        assert_eq!(
+            serde_json::from_str::<Progress>(&json).expect("reads"),
+            progress
+        );
+        assert!(progress.next(&set, None, 1).is_some());
+    }
+}

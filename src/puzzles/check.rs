@@ -1,0 +1,90 @@
+//! A puzzle file checked: every line replayed (the reader does it), draw puzzles'
+//! last positions looked up in the tables, and with a budget every solver move
+//! verified again; and what the set holds (goals, themes, ratings).
+
+use super::{in_parallel, Worker};
+use crate::puzzle::{Goal, Puzzle, Theme};
+use std::collections::BTreeMap;
+
+/// The set's figures, as lines of text.
+pub fn summary(puzzles: &[Puzzle]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let count = |f: &dyn Fn(&Puzzle) -> bool| puzzles.iter().filter(|p| f(p)).count();
+    lines.push(format!(
+        "{} puzzles: {} win, {} draw; {} jungle, {} jungle-cn; {} from the tables",
+        puzzles.len(),
+        count(&|p| p.goal == Goal::Win),
+        count(&|p| p.goal == Goal::Draw),
+        count(&|p| !p.rules.anti_chase),
+        count(&|p| p.rules.anti_chase),
+        count(&|p| p.has(Theme::Endgame)),
+    ));
+    let mut by_length: BTreeMap<usize, usize> = BTreeMap::new();
+    for p in puzzles {
+        *by_length.entry(p.solution.len().div_ceil(2)).or_default() += 1;
+    }
+    lines.push(format!(
+        "solver moves: {}",
+        by_length
+            .iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    lines.push(format!(
+        "themes: {}",
+        Theme::ALL
+            .iter()
+            .map(|&t| format!("{} {}", t.name(), count(&|p| p.has(t))))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let mut buckets: BTreeMap<u32, usize> = BTreeMap::new();
+    for p in puzzles {
+        *buckets.entry(p.rating / 200 * 200).or_default() += 1;
+    }
+    lines.push(format!(
+        "ratings: {}",
+        buckets
+            .iter()
+            .map(|(b, n)| format!("{b}-{}: {n}", b + 199))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    if !puzzles.is_empty() {
+        let mut r: Vec<u32> = puzzles.iter().map(|p| p.rating).collect();
+        r.sort_unstable();
+        lines.push(format!(
+            "rating: min {}, median {}, max {}",
+            r[0],
+            r[r.len() / 2],
+            r[r.len() - 1]
+        ));
+    }
+    lines
+}
+
+/// Checks every puzzle with the workers' verifiers: `full` verifies every solver
+/// move again at their budget; otherwise only draw puzzles' last positions are looked
+/// up in the tables. Returns the failures as `id: reason`.
+pub fn check(workers: &mut [Worker], puzzles: &[Puzzle], full: bool) -> Vec<String> {
+    let mut failures = Vec::new();
+    let job = |w: &mut Worker, p: &Puzzle| -> Result<(), String> {
+        if full {
+            return w.verifier.verify(p).map_err(|e| e.to_string());
+        }
+        if p.goal == Goal::Draw {
+            let end = p.replay()?;
+            if !w.verifier.is_table_draw(&end) {
+                return Err("the line does not end in a drawn position of the tables".into());
+            }
+        }
+        Ok(())
+    };
+    in_parallel(workers, puzzles, &job, &mut |i, r| {
+        if let Err(e) = r {
+            failures.push(format!("{}: {e}", puzzles[i].id));
+        }
+    });
+    failures
+}

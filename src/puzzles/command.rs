@@ -1,0 +1,432 @@
+//! `jungle puzzles`: make puzzles from games and tables, choose the shipped set, check
+//! a puzzle file.
+
+use super::games::{mine_game, GameSettings, Tally};
+use super::tables::{mine_signature, signatures, TableSettings};
+use super::{check, default_tables, select, test_book_keys, trim_tables, workers};
+use crate::cli::common::{command_line, RulesArgs};
+use crate::puzzle::{read_puzzles, Puzzle, Settings};
+use crate::record;
+use crate::text::quote;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+#[derive(clap::Subcommand, Debug)]
+pub(crate) enum PuzzlesCommand {
+    /// Puzzles from the decisive games of record files (`jungle match --pgn`).
+    Games(GamesArgs),
+    /// Puzzles from random positions of the endgame tables.
+    Tables(TablesArgs),
+    /// Choose a set from candidate puzzle files (each position once, none of the test
+    /// books, rare themes first, ratings spread).
+    Select(SelectArgs),
+    /// Replay every puzzle of a file (and with --verify verify every solver move
+    /// again); print the set's figures.
+    Check(CheckArgs),
+}
+
+/// The verifier's budget and the tables, shared by the subcommands.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct VerifyArgs {
+    /// Nodes of each verifying search (one thread, a fresh hash table each).
+    #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1000..))]
+    nodes: u64,
+    /// Most solver moves in a line.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=20))]
+    max_moves: u64,
+    /// The most expected result (percent) a move other than the solution may promise
+    /// the solver.
+    #[arg(long, default_value_t = 65.0)]
+    alternative_max: f64,
+    /// Workers (each verifies one game or puzzle on one thread).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Positions with up to this many animals are decided by the tables (built in
+    /// memory when not in --tb-dir).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=4))]
+    tb_animals: u64,
+    /// A directory of table files (`jungle tb build`).
+    #[arg(long, value_name = "DIR")]
+    tb_dir: Option<String>,
+}
+
+impl VerifyArgs {
+    fn settings(&self) -> Result<Settings, String> {
+        if !(0.0..=100.0).contains(&self.alternative_max) {
+            return Err(format!(
+                "--alternative-max {}: a percentage from 0 to 100",
+                self.alternative_max
+            ));
+        }
+        Ok(Settings {
+            nodes: self.nodes,
+            max_moves: self.max_moves as usize,
+            alternative_max: self.alternative_max,
+        })
+    }
+
+    fn workers(
+        &self,
+    ) -> Result<
+        (
+            Vec<super::Worker>,
+            Option<std::sync::Arc<crate::tb::Tablebases>>,
+        ),
+        String,
+    > {
+        let animals = self.tb_animals as usize;
+        let tables = if animals >= 2 {
+            default_tables(self.tb_dir.as_deref(), animals)
+        } else {
+            None
+        };
+        let w = workers(
+            usize::from(self.threads),
+            self.settings()?,
+            &tables,
+            animals,
+        )?;
+        Ok((w, tables))
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct GamesArgs {
+    /// Record files.
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// The puzzle file to write (written as FILE.part, renamed when done).
+    #[arg(long, value_name = "FILE")]
+    out: String,
+    /// The last plies of each game looked at.
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    scan_plies: u64,
+    /// Nodes of the first look at each position.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1000..))]
+    scan_nodes: u64,
+    #[command(flatten)]
+    verify: VerifyArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct TablesArgs {
+    /// Animals of the signatures drawn.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(2..=4))]
+    animals: u64,
+    /// Signatures drawn at random (all, when there are fewer).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
+    signatures: u64,
+    /// Win puzzles taken from each signature at most.
+    #[arg(long, default_value_t = 1)]
+    wins: u64,
+    /// Draw puzzles taken from each signature at most.
+    #[arg(long, default_value_t = 1)]
+    draws: u64,
+    /// Positions drawn from each table at most.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    tries: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The puzzle file to write (written as FILE.part, renamed when done).
+    #[arg(long, value_name = "FILE")]
+    out: String,
+    #[command(flatten)]
+    verify: VerifyArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct SelectArgs {
+    /// Candidate puzzle files.
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Puzzles in the set.
+    #[arg(long, default_value_t = 1200)]
+    count: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A theme of at most this share of the candidates is rare: all its puzzles go in.
+    #[arg(long, default_value_t = select::RARE_SHARE)]
+    rare_share: f64,
+    /// Lines of the file's header saying how the candidates were made (repeatable).
+    #[arg(long, value_name = "TEXT")]
+    note: Vec<String>,
+    /// The file to write.
+    #[arg(long, value_name = "FILE")]
+    out: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct CheckArgs {
+    /// A puzzle file.
+    file: String,
+    /// Verify every solver move again (tables and searches at --nodes); otherwise
+    /// every line is replayed and draw puzzles' last positions looked up in the tables.
+    #[arg(long)]
+    verify: bool,
+    #[command(flatten)]
+    verifier: VerifyArgs,
+}
+
+/// Runs `jungle puzzles …`; returns the exit code.
+pub(crate) fn run(cmd: PuzzlesCommand) -> i32 {
+    let result = match cmd {
+        PuzzlesCommand::Games(args) => run_games(&args),
+        PuzzlesCommand::Tables(args) => run_tables(&args),
+        PuzzlesCommand::Select(args) => run_select(&args),
+        PuzzlesCommand::Check(args) => run_check(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// A file written as `FILE.part` and renamed to `FILE` when complete, so that an
+/// interrupted run leaves no file that looks finished.
+struct PartFile {
+    out: std::io::BufWriter<std::fs::File>,
+    part: String,
+    path: String,
+}
+
+impl PartFile {
+    fn create(path: &str) -> Result<PartFile, String> {
+        let part = format!("{path}.part");
+        let file = std::fs::File::create(&part)
+            .map_err(|e| format!("cannot create {}: {e}", quote(&part)))?;
+        Ok(PartFile {
+            out: std::io::BufWriter::new(file),
+            part,
+            path: path.to_string(),
+        })
+    }
+
+    fn line(&mut self, text: &str) -> Result<(), String> {
+        writeln!(self.out, "{text}")
+            .and_then(|_| self.out.flush())
+            .map_err(|e| format!("cannot write {}: {e}", quote(&self.part)))
+    }
+
+    fn finish(mut self) -> Result<(), String> {
+        self.out
+            .flush()
+            .map_err(|e| format!("cannot write {}: {e}", quote(&self.part)))?;
+        std::fs::rename(&self.part, &self.path).map_err(|e| {
+            format!(
+                "cannot rename {} to {}: {e}",
+                quote(&self.part),
+                quote(&self.path)
+            )
+        })
+    }
+}
+
+fn read_text(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", quote(path)))
+}
+
+fn read_puzzle_file(path: &str) -> Result<Vec<Puzzle>, String> {
+    read_puzzles(&read_text(path)?).map_err(|e| format!("{}: {e}", quote(path)))
+}
+
+fn run_games(args: &GamesArgs) -> Result<i32, String> {
+    let mut games = Vec::new();
+    for path in &args.files {
+        let read = record::read_records(&read_text(path)?, args.rules.rules())
+            .map_err(|e| format!("{}: {e}", quote(path)))?;
+        games.extend(read);
+    }
+    let (mut workers, tables) = args.verify.workers()?;
+    let excluded = test_book_keys();
+    let settings = GameSettings {
+        scan_plies: args.scan_plies as usize,
+        scan_nodes: args.scan_nodes,
+    };
+    let mut out = PartFile::create(&args.out)?;
+    out.line(&format!("# {}", command_line()))?;
+    let start = Instant::now();
+    let mut tally = Tally::default();
+    let mut failure = None;
+    let job = |w: &mut super::Worker, g: &record::ReadGame| mine_game(w, g, &settings, &excluded);
+    // In batches, so that the tables of 4 animals loaded for one batch can be dropped.
+    let batch = 16 * usize::from(args.verify.threads);
+    for (b, chunk) in games.chunks(batch).enumerate() {
+        super::in_parallel(&mut workers, chunk, &job, &mut |_, report| {
+            tally.add(&report);
+            if let Some(p) = &report.puzzle {
+                if let Err(e) = out.line(&p.to_string()) {
+                    failure.get_or_insert(e);
+                }
+            }
+        });
+        if let Some(e) = failure.take() {
+            return Err(e);
+        }
+        trim_tables(&tables, 4, 64);
+        eprintln!(
+            "puzzles: {} of {} games in {:.0} s: {tally}",
+            ((b + 1) * batch).min(games.len()),
+            games.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    out.line(&format!(
+        "# {tally}; {:.0} s",
+        start.elapsed().as_secs_f64()
+    ))?;
+    out.finish()?;
+    Ok(0)
+}
+
+fn run_tables(args: &TablesArgs) -> Result<i32, String> {
+    let animals = args.animals as usize;
+    if (args.verify.tb_animals as usize) < animals {
+        return Err(format!(
+            "--tb-animals {} is below --animals {animals}",
+            args.verify.tb_animals
+        ));
+    }
+    let (mut workers, tables) = args.verify.workers()?;
+    let Some(store) = tables.clone() else {
+        return Err("the tables cannot be used".into());
+    };
+    let excluded = test_book_keys();
+    let settings = TableSettings {
+        wins: args.wins as usize,
+        draws: args.draws as usize,
+        tries: args.tries as usize,
+        seed: args.seed,
+    };
+    let sigs = signatures(animals, args.signatures as usize, args.seed);
+    let mut out = PartFile::create(&args.out)?;
+    out.line(&format!("# {}", command_line()))?;
+    let start = Instant::now();
+    let mut made = 0;
+    let mut failure = None;
+    let job = |w: &mut super::Worker, m: &crate::tb::Material| {
+        (*m, mine_signature(w, &store, *m, &settings, &excluded))
+    };
+    for (b, chunk) in sigs.chunks(usize::from(args.verify.threads)).enumerate() {
+        super::in_parallel(
+            &mut workers,
+            chunk,
+            &job,
+            &mut |_, (m, result)| match result {
+                Ok(puzzles) => {
+                    for p in puzzles {
+                        made += 1;
+                        if let Err(e) = out.line(&p.to_string()) {
+                            failure.get_or_insert(e);
+                        }
+                    }
+                }
+                Err(e) => eprintln!("puzzles: {m}: {e}"),
+            },
+        );
+        if let Some(e) = failure.take() {
+            return Err(e);
+        }
+        trim_tables(&tables, animals.max(4), 8);
+        eprintln!(
+            "puzzles: {} of {} signatures, {made} puzzles, {:.0} s",
+            ((b + 1) * usize::from(args.verify.threads)).min(sigs.len()),
+            sigs.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    out.line(&format!(
+        "# {made} puzzles from {} signatures; {:.0} s",
+        sigs.len(),
+        start.elapsed().as_secs_f64()
+    ))?;
+    out.finish()?;
+    Ok(0)
+}
+
+fn run_select(args: &SelectArgs) -> Result<i32, String> {
+    if !(0.0..=1.0).contains(&args.rare_share) {
+        return Err(format!(
+            "--rare-share {}: a share from 0 to 1",
+            args.rare_share
+        ));
+    }
+    let mut candidates = Vec::new();
+    for path in &args.files {
+        candidates.extend(read_puzzle_file(path)?);
+    }
+    let found = candidates.len();
+    let chosen = select::select(
+        candidates,
+        args.count,
+        args.seed,
+        args.rare_share,
+        &test_book_keys(),
+    );
+    let mut text = String::new();
+    text.push_str("# Jungle puzzles (protocol.md, \"Puzzles\"): id;position;before;solution;rules;goal;themes;rating\n");
+    for note in &args.note {
+        text.push_str(&format!("# {note}\n"));
+    }
+    let names: Vec<String> = args
+        .files
+        .iter()
+        .map(|f| {
+            Path::new(f)
+                .file_name()
+                .map_or(f.clone(), |n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    text.push_str(&format!(
+        "# Chosen from {found} candidates ({}): jungle puzzles select --count {} --seed {} …\n",
+        names.join(" "),
+        args.count,
+        args.seed
+    ));
+    for line in check::summary(&chosen) {
+        text.push_str(&format!("# {line}\n"));
+    }
+    for p in &chosen {
+        text.push_str(&format!("{p}\n"));
+    }
+    std::fs::write(&args.out, text)
+        .map_err(|e| format!("cannot write {}: {e}", quote(&args.out)))?;
+    for line in check::summary(&chosen) {
+        eprintln!("{line}");
+    }
+    if chosen.len() < args.count {
+        eprintln!("error: only {} of {} puzzles", chosen.len(), args.count);
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+fn run_check(args: &CheckArgs) -> Result<i32, String> {
+    let start = Instant::now();
+    let puzzles = read_puzzle_file(&args.file)?;
+    let (mut workers, _tables) = args.verifier.workers()?;
+    let failures = check::check(&mut workers, &puzzles, args.verify);
+    for line in check::summary(&puzzles) {
+        println!("{line}");
+    }
+    for f in &failures {
+        println!("refused {f}");
+    }
+    println!(
+        "{} puzzles checked{}, {} refused, in {:.1} s",
+        puzzles.len(),
+        if args.verify {
+            format!(" (verified at {} nodes)", args.verifier.nodes)
+        } else {
+            String::new()
+        },
+        failures.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(if failures.is_empty() { 0 } else { 1 })
+}

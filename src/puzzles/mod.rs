@@ -1,0 +1,165 @@
+//! `jungle puzzles`: puzzles made from game records and from the endgame tables,
+//! verified, themed and rated (`jungle_core::puzzle` has the logic; here are the
+//! files, the workers and the choice of the shipped set).
+//!
+//! - `games`: puzzles from the decisive games of record files (`jungle match --pgn`).
+//! - `tables`: puzzles from positions of the endgame tables.
+//! - `select`: the shipped set chosen from candidate files.
+//! - `check`: a puzzle file replayed, and verified again.
+//! - `command`: the command line.
+
+pub mod check;
+pub mod command;
+pub mod games;
+pub mod select;
+pub mod tables;
+
+use crate::board::{Move, Position};
+use crate::game::{Game, Rules};
+use crate::puzzle::verify::{Found, Settings, Verifier};
+use crate::puzzle::{difficulty, theme, Puzzle};
+use crate::search::Engine;
+use crate::tb::Tablebases;
+use crate::train::datagen::{book_keys, TEST_BOOKS};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Hash of each verifying search (MB).
+const VERIFY_HASH_MB: usize = 32;
+/// Hash of each search that rates a puzzle (MB).
+const RATE_HASH_MB: usize = 16;
+
+/// One worker's verifier and rating engine.
+pub struct Worker {
+    pub verifier: Verifier,
+    rater: Engine,
+}
+
+impl Worker {
+    pub fn new(
+        settings: Settings,
+        tables: Option<Arc<Tablebases>>,
+        table_animals: usize,
+    ) -> Result<Worker, String> {
+        let verifier = Verifier::new(settings, VERIFY_HASH_MB, tables, table_animals)?;
+        let mut rater = Engine::new(RATE_HASH_MB).map_err(|e| e.to_string())?;
+        rater.options.threads = 1;
+        Ok(Worker { verifier, rater })
+    }
+
+    /// The puzzle of a line found from `start` after `before`: its themes and rating.
+    pub fn puzzle(
+        &mut self,
+        start: Position,
+        before: Vec<Move>,
+        rules: Rules,
+        found: Found,
+    ) -> Result<Puzzle, String> {
+        let mut puzzle = Puzzle {
+            id: String::new(),
+            start,
+            before,
+            solution: found.line,
+            rules,
+            goal: found.goal,
+            themes: Vec::new(),
+            rating: 0,
+        };
+        let game = puzzle.game()?;
+        puzzle.themes = theme::detect(&game, &puzzle.solution, found.endgame);
+        puzzle.rating = difficulty::rate(&mut self.rater, &game, &puzzle.solution).rating;
+        puzzle.id = puzzle.make_id();
+        puzzle.replay()?;
+        Ok(puzzle)
+    }
+}
+
+/// `count` workers.
+pub fn workers(
+    count: usize,
+    settings: Settings,
+    tables: &Option<Arc<Tablebases>>,
+    table_animals: usize,
+) -> Result<Vec<Worker>, String> {
+    (0..count.max(1))
+        .map(|_| Worker::new(settings, tables.clone(), table_animals))
+        .collect()
+}
+
+/// Runs `job` on every item, `workers.len()` at a time, each on its own worker, and
+/// hands the results to `sink` in the items' order.
+pub fn in_parallel<T: Sync, R: Send>(
+    workers: &mut [Worker],
+    items: &[T],
+    job: &(dyn Fn(&mut Worker, &T) -> R + Sync),
+    sink: &mut dyn FnMut(usize, R),
+) {
+    let n = workers.len().max(1);
+    for (c, chunk) in items.chunks(n).enumerate() {
+        let results: Vec<R> = std::thread::scope(|scope| {
+            let handles: Vec<_> = workers
+                .iter_mut()
+                .zip(chunk)
+                .map(|(w, item)| scope.spawn(move || job(w, item)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        for (i, r) in results.into_iter().enumerate() {
+            sink(c * n + i, r);
+        }
+    }
+}
+
+/// The keys of every position of the test books (`TEST_BOOKS`): no puzzle starts from
+/// one.
+pub fn test_book_keys() -> HashSet<u64> {
+    let mut keys = HashSet::new();
+    for (name, text) in TEST_BOOKS {
+        // The books are committed and checked by a test: they always parse.
+        if let Ok(k) = book_keys(name, text) {
+            keys.extend(k);
+        }
+    }
+    keys
+}
+
+/// True when a position of the puzzle's setup (its position string's, or its start
+/// after the moves before it) is a test-book position.
+pub fn in_test_books(puzzle: &Puzzle, keys: &HashSet<u64>) -> bool {
+    keys.contains(&puzzle.start.key())
+        || puzzle
+            .game()
+            .is_ok_and(|g: Game| keys.contains(&g.position().key()))
+}
+
+/// The tables for the default rules: files from `dir` when given, signatures of up to
+/// `build` animals built in memory when missing.
+pub fn default_tables(dir: Option<&str>, build: usize) -> Option<Arc<Tablebases>> {
+    let rules = crate::tb::TbRules::for_rules(&Rules::default()).ok()?;
+    Some(Arc::new(
+        Tablebases::new(rules, dir.map(std::path::PathBuf::from)).building(build, false),
+    ))
+}
+
+/// Drops the tables of `animals` animals or more from memory when more than `keep` of
+/// them are loaded (a long run would otherwise hold hundreds of 4-animal tables).
+pub fn trim_tables(tables: &Option<Arc<Tablebases>>, animals: usize, keep: usize) {
+    let Some(tables) = tables else {
+        return;
+    };
+    let big: Vec<_> = tables
+        .snapshot()
+        .tables
+        .keys()
+        .copied()
+        .filter(|m| m.count() >= animals)
+        .collect();
+    if big.len() > keep {
+        for m in big {
+            tables.forget(m);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Puzzles from the endgame tables: random positions of chosen signatures, kept when
+//! the tables make them puzzles. A win is a position the side to move wins within the
+//! line's length; a draw one where it draws. Each position is shown at random with
+//! the colours exchanged (the board turned round) and mirrored left to right, so that
+//! the set is not all Red to move on the left half (the tables store one of each).
+
+use super::Worker;
+use crate::board::Position;
+use crate::game::Game;
+use crate::puzzle::{Goal, Puzzle};
+use crate::rng::Rng;
+use crate::tb::{Material, Outcome, Tablebases};
+use std::collections::HashSet;
+
+/// How many puzzles to take from one signature, and how hard to look.
+#[derive(Clone, Copy, Debug)]
+pub struct TableSettings {
+    pub wins: usize,
+    pub draws: usize,
+    /// Positions drawn from the table at most.
+    pub tries: usize,
+    pub seed: u64,
+}
+
+/// The position string of `pos` with the colours exchanged (ranks reversed, letters'
+/// case swapped, the other side to move) and/or files mirrored: the board is the same
+/// under both.
+pub fn transformed(pos: &Position, swap_colours: bool, mirror: bool) -> String {
+    let fen = pos.to_fen();
+    let mut fields = fen.split_whitespace();
+    let placement = fields.next().unwrap_or_default();
+    let side = fields.next().unwrap_or("r");
+    let rest: Vec<&str> = fields.collect();
+    let mut ranks: Vec<String> = placement.split('/').map(str::to_string).collect();
+    if mirror {
+        ranks = ranks.iter().map(|r| r.chars().rev().collect()).collect();
+    }
+    let mut side = side.to_string();
+    if swap_colours {
+        ranks.reverse();
+        ranks = ranks
+            .iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        side = if side == "r" { "b".into() } else { "r".into() };
+    }
+    let mut out = format!("{} {side}", ranks.join("/"));
+    for f in rest {
+        out.push(' ');
+        out.push_str(f);
+    }
+    out
+}
+
+/// Puzzles from one signature's table (built or loaded first).
+pub fn mine_signature(
+    w: &mut Worker,
+    tables: &Tablebases,
+    material: Material,
+    settings: &TableSettings,
+    excluded: &HashSet<u64>,
+) -> Result<Vec<Puzzle>, String> {
+    let table = tables
+        .ensure(material, &|_| {})
+        .map_err(|e| format!("{material}: {e}"))?;
+    let max = w.verifier.settings.max_moves;
+    let mut out = Vec::new();
+    let (mut wins, mut draws) = (0, 0);
+    let mut seen = HashSet::new();
+    let mut rng =
+        Rng::new(settings.seed ^ (u64::from(material.red) << 8 | u64::from(material.blue)))
+            .next_u64();
+    for _ in 0..settings.tries {
+        if wins >= settings.wins && draws >= settings.draws {
+            break;
+        }
+        rng = Rng::new(rng).next_u64();
+        let index = (rng % table.len() as u64) as usize;
+        let goal = match table.entry(index).outcome() {
+            Outcome::Win(d) if (d as usize) < 2 * max && wins < settings.wins => Goal::Win,
+            Outcome::Draw if draws < settings.draws => Goal::Draw,
+            _ => continue,
+        };
+        let pos = table.indexer.position(&table.indexer.decode(index));
+        if pos.is_over_on_board() {
+            continue;
+        }
+        let fen = transformed(&pos, rng >> 62 & 1 == 1, rng >> 61 & 1 == 1);
+        let Ok(pos) = Position::from_fen(&fen) else {
+            continue;
+        };
+        if excluded.contains(&pos.key()) || !seen.insert(pos.key()) {
+            continue;
+        }
+        let game = Game::new(pos);
+        let Ok(found) = w.verifier.find(&game, goal) else {
+            continue;
+        };
+        let puzzle = w.puzzle(pos, Vec::new(), *game.rules(), found)?;
+        match goal {
+            Goal::Win => wins += 1,
+            Goal::Draw => draws += 1,
+        }
+        out.push(puzzle);
+    }
+    Ok(out)
+}
+
+/// `count` signatures of `animals` animals drawn at random (by `seed`), in a fixed
+/// order; all of them when there are fewer.
+pub fn signatures(animals: usize, count: usize, seed: u64) -> Vec<Material> {
+    let mut all: Vec<(u64, Material)> = Material::all_with(animals)
+        .into_iter()
+        .map(|m| {
+            (
+                Rng::new(seed ^ (u64::from(m.red) << 8 | u64::from(m.blue))).next_u64(),
+                m,
+            )
+        })
+        .collect();
+    all.sort();
+    all.into_iter().take(count).map(|(_, m)| m).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_turned_round_and_mirrored_is_the_same_game() {
+        let pos = Position::from_fen("7/3e3/7/7/7/7/2L4/7/6R r 5 9").expect("a position");
+        assert_eq!(
+            transformed(&pos, true, false),
+            "6r/7/2l4/7/7/7/7/3E3/7 b 5 9"
+        );
+        assert_eq!(
+            transformed(&pos, false, true),
+            "7/3e3/7/7/7/7/4L2/7/R6 r 5 9"
+        );
+        let twice = Position::from_fen(&transformed(&pos, true, true)).expect("a position");
+        assert_eq!(
+            Position::from_fen(&transformed(&twice, true, true)).expect("a position"),
+            pos
+        );
+    }
+}
