@@ -345,6 +345,8 @@ const Puzzles = (() => {
   }
 
   async function open() {
+    // Opened from the header or by the address: the first screen makes way.
+    if (typeof closeWelcome === "function") closeWelcome();
     buildBox();
     active = true;
     document.body.classList.add("puzzle-mode");
