@@ -5,6 +5,7 @@ pub mod beginner;
 pub mod info;
 pub mod limits;
 pub mod ordering;
+pub mod parameters;
 pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;

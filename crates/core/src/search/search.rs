@@ -2,6 +2,7 @@
 
 use super::limits::Limits;
 use super::ordering::{self, is_tactical, Heuristics, MovePicker};
+use super::parameters::SearchParams;
 use super::score::{
     from_table, is_mate, mate_in, mated_in, to_table, INFINITE, MATE_BOUND, MAX_PLY,
 };
@@ -85,11 +86,12 @@ impl RootMove {
 struct Reductions([[i32; 64]; 64]);
 
 impl Reductions {
-    fn new() -> Reductions {
+    fn new(params: &SearchParams) -> Reductions {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+                *r = (params.lmr_base + (d as f64).ln() * (n as f64).ln() / params.lmr_divisor)
+                    as i32;
             }
         }
         Reductions(t)
@@ -123,6 +125,8 @@ pub struct Worker<'a, R: MoveRules> {
     pub root_moves: Vec<RootMove>,
     pub pv_index: usize,
     pub completed_depth: i32,
+    /// The margins and reduction constants (`parameters.rs`).
+    params: SearchParams,
     reductions: Reductions,
     /// The network when the search evaluates with it (`Eval nnue`), else `None`.
     nnue: Option<&'a Network>,
@@ -175,7 +179,8 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             root_moves: root_moves.into_iter().map(RootMove::new).collect(),
             pv_index: 0,
             completed_depth: 0,
-            reductions: Reductions::new(),
+            params: SearchParams::DEFAULT,
+            reductions: Reductions::new(&SearchParams::DEFAULT),
             nnue,
             accumulators: AccumulatorStack::new(if nnue.is_some() { MAX_PLY + 1 } else { 0 }),
             tb: None,
@@ -520,12 +525,13 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             _ => static_eval,
         };
 
+        let p = self.params;
         if !pv_node && !in_check && !is_mate(beta) {
             // Both prunings below trust the evaluation, which knows nothing of "the
             // side to move has no legal move: it loses"; they check for a move first.
             // Reverse futility: far above beta at low depth.
-            if depth <= 6
-                && eval - 90 * (depth - improving as i32) >= beta
+            if depth <= p.rfp_max_depth
+                && eval - p.rfp_margin * (depth - improving as i32) >= beta
                 && count_with::<R>(pos) > 0
             {
                 return eval;
@@ -534,12 +540,14 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             // this node is good enough. Off with few animals (moving can be a burden).
             if null_allowed
                 && !self.rules.anti_chase
-                && depth >= 3
+                && depth >= p.nmp_min_depth
                 && eval >= beta
                 && pos.animal_count(us) >= 3
                 && count_with::<R>(pos) > 0
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_divisor
+                    + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 let mut child = *pos;
                 child.play_null();
                 if self.network_for(pos).is_some() {
@@ -576,15 +584,17 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                 // Late move pruning: at low depth, the quiet moves ordered last rarely
                 // help, and less so when the side to move is not improving.
                 let late = if improving {
-                    4 + 2 * depth * depth
+                    p.lmp_improving_base + p.lmp_improving_scale * depth * depth
                 } else {
-                    3 + depth * depth
+                    p.lmp_base + p.lmp_scale * depth * depth
                 };
-                if depth <= 4 && i >= late as usize {
+                if depth <= p.lmp_max_depth && i >= late as usize {
                     continue;
                 }
                 // Futility: a quiet move cannot lift a score far below alpha at low depth.
-                if depth <= 5 && eval + 120 + 90 * depth <= alpha {
+                if depth <= p.futility_max_depth
+                    && eval + p.futility_base + p.futility_scale * depth <= alpha
+                {
                     continue;
                 }
             }
@@ -601,7 +611,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             } else {
                 // Late move reductions for quiet moves.
                 let mut r = 0;
-                if depth >= 3 && !tactical && !in_check {
+                if depth >= p.lmr_min_depth && !tactical && !in_check {
                     r = self.reductions.get(depth, i + 1);
                     if pv_node {
                         r -= 1;
@@ -613,7 +623,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                     {
                         r -= 1;
                     }
-                    r -= self.heur.history(pos, m) / 6000;
+                    r -= self.heur.history(pos, m) / p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(
