@@ -32,6 +32,7 @@ fn option_lines() -> Vec<String> {
         "option name EvalFile type string default <embedded>",
         "option name TablebasePath type string default <empty>",
         "option name TablebaseProbeLimit type spin default 5 min 0 max 5",
+        "option name SearchParams type string default <default>",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -1484,6 +1485,55 @@ fn hash_the_machine_cannot_give_is_refused() {
     check_search(&mut e, &Game::startpos(), "go depth 5", T_SEARCH);
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(5)).success());
+}
+
+/// The SearchParams option (search/parameters.rs) reaches the search: other margins
+/// search another tree, `<default>` gives back the engine's, and a bad value is refused
+/// with the parameters unchanged.
+#[test]
+fn search_params_option_reaches_the_search() {
+    let mut e = Engine::start("search-params");
+    let game = Game::startpos();
+    let nodes = |e: &mut Engine| -> u64 {
+        e.send_silent("ucinewgame");
+        e.send_silent("position startpos");
+        let (out, _) = check_search(e, &game, "go depth 7", T_SEARCH);
+        out.infos.last().map_or(0, |i| i.nodes)
+    };
+    let default = nodes(&mut e);
+    assert!(default > 0);
+    assert_eq!(nodes(&mut e), default, "a search at a depth is repeatable");
+    e.send_silent("setoption name SearchParams value rfp_margin=20,futility_base=0 lmr_base=150");
+    let tuned = nodes(&mut e);
+    assert_ne!(tuned, default, "other margins search another tree");
+    let err = e.send_expect_error("setoption name SearchParams value lmr_divisor=0");
+    assert!(
+        err.contains("lmr_divisor") && err.contains("100 to 500"),
+        "{err}"
+    );
+    let err = e.send_expect_error("setoption name SearchParams value colour=red");
+    assert!(err.contains("unknown search parameter 'colour'"), "{err}");
+    assert_eq!(nodes(&mut e), tuned, "a refused value changes nothing");
+    e.send_silent("setoption name SearchParams value <default>");
+    assert_eq!(nodes(&mut e), default);
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).success());
+}
+
+/// `jungle params` lists every tunable parameter with its default inside its range.
+#[test]
+fn params_lists_the_tunables() {
+    let (status, out, err) = run_cli(&["params"], T_REPLY);
+    assert!(status.success(), "{err}");
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split(", ").collect()).collect();
+    assert_eq!(rows.len(), jungle::search::parameters::TUNABLES.len());
+    for r in &rows {
+        assert_eq!(r.len(), 7, "{r:?}");
+        assert_eq!(r[1], "int");
+        let n = |i: usize| r[i].parse::<i64>().expect("a number");
+        assert!(n(3) <= n(2) && n(2) <= n(4), "{r:?}");
+    }
+    assert!(rows.iter().any(|r| r[0] == "rfp_margin" && r[2] == "90"));
 }
 
 /// The extra commands of jungine's jcei dialect, in its exact formats: its tkinter GUI

@@ -31,6 +31,9 @@ enum Command {
     Perft(PerftArgs),
     /// Search the fixed bench positions; the last line is `<nodes> nodes <nps> nps`.
     Bench(BenchArgs),
+    /// List the search parameters a tuner may change (the SearchParams option), one
+    /// per line as SPSA takes them: name, int, default, min, max, step, learning rate.
+    Params,
     /// Play a match between two engines (the referee keeps rules and clocks).
     Match(MatchArgs),
     /// Replay the games of record files written by `match --pgn`, checking every move,
@@ -67,6 +70,7 @@ pub fn run() -> i32 {
         None => session::run(),
         Some(Command::Perft(args)) => tools::run_perft(args),
         Some(Command::Bench(args)) => tools::run_bench(args),
+        Some(Command::Params) => tools::run_params(),
         Some(Command::Match(args)) => arena::command::run_match(args),
         Some(Command::Replay(args)) => arena::command::run_replay(args),
         Some(Command::Analyse(args)) => analyse::command::run_analyse(args),

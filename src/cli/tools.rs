@@ -141,3 +141,30 @@ pub(crate) fn run_bench(args: BenchArgs) -> i32 {
         }
     }
 }
+
+/// The learning rate `jungle params` suggests for every parameter (OpenBench's
+/// `r_end`, its usual value).
+const SPSA_LEARNING_RATE: f64 = 0.002;
+
+/// Runs `jungle params`: the tunable search parameters (`search/parameters.rs`) in
+/// OpenBench's SPSA input format, which `scripts/spsa.py` reads.
+pub(crate) fn run_params() -> i32 {
+    let mut out = io::stdout().lock();
+    for t in &jungle_core::search::parameters::TUNABLES {
+        if writeln!(
+            out,
+            "{}, int, {}, {}, {}, {}, {}",
+            t.name,
+            t.default_value(),
+            t.min,
+            t.max,
+            t.step,
+            SPSA_LEARNING_RATE
+        )
+        .is_err()
+        {
+            return 1;
+        }
+    }
+    0
+}

@@ -353,6 +353,7 @@ impl Session {
             Setting::EvalFile(path) => return self.load_network(path.as_deref()),
             Setting::TablebasePath(dir) => return self.set_tablebase_path(dir.as_deref()),
             Setting::TablebaseProbeLimit(n) => self.engine().options.tb_probe_limit = n,
+            Setting::SearchParams(params) => self.engine().options.params = params,
             // The rule options were applied above.
             Setting::Variant(_)
             | Setting::DogSwims(_)

@@ -7,6 +7,7 @@
 
 use crate::game::{Rules, Variant};
 use crate::nnue::EvalKind;
+use crate::search::parameters::SearchParams;
 use crate::search::strength;
 use crate::text::quote;
 
@@ -49,6 +50,7 @@ pub enum OptionId {
     EvalFile,
     TablebasePath,
     TablebaseProbeLimit,
+    SearchParams,
 }
 
 /// One row of the table.
@@ -66,7 +68,7 @@ const fn spin(default: i64, min: i64, max: i64) -> Kind {
 }
 
 /// Every option, in the order the engine declares them.
-pub const TABLE: [EngineOption; 18] = [
+pub const TABLE: [EngineOption; 19] = [
     EngineOption {
         id: OptionId::Hash,
         name: "Hash",
@@ -191,6 +193,14 @@ pub const TABLE: [EngineOption; 18] = [
         ),
         does: "most animals of a position the tables are probed for",
     },
+    EngineOption {
+        id: OptionId::SearchParams,
+        name: "SearchParams",
+        kind: Kind::Text {
+            default: "<default>",
+        },
+        does: "the search's margins and reductions, for tuning: name=value pairs (jungle params)",
+    },
 ];
 
 /// The options that select the rules, which every program of the project offers.
@@ -222,6 +232,7 @@ pub const ENGINE: &[OptionId] = &[
     OptionId::EvalFile,
     OptionId::TablebasePath,
     OptionId::TablebaseProbeLimit,
+    OptionId::SearchParams,
 ];
 
 /// What `jungle greedy` offers: the rules, since it only plays by them.
@@ -264,6 +275,7 @@ pub enum Setting {
     /// `None`: no directory (the small tables are built in memory).
     TablebasePath(Option<String>),
     TablebaseProbeLimit(u32),
+    SearchParams(SearchParams),
 }
 
 impl Setting {
@@ -400,6 +412,9 @@ pub fn read(name: &str, value: Option<&str>, offered: &[OptionId]) -> Result<Set
         OptionId::EvalFile => Setting::EvalFile(path()),
         OptionId::TablebasePath => Setting::TablebasePath(path()),
         OptionId::TablebaseProbeLimit => Setting::TablebaseProbeLimit(number()? as u32),
+        OptionId::SearchParams => Setting::SearchParams(
+            SearchParams::parse(text).map_err(|e| format!("option SearchParams: {e}"))?,
+        ),
     })
 }
 
@@ -499,6 +514,22 @@ mod tests {
         assert_eq!(
             r("Clear Hash", Some("now")),
             Err("option Clear Hash is a button and takes no value, got 'now'".into())
+        );
+        let tuned = SearchParams {
+            rfp_margin: 95,
+            ..SearchParams::DEFAULT
+        };
+        assert_eq!(
+            r("SearchParams", Some("rfp_margin=95")),
+            Ok(Setting::SearchParams(tuned))
+        );
+        assert_eq!(
+            r("SearchParams", Some("<default>")),
+            Ok(Setting::SearchParams(SearchParams::DEFAULT))
+        );
+        assert_eq!(
+            r("SearchParams", Some("rfp_margin=1")),
+            Err("option SearchParams: search parameter rfp_margin takes a whole number from 20 to 250, got '1'".into())
         );
         assert_eq!(
             r("Colour", Some("red")),

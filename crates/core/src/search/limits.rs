@@ -1,5 +1,6 @@
 //! What a `go` asks for, and the engine options that shape a search.
 
+use super::parameters::SearchParams;
 use crate::board::Move;
 use crate::nnue::EvalKind;
 
@@ -56,6 +57,8 @@ pub struct SearchOptions {
     pub eval: EvalKind,
     /// Most animals in a position the tablebases are probed for (0: never).
     pub tb_probe_limit: u32,
+    /// The search's margins and reduction constants (the `SearchParams` option).
+    pub params: SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -69,6 +72,7 @@ impl Default for SearchOptions {
             report: true,
             eval: EvalKind::default(),
             tb_probe_limit: crate::tb::MAX_ANIMALS as u32,
+            params: SearchParams::DEFAULT,
         }
     }
 }

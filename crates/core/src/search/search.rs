@@ -90,7 +90,8 @@ impl Reductions {
         let mut t = [[0; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (params.lmr_base + (d as f64).ln() * (n as f64).ln() / params.lmr_divisor)
+                *r = (params.lmr_base as f64 / 100.0
+                    + (d as f64).ln() * (n as f64).ln() / (params.lmr_divisor as f64 / 100.0))
                     as i32;
             }
         }
@@ -186,6 +187,14 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             tb: None,
             tb_hits: 0,
             static_evals: [0; MAX_PLY + 2],
+        }
+    }
+
+    /// Searches with `params` instead of the defaults.
+    pub fn set_params(&mut self, params: SearchParams) {
+        if params != self.params {
+            self.params = params;
+            self.reductions = Reductions::new(&params);
         }
     }
 

@@ -208,6 +208,7 @@ impl Engine {
                 nnue,
             );
             w.tb = tb;
+            w.set_params(options.params);
             iterate(&mut w, &pos, limits, &options, skill, None, 0);
             w.publish_nodes();
         };
@@ -226,6 +227,7 @@ impl Engine {
                 nnue,
             );
             w.tb = tb;
+            w.set_params(options.params);
             let reporter = if options.report { Some(report) } else { None };
             iterate(&mut w, &pos, limits, &options, skill, reporter, shown_lines);
             w.publish_nodes();

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Tunes the search's parameters in games by SPSA (as OpenBench does), resumably.
+
+    nice -n 10 scripts/spsa.py STATE.json [--iterations N] [--pairs P]
+        [--tc 10+0.1 | --movetime MS | --nodes N] [--concurrency 2]
+        [--book books/calibrated-100k.txt] [--jungle target/release/jungle]
+        [--only NAME,NAME...] [--seed S]
+
+The parameters, their defaults, ranges and steps come from `jungle params`
+(crates/core/src/search/parameters.rs). Each iteration k perturbs every tuned
+parameter by +c_k or -c_k at random, plays P game pairs of the two versions
+(`jungle match`, the engine's SearchParams option, the book's openings in order,
+colours swapped, the pairs numbered as in one long match through --shard so that no
+two iterations share an opening), and moves each parameter by
+a_k / c_k * (wins - losses) * its sign. c_k and a_k fall as in OpenBench: c_end and
+r_end from `jungle params`, alpha 0.602, gamma 0.101, A = N / 10.
+
+STATE.json is written after every iteration (a new file, then renamed): stop at any
+time, and the same command goes on from the last finished iteration, on another
+machine too if the file is copied. Settings given when STATE.json was made are kept;
+--iterations may be raised later. Each line of stdout is one iteration; the last
+line is the tuned values as the SearchParams option reads them, which is what to
+test in an SPRT against main (`jungle match ... option.SearchParams=...`) before
+copying them into SearchParams::DEFAULT.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+
+ALPHA = 0.602
+GAMMA = 0.101
+
+
+def tunables(jungle):
+    """The rows of `jungle params`: name -> (default, min, max, c_end, r_end)."""
+    out = subprocess.run([jungle, "params"], check=True, capture_output=True, text=True).stdout
+    rows = {}
+    for line in out.splitlines():
+        name, kind, default, lo, hi, c_end, r_end = [f.strip() for f in line.split(",")]
+        if kind != "int":
+            sys.exit(f"error: jungle params: parameter {name} is of kind {kind}, not int")
+        rows[name] = (int(default), int(lo), int(hi), float(c_end), float(r_end))
+    return rows
+
+
+def params_text(values):
+    return ",".join(f"{name}={value}" for name, value in sorted(values.items())) or "<default>"
+
+
+def play(config, k, plus, minus):
+    """Plays iteration k's pairs; returns (wins, losses, draws) of `plus`."""
+    jungle = config["jungle"]
+
+    def engine(name, values):
+        return f"cmd={jungle} name={name} option.Hash=16 option.SearchParams={params_text(values)}"
+
+    pairs = config["pairs"]
+    # The pairs of all iterations numbered as one long match: iteration k plays its
+    # own range of them, so each iteration gets new openings.
+    total_pairs = pairs * config["iterations_planned"]
+    command = [
+        jungle, "match",
+        "--engine", engine("plus", plus),
+        "--engine", engine("minus", minus),
+        "--games", str(2 * total_pairs),
+        "--shard", f"{k}/{config['iterations_planned']}",
+        "--concurrency", str(config["concurrency"]),
+        "--openings", config["book"],
+    ] + config["limit"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"error: jungle match failed ({result.returncode}): {result.stderr.strip()[-500:]}")
+    scores = re.findall(r"^Score of plus vs minus: (\d+) - (\d+) - (\d+)", result.stdout, re.M)
+    if not scores:
+        sys.exit("error: jungle match printed no score line")
+    wins, losses, draws = map(int, scores[-1])
+    return wins, losses, draws
+
+
+def save(path, state):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(state, f, indent=1, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("state", help="the state file (made if missing, else resumed)")
+    ap.add_argument("--iterations", type=int, default=2000)
+    ap.add_argument("--pairs", type=int, default=4, help="game pairs per iteration")
+    limit = ap.add_mutually_exclusive_group()
+    limit.add_argument("--tc", help="clock per game, e.g. 10+0.1 (the default)")
+    limit.add_argument("--movetime", type=int, help="ms per move")
+    limit.add_argument("--nodes", type=int, help="nodes per move")
+    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--book", default="books/calibrated-100k.txt")
+    ap.add_argument("--jungle", default="target/release/jungle")
+    ap.add_argument("--only", help="tune only these parameters (comma-separated)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+
+    if os.path.exists(args.state):
+        with open(args.state) as f:
+            state = json.load(f)
+        config = state["config"]
+        if args.iterations > config["iterations"]:
+            config["iterations"] = args.iterations
+        print(f"# resuming {args.state} after iteration {state['k']} of {config['iterations']}",
+              file=sys.stderr)
+    else:
+        if args.pairs < 1 or args.iterations < 1:
+            sys.exit("error: --pairs and --iterations must be at least 1")
+        jungle = os.path.abspath(args.jungle)
+        rows = tunables(jungle)
+        names = sorted(rows) if not args.only else [n.strip() for n in args.only.split(",")]
+        for n in names:
+            if n not in rows:
+                sys.exit(f"error: unknown parameter '{n}' (jungle params lists them)")
+        if args.movetime:
+            limit_args = ["--movetime", str(args.movetime)]
+        elif args.nodes:
+            limit_args = ["--nodes", str(args.nodes)]
+        else:
+            limit_args = ["--tc", args.tc or "10+0.1"]
+        config = {
+            "jungle": jungle,
+            "book": os.path.abspath(args.book),
+            "pairs": args.pairs,
+            "iterations": args.iterations,
+            # Fixed when the run starts: the openings of iteration k depend on it.
+            "iterations_planned": max(args.iterations, 1),
+            "concurrency": args.concurrency,
+            "limit": limit_args,
+            "seed": args.seed,
+            "params": {n: list(rows[n]) for n in names},
+        }
+        state = {
+            "config": config,
+            "k": 0,
+            "theta": {n: float(rows[n][0]) for n in names},
+            "history": [],
+        }
+        save(args.state, state)
+
+    n_iter = config["iterations"]
+    planned = max(config["iterations_planned"], n_iter)
+    config["iterations_planned"] = planned
+    big_a = 0.1 * n_iter
+    while state["k"] < n_iter:
+        k = state["k"] + 1
+        rng = random.Random(config["seed"] * 1_000_003 + k)
+        plus, minus, signs, c_ks, a_ks = {}, {}, {}, {}, {}
+        for name, (default, lo, hi, c_end, r_end) in sorted(config["params"].items()):
+            c_k = c_end * n_iter**GAMMA / k**GAMMA
+            a_k = r_end * c_end**2 * (big_a + n_iter) ** ALPHA / (big_a + k) ** ALPHA
+            sign = rng.choice((-1, 1))
+            theta = state["theta"][name]
+            plus[name] = int(min(hi, max(lo, round(theta + sign * c_k))))
+            minus[name] = int(min(hi, max(lo, round(theta - sign * c_k))))
+            signs[name], c_ks[name], a_ks[name] = sign, c_k, a_k
+        wins, losses, draws = play(config, k, plus, minus)
+        for name, (default, lo, hi, c_end, r_end) in config["params"].items():
+            step = a_ks[name] / c_ks[name] * (wins - losses) * signs[name]
+            state["theta"][name] = min(hi, max(lo, state["theta"][name] + step))
+        state["k"] = k
+        state["history"].append([k, wins, losses, draws])
+        save(args.state, state)
+        print(f"iteration {k}/{n_iter}: plus {wins}-{losses}-{draws} "
+              + " ".join(f"{n}={state['theta'][n]:.2f}" for n in sorted(state["theta"])),
+              flush=True)
+    final = {n: int(round(v)) for n, v in state["theta"].items()}
+    changed = {n: v for n, v in final.items() if v != config["params"][n][0]}
+    print(f"SearchParams {params_text(changed)}")
+
+
+if __name__ == "__main__":
+    main()
