@@ -192,6 +192,25 @@ fn cli_bench_total(depth: &str) -> (u64, usize) {
     check_bench_output(&lines, &format!("jungle bench --depth {depth}"))
 }
 
+/// `bench 5` over the protocol: its total node count.
+fn protocol_bench_total(e: &mut Engine, what: &str) -> u64 {
+    e.send("bench 5");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut lines = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let l = e
+            .next_line(left)
+            .unwrap_or_else(|| e.fail("bench 5: no '<N> nodes <M> nps' line within 60 s"));
+        let done = parse_bench_total(&l).is_some();
+        lines.push(l);
+        if done {
+            break;
+        }
+    }
+    check_bench_output(&lines, what).0
+}
+
 #[test]
 fn bench_is_deterministic() {
     let t0 = Instant::now();
@@ -209,21 +228,7 @@ fn bench_is_deterministic() {
     e.send_silent("setoption name Hash value 32");
     e.send_silent("position startpos moves g3g4 a7a6");
     e.go("go depth 5", Duration::from_secs(20));
-    e.send("bench 5");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut lines = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let l = e
-            .next_line(left)
-            .unwrap_or_else(|| e.fail("bench 5: no '<N> nodes <M> nps' line within 60 s"));
-        let done = parse_bench_total(&l).is_some();
-        lines.push(l);
-        if done {
-            break;
-        }
-    }
-    let (p, _) = check_bench_output(&lines, "bench 5 (protocol)");
+    let p = protocol_bench_total(&mut e, "bench 5 (protocol)");
     assert_eq!(
         p, a,
         "`bench 5` over the protocol gives {p} nodes, `jungle bench --depth 5` gives {a}"
@@ -261,5 +266,39 @@ fn bench_is_deterministic() {
     assert!(
         count >= 30,
         "`jungle bench`: protocol.md says at least 30 bench positions, got {count}"
+    );
+}
+
+/// A candidate's signature: `jungle bench --params` and `bench` over the protocol after
+/// `setoption name SearchParams` count the same nodes, other than the engine's; a
+/// wrong parameter is refused by name.
+#[test]
+fn bench_of_tuned_parameters() {
+    const CANDIDATE: &str = "history_bonus_quad=0,history_bonus_lin=150,history_bonus_offset=-100";
+    let (engine, _) = cli_bench_total("5");
+    let (status, out, err) = run_cli(
+        &["bench", "--depth", "5", "--params", CANDIDATE],
+        Duration::from_secs(60),
+    );
+    assert!(status.success(), "{err}");
+    let lines: Vec<String> = out.lines().map(str::to_string).collect();
+    let (candidate, _) = check_bench_output(&lines, "jungle bench --params");
+    assert_ne!(candidate, engine, "other parameters search other trees");
+
+    let mut e = Engine::start("bench-params");
+    e.send_silent(&format!("setoption name SearchParams value {CANDIDATE}"));
+    let p = protocol_bench_total(&mut e, "bench 5 (protocol, SearchParams)");
+    assert_eq!(p, candidate);
+    e.send("quit");
+    assert!(e.wait_exit(Duration::from_secs(5)).success());
+
+    let (status, _, err) = run_cli(
+        &["bench", "--params", "history_bonus_max=0"],
+        Duration::from_secs(20),
+    );
+    assert!(!status.success());
+    assert!(
+        err.contains("history_bonus_max takes a whole number from 50 to 1600"),
+        "{err}"
     );
 }

@@ -3,6 +3,7 @@
 use crate::board::Position;
 use crate::cli::common::RulesArgs;
 use crate::nnue::{EvalKind, Network};
+use crate::search::parameters::SearchParams;
 use crate::tools::{bench, perft};
 use crate::with_move_rules;
 use std::io::{self, Write};
@@ -54,8 +55,16 @@ pub(crate) struct BenchArgs {
     /// Network file for nnue (default: the embedded network).
     #[arg(long, value_name = "FILE")]
     eval_file: Option<String>,
+    /// Search parameters as the SearchParams option takes them (`jungle params` lists
+    /// them), e.g. rfp_margin=95,lmr_base=80: a candidate's signature.
+    #[arg(long, value_name = "NAME=VALUE,...", value_parser = parse_search_params, default_value = "<default>")]
+    params: SearchParams,
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+fn parse_search_params(text: &str) -> Result<SearchParams, String> {
+    SearchParams::parse(text)
 }
 
 /// Runs `jungle perft`; returns the exit code.
@@ -103,6 +112,7 @@ pub(crate) fn run_bench(args: BenchArgs) -> i32 {
         json,
         eval,
         eval_file,
+        params,
         rules,
     } = args;
     let network = match eval_file.as_deref().map(|f| Network::load(Path::new(f))) {
@@ -125,6 +135,7 @@ pub(crate) fn run_bench(args: BenchArgs) -> i32 {
             EvalKind::Classical
         },
         network,
+        params,
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -278,11 +278,18 @@ impl Session {
                     return;
                 }
                 let mut buf = Vec::new();
+                // One lock of the engine (a second in the same statement would wait
+                // for the first).
+                let (eval, params) = {
+                    let engine = self.engine();
+                    (engine.options.eval, engine.options.params)
+                };
                 let settings = bench::Settings {
                     depth: depth.unwrap_or(bench::DEFAULT_DEPTH),
                     rules: self.rules,
-                    eval: self.engine().options.eval,
+                    eval,
                     network: Some(Arc::clone(&self.network)),
+                    params,
                     ..bench::Settings::default()
                 };
                 match bench::run(&settings, &mut buf) {

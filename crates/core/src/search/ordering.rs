@@ -50,17 +50,17 @@ impl Heuristics {
         self.history[piece][m.to().index()]
     }
 
-    /// A quiet move caused a cut-off at `depth`: reward it, punish the quiet moves
-    /// tried before it.
+    /// A quiet move caused a cut-off: reward it by `bonus`
+    /// (`SearchParams::history_bonus` of the depth), punish the quiet moves tried
+    /// before it by as much.
     pub fn reward_quiet(
         &mut self,
         pos: &Position,
         best: Move,
         tried: &[Move],
-        depth: i32,
+        bonus: i32,
         ply: usize,
     ) {
-        let bonus = (depth * depth).min(400);
         update(self.history_slot(pos, best), bonus);
         for &m in tried {
             if m != best {

@@ -1,6 +1,6 @@
 //! The search's tunable numbers in one place (as Viridithas keeps its own in
 //! `search/parameters.rs`): the pruning margins, the null move's reduction, late move
-//! pruning and the late move reductions. The search reads them from its worker's
+//! pruning, the late move reductions and the history bonus. The search reads them from its worker's
 //! `SearchParams`, never as literals, so that they can be tuned: `TUNABLES` names each
 //! one with the range a tuner may try, the engine's `SearchParams` option sets them
 //! for a run (`setoption name SearchParams value rfp_margin=95 lmr_base=80`), and
@@ -43,6 +43,14 @@ pub struct SearchParams {
     pub lmr_base: i32,
     pub lmr_divisor: i32,
     pub lmr_history_divisor: i32,
+    /// The history bonus of a quiet move that cut off at `depth` (and the malus of
+    /// the quiet moves tried before it): `history_bonus_quad × depth² +
+    /// history_bonus_lin × depth + history_bonus_offset`, kept within 0 and
+    /// `history_bonus_max`.
+    pub history_bonus_quad: i32,
+    pub history_bonus_lin: i32,
+    pub history_bonus_offset: i32,
+    pub history_bonus_max: i32,
 }
 
 impl SearchParams {
@@ -67,7 +75,20 @@ impl SearchParams {
         lmr_base: 75,
         lmr_divisor: 225,
         lmr_history_divisor: 6000,
+        history_bonus_quad: 1,
+        history_bonus_lin: 0,
+        history_bonus_offset: 0,
+        history_bonus_max: 400,
     };
+
+    /// The history bonus for a cut-off at `depth` (see `history_bonus_quad`).
+    #[inline]
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        (self.history_bonus_quad * depth * depth
+            + self.history_bonus_lin * depth
+            + self.history_bonus_offset)
+            .clamp(0, self.history_bonus_max)
+    }
 }
 
 impl Default for SearchParams {
@@ -121,7 +142,7 @@ macro_rules! tunable {
 
 /// Every parameter, in the struct's order. A range keeps the search sound (no
 /// divisor reaches 0, no depth limit goes negative); the default lies inside it.
-pub const TUNABLES: [Tunable; 19] = [
+pub const TUNABLES: [Tunable; 23] = [
     tunable!(rfp_max_depth, 1, 12, 1),
     tunable!(rfp_margin, 20, 250, 10),
     tunable!(nmp_min_depth, 1, 8, 1),
@@ -141,6 +162,12 @@ pub const TUNABLES: [Tunable; 19] = [
     tunable!(lmr_base, 0, 200, 8),
     tunable!(lmr_divisor, 100, 500, 15),
     tunable!(lmr_history_divisor, 1000, 20000, 500),
+    tunable!(history_bonus_quad, 0, 8, 1),
+    tunable!(history_bonus_lin, 0, 400, 20),
+    tunable!(history_bonus_offset, -400, 400, 25),
+    // Within a tenth of the table's bound (ordering::HISTORY_MAX, 16384) so that one
+    // cut-off never swings a slot across it.
+    tunable!(history_bonus_max, 50, 1600, 75),
 ];
 
 impl SearchParams {
@@ -254,5 +281,29 @@ mod tests {
             Err("search parameter 'rfp_margin' needs a value (name=value)".into())
         );
         assert!(SearchParams::parse("rfp_margin=x").is_err());
+    }
+
+    #[test]
+    fn history_bonus_is_the_formula_within_its_bounds() {
+        // The engine's: depth², at most 400.
+        let d = SearchParams::DEFAULT;
+        assert_eq!(
+            (1..=30)
+                .map(|depth| d.history_bonus(depth))
+                .collect::<Vec<_>>(),
+            (1..=30)
+                .map(|depth: i32| (depth * depth).min(400))
+                .collect::<Vec<_>>()
+        );
+        // A linear one with an offset, clamped at both ends.
+        let p = SearchParams::parse(
+            "history_bonus_quad=0,history_bonus_lin=150,history_bonus_offset=-200,history_bonus_max=1500",
+        )
+        .expect("reads");
+        assert_eq!(p.history_bonus(1), 0);
+        assert_eq!(p.history_bonus(2), 100);
+        assert_eq!(p.history_bonus(11), 1450);
+        assert_eq!(p.history_bonus(12), 1500);
+        assert_eq!(p.history_bonus(40), 1500);
     }
 }

@@ -667,7 +667,8 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                     }
                     if alpha >= beta {
                         if !tactical {
-                            self.heur.reward_quiet(pos, m, &quiets_tried, depth, ply);
+                            let bonus = p.history_bonus(depth);
+                            self.heur.reward_quiet(pos, m, &quiets_tried, bonus, ply);
                         }
                         break;
                     }

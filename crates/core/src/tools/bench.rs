@@ -5,6 +5,7 @@ use crate::board::Position;
 use crate::clock::Instant;
 use crate::game::{Game, Rules};
 use crate::nnue::{EvalKind, Network};
+use crate::search::parameters::SearchParams;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits};
 use std::io::{self, Write};
@@ -23,6 +24,8 @@ pub struct Settings {
     pub eval: EvalKind,
     /// The network for `EvalKind::Nnue`; `None`: the embedded one.
     pub network: Option<Arc<Network>>,
+    /// The search's parameters (a tuned candidate's signature differs).
+    pub params: SearchParams,
 }
 
 impl Default for Settings {
@@ -35,6 +38,7 @@ impl Default for Settings {
             rules: Rules::default(),
             eval: EvalKind::default(),
             network: None,
+            params: SearchParams::DEFAULT,
         }
     }
 }
@@ -62,6 +66,7 @@ pub fn run(settings: &Settings, out: &mut impl Write) -> io::Result<u64> {
     engine.options.threads = settings.threads.max(1);
     engine.options.report = false;
     engine.options.eval = settings.eval;
+    engine.options.params = settings.params;
     if let Some(net) = &settings.network {
         engine.set_network(Arc::clone(net));
     }
