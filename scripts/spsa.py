@@ -69,7 +69,9 @@ def play(config, k, plus, minus):
         "--engine", engine("plus", plus),
         "--engine", engine("minus", minus),
         "--games", str(2 * total_pairs),
-        "--shard", f"{k}/{config['iterations_planned']}",
+        # Past the iterations planned at the start (--iterations raised later), the
+        # openings come round again.
+        "--shard", f"{(k - 1) % config['iterations_planned'] + 1}/{config['iterations_planned']}",
         "--concurrency", str(config["concurrency"]),
         "--openings", config["book"],
     ] + config["limit"]
@@ -136,7 +138,7 @@ def main():
             "pairs": args.pairs,
             "iterations": args.iterations,
             # Fixed when the run starts: the openings of iteration k depend on it.
-            "iterations_planned": max(args.iterations, 1),
+            "iterations_planned": args.iterations,
             "concurrency": args.concurrency,
             "limit": limit_args,
             "seed": args.seed,
@@ -151,8 +153,6 @@ def main():
         save(args.state, state)
 
     n_iter = config["iterations"]
-    planned = max(config["iterations_planned"], n_iter)
-    config["iterations_planned"] = planned
     big_a = 0.1 * n_iter
     while state["k"] < n_iter:
         k = state["k"] + 1
