@@ -33,7 +33,7 @@ pub struct Level {
 /// "Strength levels", has the matches; `scripts/calibrate-levels.sh` measures them).
 pub const LEVELS: [Level; 10] = [
     Level {
-        elo: 1016,
+        elo: 988,
         depth: 1,
         temperature: 0,
         beginner: Some(Profile {
@@ -43,55 +43,55 @@ pub const LEVELS: [Level; 10] = [
         }),
     },
     Level {
-        elo: 1083,
+        elo: 1168,
         depth: 1,
         temperature: 600,
         beginner: None,
     },
     Level {
-        elo: 1187,
+        elo: 1264,
         depth: 1,
         temperature: 300,
         beginner: None,
     },
     Level {
-        elo: 1345,
+        elo: 1360,
         depth: 1,
         temperature: 150,
         beginner: None,
     },
     Level {
-        elo: 1560,
+        elo: 1516,
         depth: 1,
         temperature: 60,
         beginner: None,
     },
     Level {
-        elo: 1801,
+        elo: 1693,
         depth: 2,
         temperature: 30,
         beginner: None,
     },
     Level {
-        elo: 1952,
+        elo: 1816,
         depth: 3,
         temperature: 20,
         beginner: None,
     },
     Level {
-        elo: 2050,
+        elo: 1943,
         depth: 5,
         temperature: 10,
         beginner: None,
     },
     Level {
-        elo: 2126,
+        elo: 1994,
         depth: 8,
         temperature: 0,
         beginner: None,
     },
     Level {
-        elo: 2196,
+        elo: 2025,
         depth: 0,
         temperature: 0,
         beginner: None,
