@@ -706,7 +706,19 @@ pub async fn a_loaded_game_goes_on(client: &Client, prefix: &str) {
     .await;
     click_move(client, "g3", "g4").await;
     engine_replied(client, 4).await;
+    // "New game" asks before the four plies go; the answer "New game" starts one,
+    // and the old game's error (a refused move) and messages go with it.
+    refuse_a_move(client).await;
     css(client, "#new").await.click().await.expect("new game");
+    let (asked, plies): (bool, usize) = eval(
+        client,
+        "return [!document.getElementById('confirm').hidden, document.querySelectorAll('#moves span[data-ply]').length]",
+    )
+    .await;
+    assert!(
+        asked && plies == 4,
+        "New game asked {asked}, {plies} plies kept"
+    );
     css(client, "#confirm-yes")
         .await
         .click()
@@ -714,8 +726,21 @@ pub async fn a_loaded_game_goes_on(client: &Client, prefix: &str) {
         .expect("yes");
     until(
         client,
-        "a new game against the engine",
-        "document.querySelectorAll('#moves span[data-ply]').length === 0 && document.getElementById('players').value === 'red'",
+        "a new game against the engine, without the old game's errors",
+        "document.querySelectorAll('#moves span[data-ply]').length === 0 && document.getElementById('players').value === 'red' && document.getElementById('notice').hidden && document.querySelectorAll('#messages li').length === 0",
+    )
+    .await;
+}
+
+/// Types a move that is not legal (a1a9) and waits for the refusal.
+pub async fn refuse_a_move(client: &Client) {
+    let input = css(client, "#move-input").await;
+    input.clear().await.expect("clears");
+    input.send_keys("a1a9\n").await.expect("types");
+    until(
+        client,
+        "the refusal",
+        "!document.getElementById('notice').hidden && /a1a9/.test(document.getElementById('notice').textContent)",
     )
     .await;
 }
@@ -731,6 +756,9 @@ pub async fn load_two_moves(client: &Client, name: &str, tags: &str) {
         ),
     )
     .expect("writes the record");
+    // The state's version before: the loaded game's is newer (the board may show the
+    // same game already).
+    let before: String = eval(client, "return document.body.dataset.version").await;
     css(client, "#load")
         .await
         .send_keys(&path.display().to_string())
@@ -739,7 +767,7 @@ pub async fn load_two_moves(client: &Client, name: &str, tags: &str) {
     until(
         client,
         "the loaded game",
-        "document.querySelectorAll('#moves span[data-ply]').length === 2",
+        &format!("Number(document.body.dataset.version) > Number('{before}') && document.querySelectorAll('#moves span[data-ply]').length === 2 && document.querySelector('#board .cell[data-sq=\"a4\"]').dataset.piece === 'E' && document.querySelector('#board .cell[data-sq=\"a6\"]').dataset.piece === 'r'"),
     )
     .await;
     let _ = std::fs::remove_file(&path);
@@ -1009,15 +1037,7 @@ async fn say_things_then_switch(client: &Client, code: &str, new_game: &str, pre
         "document.querySelectorAll('#messages li').length === 1",
     )
     .await;
-    let input = css(client, "#move-input").await;
-    input.clear().await.expect("clears");
-    input.send_keys("a1a9\n").await.expect("types");
-    until(
-        client,
-        "the refusal",
-        "!document.getElementById('notice').hidden && /a1a9/.test(document.getElementById('notice').textContent)",
-    )
-    .await;
+    refuse_a_move(client).await;
     choose_language(client, code, "#new", new_game).await;
     let shown: bool = eval(client, "return !document.getElementById('notice').hidden").await;
     assert!(shown, "the refusal went with the language switch");
