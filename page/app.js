@@ -127,22 +127,21 @@ function squareIndex(sq) {
 async function post(action, body, noticeEl) {
   const answer = await backend.request(action, body || {});
   if (answer.status === 0) {
-    showNotice("error", answer.text);
+    showNotice("error", () => unreachableText(answer));
     return null;
   }
   let data;
   try {
     data = JSON.parse(answer.text);
   } catch (e) {
-    data = { error: t("error.badAnswer", { backend: backend.name }) };
+    data = { code: "badAnswer" };
   }
   if (answer.status >= 300) {
-    const text = refusalText(data) || t("error.failed", { status: answer.status });
+    const words = () => refusalText(data) || t("error.failed", { status: answer.status });
     if (noticeEl) {
-      noticeEl.textContent = text;
-      noticeEl.hidden = false;
+      sayIn(noticeEl, words);
     } else {
-      showNotice("error", text);
+      showNotice("error", words);
     }
     return null;
   }
@@ -152,16 +151,57 @@ async function post(action, body, noticeEl) {
   return data;
 }
 
-// A refusal in the page's language: by its code when it has one the catalogues word
-// (sides, animals and results in their words), else the back end's sentence.
+// The back end could not be asked (the server is gone, the worker stopped): its
+// code, worded here.
+function unreachableText(answer) {
+  return codeText("notice", answer.code, {}, answer.text);
+}
+
+// Words made by the back end, by their code (`<prefix>.<code>` in the catalogues),
+// with sides, animals and reasons in the page's words; `fallback` (its English
+// sentence) only for a code no catalogue has.
+function codeText(prefix, code, args, fallback) {
+  const key = prefix + "." + code;
+  if (!code || !CATALOGUES.en || !(key in CATALOGUES.en)) return fallback;
+  const a = Object.assign({}, args);
+  if (a.side) a.side = sideName(a.side);
+  if (a.animal) a.animal = animalName(a.animal);
+  // A refused move after the end of a game names the reason by its code, with the
+  // reason's own arguments beside it.
+  if (a.reason) {
+    const inner = Object.assign({}, args);
+    delete inner.reason;
+    a.reason = codeText("reason", a.reason, inner, a.reason);
+  }
+  // The players of a loaded game ("Human" for a person).
+  if (a.red) a.red = seatName(a.red);
+  if (a.blue) a.blue = seatName(a.blue);
+  return t(key, a);
+}
+
+// A refusal in the page's language.
 function refusalText(data) {
-  const key = "refusal." + data.code;
-  if (!data.code || !CATALOGUES.en || !(key in CATALOGUES.en)) return data.error;
-  const args = Object.assign({}, data.args);
-  if (args.side) args.side = sideName(args.side);
-  if (args.animal) args.animal = animalName(args.animal);
-  if (args.reason) args.reason = reasonText(args.reason);
-  return t(key, args);
+  return codeText("refusal", data.code, data.args, data.error);
+}
+
+// A notice of the back end's in the page's language.
+function noticeText(n) {
+  return codeText("notice", n.code, n.args, n.text);
+}
+
+// Shows `words` (a function giving the text in the page's language) in `el`; a
+// language switch words it again.
+const worded = new Map();
+function sayIn(el, words) {
+  worded.set(el, words);
+  el.textContent = words();
+  el.hidden = false;
+}
+
+// Words the shown texts again (after a language switch); a hidden one too, so that
+// it is right when shown again.
+function rewordAll() {
+  for (const [el, words] of worded) el.textContent = words();
 }
 
 function connect() {
@@ -170,8 +210,10 @@ function connect() {
       $("connection").textContent = t("conn.live");
       $("connection").className = "online";
     },
-    error(text) {
-      $("connection").textContent = text || t("conn.reconnecting");
+    // `key`: what the back end says of the connection (by default, that it tries
+    // again).
+    error(key) {
+      $("connection").textContent = t(key || "conn.reconnecting");
       $("connection").className = "offline";
     },
     state: (data) => render(data),
@@ -180,7 +222,7 @@ function connect() {
       if (state) renderArrows();
     },
     notice(n) {
-      if (n.kind === "error") showNotice("error", n.text);
+      if (n.kind === "error") showNotice("error", () => noticeText(n));
     },
   });
 }
@@ -189,7 +231,15 @@ function connect() {
 async function saveRecord() {
   const answer = await backend.request("record", null);
   if (answer.status !== 200) {
-    showNotice("error", t("error.save", { text: answer.text }));
+    showNotice("error", () => {
+      let data = {};
+      try {
+        data = JSON.parse(answer.text);
+      } catch (e) {
+        // Not the back end's JSON.
+      }
+      return t("error.save", { text: answer.status === 0 ? unreachableText(answer) : refusalText(data) || answer.status });
+    });
     return;
   }
   const url = URL.createObjectURL(new Blob([answer.text], { type: "text/plain" }));
@@ -202,11 +252,11 @@ async function saveRecord() {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function showNotice(kind, text) {
+// `words`: a function giving the text in the page's language (or a text).
+function showNotice(kind, words) {
   const el = $("notice");
-  el.textContent = text;
   el.className = kind;
-  el.hidden = false;
+  sayIn(el, typeof words === "function" ? words : () => words);
 }
 
 function hideNotice() {
@@ -373,16 +423,19 @@ function explainWhyNot(sq) {
   if (state.result) return;
   const p = state.board[squareIndex(sq)];
   const you = personColor();
+  // The words keep the values of the moment (a language switch words them again).
+  const engine = state.thinking ? state.thinking.engine : "";
+  const toMove = state.sideToMove;
   if (state.thinking) {
-    showNotice("info", t("why.thinking", { engine: state.thinking.engine }));
+    showNotice("info", () => t("why.thinking", { engine }));
   } else if (p && you && p.color !== you) {
-    showNotice("info", t("why.notYours", { side: sideName(p.color), animal: animalName(p.animal), you: sideName(you) }));
+    showNotice("info", () => t("why.notYours", { side: sideName(p.color), animal: animalName(p.animal), you: sideName(you) }));
   } else if (p && p.color !== state.sideToMove) {
-    showNotice("info", t("why.toMove", { side: sideName(state.sideToMove) }));
+    showNotice("info", () => t("why.toMove", { side: sideName(toMove) }));
   } else if (Object.keys(state.legal).length === 0) {
-    showNotice("info", t("why.notTurn"));
+    showNotice("info", () => t("why.notTurn"));
   } else {
-    showNotice("info", t("why.noMove"));
+    showNotice("info", () => t("why.noMove"));
   }
 }
 
@@ -460,24 +513,11 @@ function seatName(name) {
   return name === "You" || name === "Human" ? t("seat.human") : name;
 }
 
-// The core's words for the end of a game, by key; others (an engine's failure, a
-// clock) as the back end says them.
-const REASONS = {
-  "den entered": "reason.den",
-  "no animals left": "reason.noAnimals",
-  "no legal move": "reason.noMoves",
-  "repetition": "reason.repetition",
-  "no capture rule": "reason.noCapture",
-};
-
-function reasonText(reason) {
-  return REASONS[reason] ? t(REASONS[reason]) : reason;
-}
-
-// The end of the game as the person reads it: "You win!" against the engine.
+// The end of the game as the person reads it: "You win!" against the engine. The
+// reason by its code (the rules', or the referee's: a clock, an engine's failure).
 function resultText() {
   const r = state.result;
-  const reason = reasonText(r.reason);
+  const reason = codeText("reason", r.code, r.args, r.reason);
   const capital = reason.charAt(0).toUpperCase() + reason.slice(1);
   const you = personColor();
   if (!r.winner) return t("result.draw", { reason });
@@ -684,7 +724,7 @@ function renderSettings() {
   for (const n of s.notices.slice().reverse()) {
     const li = document.createElement("li");
     li.className = n.kind;
-    li.textContent = n.text;
+    li.textContent = noticeText(n);
     messages.appendChild(li);
   }
 }
@@ -921,12 +961,14 @@ function rulesChoice() {
 
 // Asks before a change would end the game in progress; `yes` runs when accepted,
 // `no` when declined.
-function confirmFirst(text, yes, no) {
+// Asks first (`words`: a function giving the question in the page's language) when a
+// game is in progress.
+function confirmFirst(words, yes, no) {
   if (!state || state.moves.length === 0 || state.result) {
     yes();
     return;
   }
-  $("confirm-text").textContent = text;
+  sayIn($("confirm-text"), words);
   $("confirm").hidden = false;
   $("confirm-yes").onclick = () => {
     $("confirm").hidden = true;
@@ -983,6 +1025,7 @@ function setUpLanguage() {
     }
     applyLanguage();
     if (state) render(state);
+    rewordAll();
     renderLesson();
     renderLessonChoices();
   });
@@ -1088,7 +1131,7 @@ function renderLessonChoices() {
       $("learn-dialog").close();
       // From one lesson to another nothing is lost; a game in progress is.
       if (lesson) startLesson(i);
-      else confirmFirst(t("confirm.lesson"), () => startLesson(i));
+      else confirmFirst(() => t("confirm.lesson"), () => startLesson(i));
     });
     li.appendChild(b);
     list.appendChild(li);
@@ -1107,19 +1150,20 @@ function startTask() {
   lesson.said = null;
   clearErrors();
   renderLesson();
-  // The task's position, then the moves played before it (their history matters to
-  // the anti-chase rules), in silence.
-  const setUp = async () => {
-    let ok = await post("new", { fen: task.fen, players: "both", rules: { variant: task.variant || "jungle" } });
-    for (const move of task.before || []) {
-      if (ok) ok = await post("move", { move });
-    }
-    return ok;
-  };
-  setUp().then((ok) => {
+  setUpTask(task).then((ok) => {
     if (lesson && ok) lesson.phase = "waiting";
     renderLesson();
   });
+}
+
+// The task's position as a new game, then the moves played before it (their history
+// matters to the anti-chase rules), in silence.
+async function setUpTask(task) {
+  let ok = await post("new", { fen: task.fen, players: "both", rules: { variant: task.variant || "jungle" } });
+  for (const move of task.before || []) {
+    if (ok) ok = await post("move", { move });
+  }
+  return ok;
 }
 
 function leaveLesson() {
@@ -1143,12 +1187,17 @@ function checkLesson(s) {
     if (last) markLessonDone(LESSONS[lesson.i].id);
     lesson.said = { kind: "praise", keys: last ? [praise, "lesson.finished"] : [praise] };
   } else {
-    // A legal move, but not the task's: the hint, and the move taken back.
+    // A legal move, but not the task's: the hint, and the task set again from its
+    // start (the move list as it was, nothing left to redo).
     wrongTry();
-    lesson.phase = "undoing";
+    lesson.phase = "resetting";
+    const at = lesson.i + "." + lesson.task;
     setTimeout(() => {
-      post("undo").then(() => {
-        if (lesson && lesson.phase === "undoing") lesson.phase = "waiting";
+      if (!lesson || lesson.i + "." + lesson.task !== at) return;
+      lesson.phase = "loading";
+      setUpTask(task).then((ok) => {
+        if (lesson && lesson.phase === "loading" && ok) lesson.phase = "waiting";
+        renderLesson();
       });
     }, 700);
   }
@@ -1221,11 +1270,13 @@ function foldForPhone() {
 
 function setUpControls() {
   // A new game ends the one in progress: the page asks first, as for new rules.
-  $("new").addEventListener("click", () => confirmFirst(t("confirm.new"), newGameWithRules));
-  $("apply-rules").addEventListener("click", () => confirmFirst(t("confirm.rules"), newGameWithRules));
-  $("variant").addEventListener("change", () =>
-    confirmFirst(t("confirm.variant", { variant: $("variant").value }), newGameWithRules,
-      () => { $("variant").value = state.variant; }));
+  $("new").addEventListener("click", () => confirmFirst(() => t("confirm.new"), newGameWithRules));
+  $("apply-rules").addEventListener("click", () => confirmFirst(() => t("confirm.rules"), newGameWithRules));
+  $("variant").addEventListener("change", () => {
+    const variant = $("variant").value;
+    confirmFirst(() => t("confirm.variant", { variant }), newGameWithRules,
+      () => { $("variant").value = state.variant; });
+  });
   $("labels").value = labels;
   $("labels").addEventListener("change", () => {
     labels = $("labels").value;
@@ -1267,7 +1318,8 @@ function setUpControls() {
     const text = $("move-input").value.trim();
     if (!text) return;
     if (state && state.thinking) {
-      showNotice("info", t("move.wait", { engine: state.thinking.engine, move: text }));
+      const engine = state.thinking.engine;
+      showNotice("info", () => t("move.wait", { engine, move: text }));
       return;
     }
     post("move", { move: text }).then((ok) => {

@@ -197,6 +197,54 @@ window.JUNGLE_LESSONS = [
           "a3a2"
         ],
         "goal": "move"
+      },
+      {
+        "fen": "6l/7/7/7/r6/7/7/7/L6 r",
+        "variant": "jungle-cn",
+        "before": [
+          "a1a2",
+          "g9f9",
+          "a2b2",
+          "f9f8",
+          "b2b1",
+          "f8g8",
+          "b1a1",
+          "g8g9",
+          "a1a2",
+          "g9f9",
+          "a2b2",
+          "f9f8",
+          "b2b1",
+          "f8g8",
+          "b1a1",
+          "g8g9",
+          "a1a2",
+          "g9f9",
+          "a2b2",
+          "f9f8",
+          "b2b1",
+          "f8g8",
+          "b1a1",
+          "g8g9",
+          "a1a2",
+          "g9f9",
+          "a2b2",
+          "f9f8",
+          "b2b1",
+          "f8g8",
+          "b1a1",
+          "g8g9",
+          "a1a2",
+          "g9f9"
+        ],
+        "accept": [
+          "a2a3"
+        ],
+        "refused": [
+          "a2a1",
+          "a2b2"
+        ],
+        "goal": "move"
       }
     ]
   }

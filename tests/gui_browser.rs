@@ -97,6 +97,17 @@ async fn the_board_in_a_dark_scheme() {
         widths.len() == 7 && wide - narrow < 1.5,
         "unequal columns: {widths:?}"
     );
+    // The squares' TRAP and DEN in an ink that reads on them (their squares stay
+    // light): a contrast of at least 4.5.
+    let contrasts: Vec<f64> = eval(client, "const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+             const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).map(Number); return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b); };
+             return ['trap', 'den'].map((k) => { const cell = document.querySelector('#board .cell.' + k + ':not([data-piece])');
+               const a = lum(getComputedStyle(cell, '::after').color), b = lum(getComputedStyle(cell).backgroundColor);
+               return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); })").await;
+    assert!(
+        contrasts.len() == 2 && contrasts.iter().all(|&c| c >= 4.5),
+        "TRAP and DEN contrast {contrasts:?} in the dark scheme"
+    );
     shot(client, "dark-1-desktop").await;
     open_rules(client).await;
     shot(client, "dark-2-rules").await;

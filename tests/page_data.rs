@@ -206,10 +206,27 @@ fn every_lesson_task_is_solved_by_its_moves_under_the_rules_core() {
             let start = *game.position();
             assert_eq!(start.side_to_move(), Color::Red, "{name}: Red moves");
             assert_eq!(game.result(), GameResult::Ongoing, "{name}: decided");
+            // A refused move is one only the anti-chase rules forbid: the same game
+            // without them takes it.
+            let mut free = Game::with_rules(
+                position,
+                Rules {
+                    anti_chase: false,
+                    ..rules
+                },
+            );
+            for text in &task.before {
+                free.play_text(text)
+                    .unwrap_or_else(|e| panic!("{name}: {text} before the task: {e}"));
+            }
             for text in &task.refused {
                 assert!(
                     matches!(game.parse_move(text), Err(MoveError::Forbidden(_))),
                     "{name}: {text} should be forbidden by the anti-chase rules"
+                );
+                assert!(
+                    free.parse_move(text).is_ok(),
+                    "{name}: {text} is refused even without the anti-chase rules"
                 );
             }
             assert!(!task.accept.is_empty(), "{name}: no solution");
@@ -247,5 +264,199 @@ fn every_lesson_task_is_solved_by_its_moves_under_the_rules_core() {
                 "{name}: no wrong try possible"
             );
         }
+    }
+}
+
+/// The Rust side's sources whose words reach the page (the other crates' are the
+/// engine's and the command line's). `crates/app/src/puzzles.rs` words its own
+/// refusals for page/puzzles.js and is checked with it.
+fn board_sources() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        "crates/app/src",
+        "crates/app/src/controller",
+        "src/gui",
+        "crates/web/src",
+    ] {
+        let mut names: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "rs" || x == "js"))
+            .collect();
+        names.sort();
+        for path in names {
+            let name = path
+                .strip_prefix(root)
+                .expect("under the root")
+                .display()
+                .to_string();
+            if name == "crates/app/src/puzzles.rs" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("readable");
+            files.push((name, text));
+        }
+    }
+    for js in ["src/gui/backend.js", "crates/web/js/backend.js"] {
+        files.push((
+            js.to_string(),
+            std::fs::read_to_string(root.join(js)).expect(js),
+        ));
+    }
+    files
+}
+
+/// The end of the call that opens at `open` (the index of its '('), skipping strings.
+fn call_end(text: &str, open: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut depth, mut i, mut in_string) = (0usize, open, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'(' if !in_string => depth += 1,
+            b')' if !in_string => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// Every code the Rust side (and the back ends' scripts) can send the page: the
+/// refusals (`.coded("…"`, the server's `error(…, "…"`), the notices
+/// (`Code::notice("…"`, the back ends' `code: "…"`) and the reasons a game ended
+/// (`Code::reason("…"`), each with its catalogue key.
+fn sent_codes() -> Vec<(String, String)> {
+    let mut keys = Vec::new();
+    for (file, text) in board_sources() {
+        for (call, prefix) in [
+            (".coded(\"", "refusal."),
+            ("Code::notice(\"", "notice."),
+            ("Code::reason(\"", "reason."),
+            ("code: \"", "notice."),
+        ] {
+            for code in quoted_after(&text, call) {
+                keys.push((format!("{prefix}{code}"), file.clone()));
+            }
+        }
+        // The server's own errors: `error(503, "busy", …)`.
+        if file == "src/gui/http.rs" {
+            for (i, _) in text.match_indices("error(") {
+                let rest = &text[i + "error(".len()..];
+                if let Some((status, after)) = rest.split_once(", \"") {
+                    if status.chars().all(|c| c.is_ascii_digit()) && !status.is_empty() {
+                        let code = after.split('"').next().unwrap_or("");
+                        keys.push((format!("refusal.{code}"), file.clone()));
+                    }
+                }
+            }
+        }
+    }
+    keys
+}
+
+#[test]
+fn every_code_the_rust_side_sends_is_worded_in_every_catalogue() {
+    let codes = sent_codes();
+    // Enough of each kind that the scan still finds them.
+    for (prefix, least) in [("refusal.", 25), ("notice.", 10), ("reason.", 7)] {
+        let n = codes.iter().filter(|(k, _)| k.starts_with(prefix)).count();
+        assert!(n >= least, "only {n} codes {prefix}* found");
+    }
+    for lang in LANGS {
+        let cat = catalogue(lang);
+        let missing: Vec<&(String, String)> =
+            codes.iter().filter(|(k, _)| !cat.contains_key(k)).collect();
+        assert!(
+            missing.is_empty(),
+            "i18n/{lang}.js lacks the words of {missing:?}"
+        );
+    }
+    // The page words by the code, never by the English sentence: every refusal the
+    // board's sources make carries a code, and every code is named where it is made
+    // (a key passed in a variable would escape this scan).
+    for (file, text) in board_sources() {
+        if !file.ends_with(".rs") {
+            continue;
+        }
+        for call in ["Code::notice(", "Code::reason(", ".coded("] {
+            for (i, _) in text.match_indices(call) {
+                let after = text[i + call.len()..].trim_start();
+                let line = text[..i].lines().count();
+                assert!(
+                    after.starts_with('"')
+                        || (file == "src/gui/http.rs" && after.starts_with("code,")),
+                    "{file}:{line}: {call}… without its key written out"
+                );
+            }
+        }
+        for call in ["Refusal::bad(", "Refusal::conflict(", "Refusal::new("] {
+            for (i, _) in text.match_indices(call) {
+                let end = call_end(&text, i + call.len() - 1);
+                let after = text[end..].trim_start();
+                let line = text[..i].lines().count();
+                assert!(
+                    after.starts_with(".coded("),
+                    "{file}:{line}: a refusal without a code (the page could only show its English)"
+                );
+            }
+        }
+    }
+}
+
+/// A translation is not the English left in place: no text of another catalogue is
+/// the English one word for word, except names the languages share (the subtitle's
+/// pinyin, the rule sets, animals German calls as English does, "Start"). The
+/// browser's walk (`browser_common::no_english_left`) then finds English that does
+/// not come from a catalogue.
+#[test]
+fn no_catalogue_keeps_the_english_text() {
+    const SHARED: [&str; 7] = [
+        "subtitle",
+        "animal.wolf",
+        "animal.leopard",
+        "animal.tiger",
+        "variant.jungle",
+        "variant.jungle-cn",
+        "watch.start",
+    ];
+    let en = catalogue("en");
+    // The words of a text, its placeholders left out.
+    let words = |text: &str| -> usize {
+        let mut plain = String::new();
+        let mut depth = 0;
+        for c in text.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                c if depth == 0 => plain.push(c),
+                _ => {}
+            }
+        }
+        plain
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() >= 3)
+            .count()
+    };
+    for lang in ["de", "zh", "zh-Hant"] {
+        let cat = catalogue(lang);
+        let kept: Vec<&String> = en
+            .iter()
+            .filter(|(k, v)| {
+                cat.get(*k) == Some(v) && words(v) > 0 && !SHARED.contains(&k.as_str())
+            })
+            .map(|(k, _)| k)
+            .collect();
+        assert!(
+            kept.is_empty(),
+            "i18n/{lang}.js keeps the English of {kept:?}"
+        );
     }
 }

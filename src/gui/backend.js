@@ -23,7 +23,8 @@ const backend = {
       });
       return { status: response.status, text: await response.text() };
     } catch (e) {
-      return { status: 0, text: "The server cannot be reached: " + e };
+      // The page words the code (notice.unreachable); the text is for the log.
+      return { status: 0, code: "unreachable", text: "The server cannot be reached: " + e };
     }
   },
 

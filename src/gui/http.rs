@@ -81,7 +81,7 @@ pub fn serve(server: Server, addr: SocketAddr, host: &str, controller: Sender<Ms
     for request in server.incoming_requests() {
         if shared.requests.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
             shared.requests.fetch_sub(1, Ordering::SeqCst);
-            respond(request, error(503, "the server is busy; try again"));
+            respond(request, error(503, "busy", "the server is busy; try again"));
             continue;
         }
         let shared = Arc::clone(&shared);
@@ -117,12 +117,10 @@ fn with_common_headers(r: Reply, content_type: &str) -> Reply {
         .with_header(header("Cache-Control", "no-store"))
 }
 
-fn error(status: u16, message: &str) -> Reply {
-    let body = serde_json::json!({ "error": message }).to_string();
-    with_common_headers(
-        Response::from_string(body).with_status_code(StatusCode(status)),
-        "application/json",
-    )
+/// An error of the server: `message` in English, `code` as the page words it
+/// (`refusal.<code>`).
+fn error(status: u16, code: &'static str, message: &str) -> Reply {
+    refused(&Refusal::new(status, message).coded(code, &[]))
 }
 
 /// A refused action: its sentence, and its code when it has one.
@@ -147,7 +145,7 @@ fn handle(mut request: Request, shared: &Shared) {
             .find(|h| h.field.equiv("Host"))
             .map(|h| h.value.as_str().to_string());
         if !host.is_some_and(|h| shared.hosts.iter().any(|a| a.eq_ignore_ascii_case(&h))) {
-            respond(request, error(403, "unexpected Host header"));
+            respond(request, error(403, "badRequest", "unexpected Host header"));
             return;
         }
     }
@@ -187,9 +185,9 @@ fn handle(mut request: Request, shared: &Shared) {
             _,
             "/" | "/index.html" | "/app.js" | "/backend.js" | "/app.css" | "/api/state"
             | "/api/record" | "/api/events",
-        ) => error(405, "method not allowed"),
-        (_, p) if p.starts_with("/api/") => error(405, "actions take POST"),
-        _ => error(404, "not found"),
+        ) => error(405, "badRequest", "method not allowed"),
+        (_, p) if p.starts_with("/api/") => error(405, "badRequest", "actions take POST"),
+        _ => error(404, "badRequest", "not found"),
     };
     respond(request, reply);
 }
@@ -207,7 +205,8 @@ fn read_action(request: &mut Request, name: &str) -> Result<api::Request, Refusa
         return Err(Refusal::new(
             415,
             "actions take a JSON body (Content-Type: application/json)",
-        ));
+        )
+        .coded("badRequest", &[]));
     }
     let limit = if name == "load" {
         MAX_RECORD_BODY
@@ -219,6 +218,7 @@ fn read_action(request: &mut Request, name: &str) -> Result<api::Request, Refusa
             413,
             format!("the request body is larger than {limit} bytes"),
         )
+        .coded("tooLarge", &[("bytes", &limit.to_string())])
     };
     if request.body_length().is_some_and(|n| n > limit) {
         return Err(too_large());
@@ -228,11 +228,14 @@ fn read_action(request: &mut Request, name: &str) -> Result<api::Request, Refusa
         .as_reader()
         .take(limit as u64 + 1)
         .read_to_end(&mut body)
-        .map_err(|e| Refusal::bad(format!("cannot read the request body: {e}")))?;
+        .map_err(|e| {
+            Refusal::bad(format!("cannot read the request body: {e}")).coded("badRequest", &[])
+        })?;
     if body.len() > limit {
         return Err(too_large());
     }
-    let text = String::from_utf8(body).map_err(|_| Refusal::bad("the body is not UTF-8"))?;
+    let text = String::from_utf8(body)
+        .map_err(|_| Refusal::bad("the body is not UTF-8").coded("badRequest", &[]))?;
     api::parse(name, &text)
 }
 
@@ -240,7 +243,7 @@ fn read_action(request: &mut Request, name: &str) -> Result<api::Request, Refusa
 fn ask(shared: &Shared, request: api::Request) -> Reply {
     let (tx, rx) = mpsc::channel();
     if shared.controller.send(Msg::Api(request, tx)).is_err() {
-        return error(503, "the GUI has stopped");
+        return error(503, "stopped", "the GUI has stopped");
     }
     match rx.recv_timeout(Duration::from_secs(10)) {
         Ok(Ok(Answer::State(v))) => with_common_headers(
@@ -259,7 +262,7 @@ fn ask(shared: &Shared, request: api::Request) -> Reply {
             )
         }
         Ok(Err(r)) => refused(&r),
-        Err(_) => error(503, "the GUI did not answer in time"),
+        Err(_) => error(503, "noAnswer", "the GUI did not answer in time"),
     }
 }
 
@@ -272,7 +275,7 @@ pub fn event_stream_text(event: &Event) -> String {
 fn stream_events(request: Request, shared: &Shared) {
     if shared.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
         shared.streams.fetch_sub(1, Ordering::SeqCst);
-        respond(request, error(503, "too many open pages"));
+        respond(request, error(503, "busy", "too many open pages"));
         return;
     }
     let (tx, rx) = mpsc::channel::<String>();

@@ -629,6 +629,16 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         .expect("font size");
     let size = size.as_f64().unwrap_or(0.0);
     assert!(size >= 9.0, "animal names {size} px on a phone");
+    // The squares' TRAP and DEN too: at least 12 px.
+    let sizes: Vec<f64> = eval(
+        client,
+        "return ['trap', 'den'].map((k) => parseFloat(getComputedStyle(document.querySelector('#board .cell.' + k + ':not([data-piece])'), '::after').fontSize))",
+    )
+    .await;
+    assert!(
+        sizes.len() == 2 && sizes.iter().all(|&s| s >= 12.0),
+        "TRAP and DEN {sizes:?} px on a phone"
+    );
     shot(client, &format!("{prefix}5-phone")).await;
     set_viewport(client, 1280, 800).await;
 
@@ -687,13 +697,68 @@ pub async fn first_screen(client: &Client, url: &str, prefix: &str) {
 /// A saved game loaded from a file: Players stays "You play Red", and the engine
 /// answers the person's next move; the next new game keeps the choice.
 pub async fn a_loaded_game_goes_on(client: &Client, prefix: &str) {
-    let path =
-        std::env::temp_dir().join(format!("jungle-loaded-{}-{prefix}.txt", std::process::id()));
+    load_two_moves(client, &format!("loaded-{prefix}"), "").await;
+    until(
+        client,
+        "the loaded game",
+        "document.getElementById('players').value === 'red'",
+    )
+    .await;
+    click_move(client, "g3", "g4").await;
+    engine_replied(client, 4).await;
+    // "New game" asks before the four plies go; the answer "New game" starts one,
+    // and the old game's error (a refused move) and messages go with it.
+    refuse_a_move(client).await;
+    css(client, "#new").await.click().await.expect("new game");
+    let (asked, plies): (bool, usize) = eval(
+        client,
+        "return [!document.getElementById('confirm').hidden, document.querySelectorAll('#moves span[data-ply]').length]",
+    )
+    .await;
+    assert!(
+        asked && plies == 4,
+        "New game asked {asked}, {plies} plies kept"
+    );
+    css(client, "#confirm-yes")
+        .await
+        .click()
+        .await
+        .expect("yes");
+    until(
+        client,
+        "a new game against the engine, without the old game's errors",
+        "document.querySelectorAll('#moves span[data-ply]').length === 0 && document.getElementById('players').value === 'red' && document.getElementById('notice').hidden && document.querySelectorAll('#messages li').length === 0",
+    )
+    .await;
+}
+
+/// Types a move that is not legal (a1a9) and waits for the refusal.
+pub async fn refuse_a_move(client: &Client) {
+    let input = css(client, "#move-input").await;
+    input.clear().await.expect("clears");
+    input.send_keys("a1a9\n").await.expect("types");
+    until(
+        client,
+        "the refusal",
+        "!document.getElementById('notice').hidden && /a1a9/.test(document.getElementById('notice').textContent)",
+    )
+    .await;
+}
+
+/// Loads a record of two moves (a3a4 a7a6, Red to move after them) through "Load
+/// game", with the tags `tags` (lines); `name` names its file.
+pub async fn load_two_moves(client: &Client, name: &str, tags: &str) {
+    let path = std::env::temp_dir().join(format!("jungle-{name}-{}.txt", std::process::id()));
     std::fs::write(
         &path,
-        "[FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. a3a4 a7a6 *\n",
+        format!(
+            "{tags}[FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. a3a4 a7a6 *\n"
+        ),
     )
     .expect("writes the record");
+    // The state's version before: the loaded game's is newer (the board may show the
+    // same game already).
+    let before: String = eval(client, "return document.body.dataset.version").await;
     css(client, "#load")
         .await
         .send_keys(&path.display().to_string())
@@ -702,24 +767,10 @@ pub async fn a_loaded_game_goes_on(client: &Client, prefix: &str) {
     until(
         client,
         "the loaded game",
-        "document.querySelectorAll('#moves span[data-ply]').length === 2 && document.getElementById('players').value === 'red'",
+        &format!("Number(document.body.dataset.version) > Number('{before}') && document.querySelectorAll('#moves span[data-ply]').length === 2 && document.querySelector('#board .cell[data-sq=\"a4\"]').dataset.piece === 'E' && document.querySelector('#board .cell[data-sq=\"a6\"]').dataset.piece === 'r'"),
     )
     .await;
-    click_move(client, "g3", "g4").await;
-    engine_replied(client, 4).await;
     let _ = std::fs::remove_file(&path);
-    css(client, "#new").await.click().await.expect("new game");
-    css(client, "#confirm-yes")
-        .await
-        .click()
-        .await
-        .expect("yes");
-    until(
-        client,
-        "a new game against the engine",
-        "document.querySelectorAll('#moves span[data-ply]').length === 0 && document.getElementById('players').value === 'red'",
-    )
-    .await;
 }
 
 /// A lesson on the board: "The rat and the elephant". A legal move that is not the
@@ -732,7 +783,8 @@ pub async fn a_lesson(client: &Client, prefix: &str) {
         text(client, "#lesson-task").await,
         "The smallest takes the biggest: take the elephant with your rat."
     );
-    // A wrong try: the rat steps aside. The hint, and the move taken back.
+    // A wrong try: the rat steps aside. The hint, and the task set again from its
+    // start: the rat back, the move list empty, nothing to redo; the hint stays.
     click_move(client, "d4", "d3").await;
     lesson_says(client, "wrong").await;
     assert!(text(client, "#lesson-feedback")
@@ -740,22 +792,17 @@ pub async fn a_lesson(client: &Client, prefix: &str) {
         .starts_with("Not this time."));
     until(
         client,
-        "the try taken back",
-        "document.querySelector('#board .cell[data-sq=\"d4\"]').dataset.piece === 'R'",
+        "the task from its start again",
+        "document.querySelector('#board .cell[data-sq=\"d4\"]').dataset.piece === 'R' && document.querySelectorAll('#moves span[data-ply]').length === 0 && document.getElementById('redo').disabled",
     )
     .await;
+    lesson_says(client, "wrong").await;
     shot(client, &format!("{prefix}7b-lesson-wrong")).await;
     click_move(client, "d4", "d5").await;
     lesson_says(client, "praise").await;
-    css(client, "#lesson-next")
-        .await
-        .click()
-        .await
-        .expect("next");
-    until(
+    second_task(
         client,
-        "the second task",
-        "document.getElementById('lesson-step').textContent === 'Task 2 of 2' && document.querySelector('#board .cell[data-sq=\"d6\"]').dataset.piece === 'C'",
+        "document.querySelector('#board .cell[data-sq=\"d6\"]').dataset.piece === 'C'",
     )
     .await;
     // The elephant may not take the rat: the back end refuses, the lesson hints.
@@ -792,12 +839,15 @@ pub async fn a_lesson(client: &Client, prefix: &str) {
         "document.querySelectorAll('#moves span[data-ply]').length === 12",
     )
     .await;
-    cell(client, "a3").await.click().await.expect("the wolf");
-    css(client, "#board .cell.forbidden[data-sq=\"a2\"]").await;
-    cell(client, "a2").await.click().await.expect("a2");
-    lesson_says(client, "wrong").await;
-    click_move(client, "a3", "a4").await;
-    lesson_says(client, "praise").await;
+    forbidden_then_allowed(client, "a3", "a2", "a4").await;
+    // Rule 17-5: the lion's 17 moves on four squares are played first; a1 is marked
+    // ✕, a try there is refused and answered, the way out is praised.
+    second_task(
+        client,
+        "document.querySelectorAll('#moves span[data-ply]').length === 34 && document.querySelector('#board .cell[data-sq=\"a2\"]').dataset.piece === 'L'",
+    )
+    .await;
+    forbidden_then_allowed(client, "a2", "a1", "a3").await;
     set_viewport(client, 400, 860).await;
     top_shot(client, &format!("{prefix}7d-lesson-phone")).await;
     set_viewport(client, 1280, 800).await;
@@ -812,6 +862,42 @@ pub async fn a_lesson(client: &Client, prefix: &str) {
         "document.getElementById('lesson').hidden && document.getElementById('players').value === 'red' && document.querySelector('#board .cell[data-sq=\"g3\"]').dataset.piece === 'R'",
     )
     .await;
+}
+
+/// "Next task", and the second of two set up (`ready` holds).
+async fn second_task(client: &Client, ready: &str) {
+    css(client, "#lesson-next")
+        .await
+        .click()
+        .await
+        .expect("next");
+    until(
+        client,
+        "the second task",
+        &format!("document.getElementById('lesson-step').textContent === 'Task 2 of 2' && {ready}"),
+    )
+    .await;
+}
+
+/// In an anti-chase task: the animal on `from` is chosen, `forbidden` is marked ✕ and
+/// a try there is refused and answered with the hint (which names the way out); then
+/// the move to `to` is praised.
+async fn forbidden_then_allowed(client: &Client, from: &str, forbidden: &str, to: &str) {
+    cell(client, from).await.click().await.expect("the animal");
+    css(
+        client,
+        &format!("#board .cell.forbidden[data-sq=\"{forbidden}\"]"),
+    )
+    .await;
+    cell(client, forbidden)
+        .await
+        .click()
+        .await
+        .expect("the forbidden square");
+    lesson_says(client, "wrong").await;
+    assert!(text(client, "#lesson-feedback").await.contains(to));
+    click_move(client, from, to).await;
+    lesson_says(client, "praise").await;
 }
 
 /// Opens "Learn", takes a screenshot of the list (`shot_name`), and starts the lesson
@@ -875,11 +961,12 @@ pub async fn choose_language(client: &Client, code: &str, selector: &str, shows:
 }
 
 /// The page in Chinese (simplified), German and Chinese (traditional) by the language
-/// switch: every panel and the rules in that language, no English word left in the
-/// Chinese page, the pieces' characters in its script; the browser keeps the choice.
-/// Back to English.
+/// switch: each walked (`no_english_left`): every panel and dialog, what a screen
+/// reader reads, a refusal made before the switch, the Messages of a loaded game and
+/// the board's squares, all in that language; the pieces' characters in its script;
+/// the browser keeps the choice. Back to English.
 pub async fn the_page_in_chinese_and_german(client: &Client, url: &str, prefix: &str) {
-    choose_language(client, "zh", "#new", "新的一局").await;
+    say_things_then_switch(client, "zh", "新的一局", prefix).await;
     assert_eq!(text(client, "#status").await, "轮到你走（红方）");
     assert_eq!(
         labelled(client, "both", "a1").await.0,
@@ -889,19 +976,7 @@ pub async fn the_page_in_chinese_and_german(client: &Client, url: &str, prefix: 
     let lion: String = eval(client, "document.getElementById('labels').value = 'chars'; document.getElementById('labels').dispatchEvent(new Event('change')); return document.querySelector('#board .cell[data-sq=\"g1\"] .name').textContent").await;
     assert_eq!(lion, "狮", "simplified characters with the Chinese page");
     labelled(client, "pictures-names", "a1").await;
-    // Every panel open, then the words a person reads: Latin words are only names
-    // (the engine's, the rule sets', the move notation) and what the back end says
-    // of engines.
-    let english: Vec<String> = eval(
-        client,
-        "for (const d of document.querySelectorAll('#panel details')) d.open = true;
-         const text = [document.querySelector('header'), document.getElementById('play'), document.getElementById('panel')]
-           .map((e) => e.innerText).join(' ');
-         const allowed = new Set(['Jungle', 'jungle', 'cn', 'Dou', 'Shou', 'Qi', 'Elo', 'English', 'Deutsch']);
-         return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !allowed.has(w) && !/^[a-g][0-9]/.test(w));",
-    )
-    .await;
-    assert_eq!(english, Vec::<String>::new(), "English on the Chinese page");
+    no_english_left(client, "zh").await;
     let terrain: String = eval(
         client,
         "return document.querySelector('#board .cell[data-sq=\"d9\"]').dataset.terrain",
@@ -927,15 +1002,107 @@ pub async fn the_page_in_chinese_and_german(client: &Client, url: &str, prefix: 
     set_viewport(client, 400, 860).await;
     top_shot(client, &format!("{prefix}8c-zh-phone")).await;
     set_viewport(client, 1280, 800).await;
-    choose_language(client, "de", "#new", "Neue Partie").await;
+    say_things_then_switch(client, "de", "Neue Partie", prefix).await;
     assert_eq!(text(client, "#status").await, "Du bist am Zug (Rot)");
+    no_english_left(client, "de").await;
     top_shot(client, &format!("{prefix}9-de")).await;
+    open_rules(client).await;
+    set_viewport(client, 400, 860).await;
+    shot(client, &format!("{prefix}9c-de-rules-phone")).await;
+    set_viewport(client, 1280, 800).await;
+    close_rules(client).await;
     // Traditional characters, the pieces' too (獅, as on the traditional sets).
-    choose_language(client, "zh-Hant", "#status", "輪到你走（紅方）").await;
+    say_things_then_switch(client, "zh-Hant", "新的一局", prefix).await;
+    assert_eq!(text(client, "#status").await, "輪到你走（紅方）");
     assert_eq!(labelled(client, "chars", "g1").await.0, "獅");
     labelled(client, "pictures-names", "a1").await;
+    no_english_left(client, "zh-Hant").await;
     top_shot(client, &format!("{prefix}9b-zh-hant")).await;
     choose_language(client, "en", "#new", "New game").await;
+}
+
+/// Before the switch to `code`: a game loaded (its notice in Messages) and a move
+/// refused, both in the language of the moment; then the switch, after which both
+/// must be said in the new language.
+async fn say_things_then_switch(client: &Client, code: &str, new_game: &str, prefix: &str) {
+    load_two_moves(
+        client,
+        &format!("walk-{prefix}{code}"),
+        "[Red \"Human\"]\n[Blue \"Jungle\"]\n",
+    )
+    .await;
+    until(
+        client,
+        "the loaded game's notice",
+        "document.querySelectorAll('#messages li').length === 1",
+    )
+    .await;
+    refuse_a_move(client).await;
+    choose_language(client, code, "#new", new_game).await;
+    let shown: bool = eval(client, "return !document.getElementById('notice').hidden").await;
+    assert!(shown, "the refusal went with the language switch");
+}
+
+/// Walks the page in `lang`: every panel open and every dialog shown in turn, their
+/// text, every aria-label, title, placeholder and the squares' names; fails on a word
+/// (Latin, three letters or more) that the catalogue of `lang` and the rules' text in
+/// it do not have, except names (the engines', the rule sets', the languages' own)
+/// and moves. The puzzles' box is puzzles.js's, checked by its own test.
+pub async fn no_english_left(client: &Client, lang: &str) {
+    let script = r#"
+        const lang = arguments[0];
+        const words = (text) => String(text || '').match(/[A-Za-z\u00C0-\u024F]{3,}/g) || [];
+        const vocab = new Set();
+        const add = (text) => { for (const w of words(text)) vocab.add(w.toLowerCase()); };
+        for (const v of Object.values(window.JUNGLE_I18N[lang])) add(v);
+        for (const el of document.querySelectorAll('.rules-text[data-lang="' + lang + '"]')) add(el.textContent);
+        add('Jungle Dou Shou Qi Elo English Deutsch jungle-cn');
+        for (const el of document.querySelectorAll('#player-top .who, #player-bottom .who')) add(el.textContent.split(/[:：]/).slice(1).join(' '));
+        const found = [];
+        const check = (where, text) => {
+          for (const w of words(text)) {
+            if (!vocab.has(w.toLowerCase())) found.push(where + ': ' + w + ' in "' + String(text).slice(0, 90) + '"');
+          }
+        };
+        const outside = (el) => !el.closest('#puzzle-box') && !el.closest('.rules-text:not([data-lang="' + lang + '"])');
+        for (const d of document.querySelectorAll('#panel details')) d.open = true;
+        check('title', document.title);
+        // The first screen, and "New game"'s question (the loaded game is in progress).
+        document.getElementById('welcome').hidden = false;
+        document.getElementById('new').click();
+        if (document.getElementById('confirm').hidden) found.push('"New game" did not ask');
+        for (const part of [document.querySelector('header'), document.getElementById('play'), document.getElementById('panel')]) {
+          const clone = part.cloneNode(true);
+          for (const p of clone.querySelectorAll('#puzzle-box')) p.remove();
+          document.body.appendChild(clone);
+          for (const line of clone.innerText.split('\n')) check(part.tagName.toLowerCase() + (part.id ? '#' + part.id : ''), line);
+          clone.remove();
+        }
+        document.getElementById('welcome').hidden = true;
+        document.getElementById('confirm-no').click();
+        for (const d of document.querySelectorAll('dialog')) {
+          d.showModal();
+          for (const line of d.innerText.split('\n')) check('dialog#' + d.id, line);
+          d.close();
+        }
+        for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [data-terrain]')) {
+          if (!outside(el)) continue;
+          for (const a of ['aria-label', 'title', 'placeholder', 'data-terrain']) {
+            if (el.hasAttribute(a)) check((el.id || el.tagName.toLowerCase()) + '[' + a + ']', el.getAttribute(a));
+          }
+        }
+        return found;
+    "#;
+    let found = client
+        .execute(script, vec![serde_json::Value::from(lang)])
+        .await
+        .expect("the walk");
+    let found: Vec<String> = serde_json::from_value(found).unwrap_or_default();
+    assert_eq!(
+        found,
+        Vec::<String>::new(),
+        "English left on the {lang} page"
+    );
 }
 
 /// A phone: the expert parts (position, rule variants, Elo figures, analysis) start
@@ -967,7 +1134,57 @@ pub async fn the_phone_layout(client: &Client, url: &str, prefix: &str) {
         .await
         .expect("shown"));
     top_shot(client, &format!("{prefix}10-phone-start")).await;
+    the_rules_diagrams_on_a_phone(client, prefix).await;
     set_viewport(client, 1280, 800).await;
+}
+
+/// The rules' diagrams on a phone: each as wide as the dialog (one under the other),
+/// every animal with its rank on a badge, and the capture arrow of the trap diagram
+/// ending beside the elephant, not on it.
+pub async fn the_rules_diagrams_on_a_phone(client: &Client, prefix: &str) {
+    open_rules(client).await;
+    let widths: Vec<f64> = eval(
+        client,
+        "return Array.from(document.querySelectorAll('#rules-dialog .diagrams svg'), (d) => d.getBoundingClientRect().width)",
+    )
+    .await;
+    assert!(
+        widths.len() == 4 && widths[1..].iter().all(|&w| w >= 280.0),
+        "diagram widths {widths:?} on a phone"
+    );
+    let ranks: Vec<(String, String)> = eval(
+        client,
+        "return Array.from(document.querySelectorAll('#rules-dialog .dg-piece'), (g) => [g.dataset.animal, (g.querySelector('.dg-rank text') || {}).textContent || ''])",
+    )
+    .await;
+    let rank_of = |a: &str| {
+        [
+            "rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant",
+        ]
+        .iter()
+        .position(|&x| x == a)
+        .map(|i| (i + 1).to_string())
+    };
+    assert!(ranks.len() >= 6, "animals in the diagrams: {ranks:?}");
+    for (animal, rank) in &ranks {
+        assert_eq!(Some(rank.clone()), rank_of(animal), "{animal}'s badge");
+    }
+    // The arrow's end, and its head's half length, stay off the elephant's disc.
+    let clear: f64 = eval(
+        client,
+        "const path = document.querySelector('#rules-dialog .dg-capture');
+         const end = path.getPointAtLength(path.getTotalLength());
+         const disc = document.querySelector('#rules-dialog .dg-piece[data-animal=elephant] > circle');
+         const head = 1.8;
+         return Math.hypot(end.x - disc.cx.baseVal.value, end.y - disc.cy.baseVal.value) - disc.r.baseVal.value - head;",
+    )
+    .await;
+    assert!(
+        clear > 0.0,
+        "the capture arrow covers the elephant ({clear})"
+    );
+    shot(client, &format!("{prefix}10b-rules-phone")).await;
+    close_rules(client).await;
 }
 
 /// Sizes the window so that the page itself (the viewport) is `width` x `height`,

@@ -162,15 +162,47 @@ pub struct Refusal {
     pub code: Option<Code>,
 }
 
-/// A refusal as the page words it: its key (`refusal.<key>` in the page's catalogues)
-/// and the values of its placeholders.
+/// Words the page says in its language: their key in the page's catalogues and the
+/// values of its placeholders. A refusal's key is `refusal.<key>`, a notice's
+/// `notice.<key>`, the end of a game's `reason.<key>`; the key sent is the part after
+/// the dot. tests/page_data.rs finds every key given to `coded`, `Code::notice` and
+/// `Code::reason` as a literal, and checks that it is in every catalogue.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Code {
     pub key: &'static str,
     pub args: Vec<(&'static str, String)>,
 }
 
+impl Code {
+    fn new(key: &'static str, args: &[(&'static str, &str)]) -> Code {
+        Code {
+            key,
+            args: args.iter().map(|&(k, v)| (k, v.to_string())).collect(),
+        }
+    }
+
+    /// A notice's words (`notice.<key>`).
+    pub fn notice(key: &'static str, args: &[(&'static str, &str)]) -> Code {
+        Code::new(key, args)
+    }
+
+    /// The words of the reason a game ended (`reason.<key>`).
+    pub fn reason(key: &'static str, args: &[(&'static str, &str)]) -> Code {
+        Code::new(key, args)
+    }
+
+    /// The placeholders' values as a JSON object.
+    pub fn args_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.args
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::from(v.as_str())))
+            .collect()
+    }
+}
+
 impl Refusal {
+    /// A refusal without a code: the page shows `message` as it is. Those a person
+    /// can meet are all coded (`coded`), which tests/page_data.rs checks.
     pub fn new(status: u16, message: impl Into<String>) -> Refusal {
         Refusal {
             status,
@@ -180,20 +212,17 @@ impl Refusal {
     }
 
     pub fn bad(message: impl Into<String>) -> Refusal {
-        Refusal::new(400, message)
+        Self::new(400, message)
     }
 
     pub fn conflict(message: impl Into<String>) -> Refusal {
-        Refusal::new(409, message)
+        Self::new(409, message)
     }
 
-    /// The same refusal, with the code the page words it by.
+    /// The same refusal, with the code the page words it by (`refusal.<key>`).
     pub fn coded(self, key: &'static str, args: &[(&'static str, &str)]) -> Refusal {
         Refusal {
-            code: Some(Code {
-                key,
-                args: args.iter().map(|&(k, v)| (k, v.to_string())).collect(),
-            }),
+            code: Some(Code::new(key, args)),
             ..self
         }
     }
@@ -203,13 +232,8 @@ impl Refusal {
     pub fn body(&self) -> String {
         let mut body = serde_json::json!({ "error": self.message });
         if let Some(code) = &self.code {
-            let args: serde_json::Map<String, serde_json::Value> = code
-                .args
-                .iter()
-                .map(|(k, v)| (k.to_string(), serde_json::Value::from(v.as_str())))
-                .collect();
             body["code"] = code.key.into();
-            body["args"] = args.into();
+            body["args"] = code.args_json().into();
         }
         body.to_string()
     }
@@ -227,7 +251,8 @@ pub enum Answer {
 /// Reads the body of `POST /api/<name>`.
 pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
     fn json<T: serde::de::DeserializeOwned>(body: &str) -> Result<T, Refusal> {
-        serde_json::from_str(body).map_err(|e| Refusal::bad(format!("bad request body: {e}")))
+        serde_json::from_str(body)
+            .map_err(|e| Refusal::bad(format!("bad request body: {e}")).coded("badRequest", &[]))
     }
     // Requests without fields take an empty body or `{}`.
     let empty = || -> Result<(), Refusal> {
@@ -238,7 +263,8 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
             Err(Refusal::bad(format!(
                 "'{}' takes no fields",
                 jungle_core::text::quote(name)
-            )))
+            ))
+            .coded("badRequest", &[]))
         }
     };
     Ok(match name {
@@ -259,7 +285,8 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
             return Err(Refusal::new(
                 404,
                 format!("no such action '{}'", jungle_core::text::quote(name)),
-            ))
+            )
+            .coded("badRequest", &[]))
         }
     })
 }

@@ -10,7 +10,7 @@
 //! the engines' searches and takes what they say, `reviewing` walks a review.
 
 use crate::analysis::Analysis;
-use crate::api::{self, Answer, Players, Refusal, Request};
+use crate::api::{self, Answer, Code, Players, Refusal, Request};
 use crate::board::movegen::MoveError;
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{Color, Move, Position};
@@ -225,9 +225,14 @@ impl<H: Host> Controller<H> {
 
     /// The game is over: a request to play on is refused with its result.
     fn refuse_when_over(&self) -> Result<(), Refusal> {
-        match self.line.result() {
-            Some((_, reason)) => Err(Refusal::conflict(format!("the game is over ({reason})"))
-                .coded("gameOver", &[("reason", &reason)])),
+        match self.line.result_code() {
+            Some((_, reason, code)) => {
+                // The reason's key, and its arguments beside it (the engine's name).
+                let mut args: Vec<(&'static str, &str)> = vec![("reason", code.key)];
+                args.extend(code.args.iter().map(|(k, v)| (*k, v.as_str())));
+                Err(Refusal::conflict(format!("the game is over ({reason})"))
+                    .coded("gameOver", &args))
+            }
             None => Ok(()),
         }
     }
@@ -280,7 +285,11 @@ impl<H: Host> Controller<H> {
                     "engine {} does not declare the rule options; its moves are still checked by the rules of {rules}",
                     engine.name
                 );
-                self.notice(NoticeKind::Info, text);
+                let code = Code::notice(
+                    "noRuleOptions",
+                    &[("engine", &engine.name), ("rules", &rules.to_string())],
+                );
+                self.notice(NoticeKind::Info, code, text);
             }
         }
     }
@@ -297,18 +306,20 @@ impl<H: Host> Controller<H> {
         self.restart_analysis();
     }
 
-    /// The referee ends a watched game.
-    fn decide(&mut self, winner: Option<Color>, reason: String) {
+    /// The referee ends a watched game: `reason` in English (the record's), `code` as
+    /// the page words it.
+    fn decide(&mut self, winner: Option<Color>, reason: String, code: Code) {
         self.watch.running = false;
-        self.line.decide(winner, reason);
+        self.line.decide(winner, reason, code);
         self.changed();
     }
 
     // ----- telling the pages ---------------------------------------------------------
 
-    pub fn notice(&mut self, kind: NoticeKind, text: String) {
+    /// Tells the pages `code` (worded by the page), `text` in English.
+    pub fn notice(&mut self, kind: NoticeKind, code: Code, text: String) {
         log::info!("{kind:?}: {text}");
-        let notice = Notice { kind, text };
+        let notice = Notice::new(kind, code, text);
         self.notices.push(notice.clone());
         self.host.publish(Event::Notice(notice));
     }
@@ -347,6 +358,7 @@ fn rules_of(choice: &api::RulesChoice) -> Result<Rules, Refusal> {
             "unknown rule set '{}' (jungle or jungle-cn)",
             quote(&choice.variant)
         ))
+        .coded("badVariant", &[("variant", &quote(&choice.variant))])
     })?;
     Ok(Rules {
         moves: MoveRuleFlags {

@@ -2,9 +2,10 @@
 //! lines, a notice. The host sends each as it can (the GUI server as an event stream,
 //! `event: <name>` and `data: <json>`; the browser's worker as a message).
 
+use crate::api::Code;
 use crate::view::{AnalysisView, View};
 use serde::Serialize;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "event", content = "data", rename_all = "lowercase")]
@@ -47,10 +48,25 @@ pub enum NoticeKind {
     Error,
 }
 
+/// A notice: its words in English (`text`, for logs), and its code and arguments,
+/// by which the page words it (`notice.<code>` in its catalogues).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Notice {
     pub kind: NoticeKind,
     pub text: String,
+    pub code: &'static str,
+    pub args: BTreeMap<&'static str, String>,
+}
+
+impl Notice {
+    pub fn new(kind: NoticeKind, code: Code, text: String) -> Notice {
+        Notice {
+            kind,
+            text,
+            code: code.key,
+            args: code.args.into_iter().collect(),
+        }
+    }
 }
 
 /// The last notices, newest last.

@@ -3,8 +3,9 @@
 //! when a game between engines ended by a rule of the match rather than of the game.
 //! Every move of the line was checked by the rules core when it was added.
 
-use crate::board::{Color, Move, Position};
-use crate::game::{Game, GameResult, Rules};
+use crate::api::Code;
+use crate::board::{Color, Move, Position, WinReason};
+use crate::game::{DrawReason, Game, GameResult, Rules};
 use serde::Serialize;
 
 /// A game decided by the referee rather than the rules (an illegal move, a crash, a
@@ -14,6 +15,24 @@ pub struct Verdict {
     pub ply: usize,
     pub winner: Option<Color>,
     pub reason: String,
+    /// The reason as the page words it.
+    pub code: Code,
+}
+
+/// The rules' reasons for a win as the page words them.
+fn win_reason_code(reason: WinReason) -> Code {
+    match reason {
+        WinReason::Den => Code::reason("den", &[]),
+        WinReason::NoAnimals => Code::reason("noAnimals", &[]),
+        WinReason::NoMoves => Code::reason("noMoves", &[]),
+    }
+}
+
+fn draw_reason_code(reason: DrawReason) -> Code {
+    match reason {
+        DrawReason::Repetition => Code::reason("repetition", &[]),
+        DrawReason::NoCapture => Code::reason("noCapture", &[]),
+    }
 }
 
 /// What kind of move a move is, as the page draws it.
@@ -138,24 +157,38 @@ impl GameLine {
         self.cursor == self.moves.len()
     }
 
-    /// The referee ends the game at the cursor.
-    pub fn decide(&mut self, winner: Option<Color>, reason: String) {
+    /// The referee ends the game at the cursor: `reason` in English, `code` as the page
+    /// words it.
+    pub fn decide(&mut self, winner: Option<Color>, reason: String, code: Code) {
         self.verdict = Some(Verdict {
             ply: self.cursor,
             winner,
             reason,
+            code,
         });
     }
 
     /// The result shown: the referee's verdict at the cursor, or the rules'.
     pub fn result(&self) -> Option<(Option<Color>, String)> {
+        self.result_code().map(|(w, reason, _)| (w, reason))
+    }
+
+    /// The result shown, with the reason's code (`reason.<key>` in the page's
+    /// catalogues).
+    pub fn result_code(&self) -> Option<(Option<Color>, String, Code)> {
         if let Some(v) = &self.verdict {
-            return Some((v.winner, v.reason.clone()));
+            return Some((v.winner, v.reason.clone(), v.code.clone()));
         }
         match self.game.result() {
             GameResult::Ongoing => None,
-            GameResult::Win { winner, reason } => Some((Some(winner), reason.describe().into())),
-            GameResult::Draw(reason) => Some((None, reason.describe().into())),
+            GameResult::Win { winner, reason } => Some((
+                Some(winner),
+                reason.describe().into(),
+                win_reason_code(reason),
+            )),
+            GameResult::Draw(reason) => {
+                Some((None, reason.describe().into(), draw_reason_code(reason)))
+            }
         }
     }
 
@@ -215,7 +248,11 @@ mod tests {
     fn a_verdict_holds_where_it_was_given() {
         let mut line = GameLine::default();
         line.push(mv("a3a4"));
-        line.decide(Some(Color::Blue), "Red lost on time".into());
+        line.decide(
+            Some(Color::Blue),
+            "Red lost on time".into(),
+            Code::reason("time", &[("engine", "Red")]),
+        );
         assert_eq!(line.result().map(|r| r.0), Some(Some(Color::Blue)));
         assert!(line.final_result().is_some());
         line.set_cursor(0);

@@ -94,8 +94,12 @@ pub struct Target {
 #[derive(Clone, Debug, Serialize)]
 pub struct ResultView {
     pub winner: Option<&'static str>,
+    /// In English (as a record's `Termination` has it).
     pub reason: String,
     pub text: String,
+    /// The reason as the page words it (`reason.<code>`), and its arguments.
+    pub code: &'static str,
+    pub args: BTreeMap<&'static str, String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -179,7 +183,7 @@ pub fn state(c: &Controller<impl Host>) -> View {
     let line = c.line();
     let pos = line.position();
     let side = pos.side_to_move();
-    let result = line.result();
+    let result = line.result_code();
     let person_to_move = result.is_none() && c.seats().seat(side).is_none();
     let (legal, forbidden) = if person_to_move {
         targets(c)
@@ -222,13 +226,15 @@ pub fn state(c: &Controller<impl Host>) -> View {
             .cursor()
             .checked_sub(1)
             .map(|i| line.moves()[i].to_string()),
-        result: result.map(|(winner, reason)| ResultView {
+        result: result.map(|(winner, reason, code)| ResultView {
             winner: winner.map(Color::name),
             text: match winner {
                 Some(w) => format!("{} wins: {reason}", side_name(w)),
                 None => format!("Draw: {reason}"),
             },
             reason,
+            code: code.key,
+            args: code.args.into_iter().collect(),
         }),
         players: c.seats().players,
         seats: Seats {

@@ -24,12 +24,14 @@ const backend = (() => {
     }
   }
 
+  // The page words the code (notice.engineStopped, conn.stopped); the text is for
+  // the tests' log.
   function fail(text) {
     failure = "The engine stopped (" + text + "); reload the page.";
     window.jungleErrors.push(failure);
-    for (const resolve of waiting.values()) resolve({ status: 0, text: failure });
+    for (const resolve of waiting.values()) resolve({ status: 0, code: "engineStopped", text: failure });
     waiting.clear();
-    if (handlers) handlers.error("stopped");
+    if (handlers) handlers.error("conn.stopped");
   }
 
   worker.onmessage = (e) => {
@@ -62,7 +64,7 @@ const backend = (() => {
     name: "engine",
     // `state` and `record` are reads (null body); the rest actions with a JSON body.
     request(action, body) {
-      if (failure) return Promise.resolve({ status: 0, text: failure });
+      if (failure) return Promise.resolve({ status: 0, code: "engineStopped", text: failure });
       return new Promise((resolve) => {
         const id = next++;
         waiting.set(id, resolve);

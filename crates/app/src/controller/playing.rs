@@ -138,8 +138,10 @@ impl<H: Host> Controller<H> {
             EngineEvent::Said { slot, line } => {
                 let text = line.trim_start_matches("info string").trim();
                 if text.starts_with("error") {
-                    let text = format!("{}: {text}", self.engines[slot].name);
-                    self.notice(NoticeKind::Error, text);
+                    // The engine's own words, quoted as they are.
+                    let name = self.engines[slot].name.clone();
+                    let code = Code::notice("engineSaid", &[("engine", &name), ("text", text)]);
+                    self.notice(NoticeKind::Error, code, format!("{name}: {text}"));
                     self.changed();
                 }
             }
@@ -189,14 +191,18 @@ impl<H: Host> Controller<H> {
     pub(super) fn hint_answer(&mut self, slot: usize, text: &str) {
         match self.line.game().parse_move(text) {
             Ok(m) => self.hint = Some(m),
-            Err(_) => self.notice(
-                NoticeKind::Error,
-                format!(
-                    "{} suggested '{}', which is not a legal move here",
-                    self.engines[slot].name,
-                    quote(text)
-                ),
-            ),
+            Err(_) => {
+                let name = self.engines[slot].name.clone();
+                let code = Code::notice("badHint", &[("engine", &name), ("move", &quote(text))]);
+                self.notice(
+                    NoticeKind::Error,
+                    code,
+                    format!(
+                        "{name} suggested '{}', which is not a legal move here",
+                        quote(text)
+                    ),
+                )
+            }
         }
         self.restart_analysis();
         self.changed();
@@ -207,7 +213,8 @@ impl<H: Host> Controller<H> {
         let watched = self.seats.players == Players::Engines;
         if watched {
             if !self.watch.charge(p.color, elapsed_ms(p.started)) {
-                self.decide(Some(p.color.other()), format!("{name} lost on time"));
+                let code = Code::reason("time", &[("engine", &name)]);
+                self.decide(Some(p.color.other()), format!("{name} lost on time"), code);
                 return;
             }
             self.watch.add_increment(p.color);
@@ -221,13 +228,16 @@ impl<H: Host> Controller<H> {
                 self.engine_turn();
             }
             Err(e) if watched => {
+                let code = Code::reason("illegalMove", &[("engine", &name), ("move", &quote(text))]);
                 self.decide(
                     Some(p.color.other()),
                     format!("{name} played an illegal move ({e})"),
+                    code,
                 );
             }
             Err(e) => self.notice(
                 NoticeKind::Error,
+                Code::notice("illegalAnswer", &[("engine", &name), ("move", &quote(text))]),
                 format!("{name} answered with an illegal move ({e}); the game is kept, press Engine move to ask again"),
             ),
         }
@@ -241,24 +251,35 @@ impl<H: Host> Controller<H> {
         message: String,
         restarted: bool,
     ) {
-        self.notice(NoticeKind::Error, message);
+        // The host's words say what happened (a crash, no answer in time); the page
+        // says that the engine failed, and whether it runs again.
+        let name = self.engines[slot].name.clone();
+        let code = if restarted {
+            Code::notice("engineRestarted", &[("engine", &name)])
+        } else {
+            Code::notice("engineFailed", &[("engine", &name)])
+        };
+        self.notice(NoticeKind::Error, code, message);
         match id.and_then(|id| self.jobs.finish(slot, id)) {
             Some(Job::Play(p)) => {
                 if self.seats.players == Players::Engines {
-                    let name = self.engines[slot].name.clone();
                     let in_time = self.watch.charge(p.color, elapsed_ms(p.started));
-                    let reason = if in_time {
-                        "crashed or hung"
+                    let (reason, code) = if in_time {
+                        (
+                            "crashed or hung",
+                            Code::reason("crashed", &[("engine", &name)]),
+                        )
                     } else {
-                        "lost on time"
+                        ("lost on time", Code::reason("time", &[("engine", &name)]))
                     };
-                    self.decide(Some(p.color.other()), format!("{name} {reason}"));
+                    self.decide(Some(p.color.other()), format!("{name} {reason}"), code);
                 } else if restarted && !p.retried {
                     // Once more with the restarted engine.
                     self.start_play(slot, p.color, true);
                 } else {
                     self.notice(
                         NoticeKind::Error,
+                        Code::notice("noMove", &[("engine", &name)]),
                         "the engine did not produce a move; the game is kept (press Engine move to try again)".into(),
                     );
                 }
@@ -274,6 +295,7 @@ impl<H: Host> Controller<H> {
                 self.review = None;
                 self.notice(
                     NoticeKind::Error,
+                    Code::notice("reviewFailed", &[]),
                     "the review stopped: the engine failed".into(),
                 );
                 self.restart_analysis();
@@ -293,7 +315,8 @@ impl<H: Host> Controller<H> {
                 self.watch.charge(color, used);
                 self.host.to_engine(slot, EngineRequest::Stop);
                 let name = self.engines[slot].name.clone();
-                self.decide(Some(color.other()), format!("{name} lost on time"));
+                let code = Code::reason("time", &[("engine", &name)]);
+                self.decide(Some(color.other()), format!("{name} lost on time"), code);
             }
         }
         self.flush_analysis();

@@ -24,22 +24,28 @@ impl<H: Host> Controller<H> {
                 MoveError::Forbidden(_) => parsed.and_then(|m| game.chase_explanation(m)),
                 _ => None,
             };
-            let refusal = Refusal::bad(match &explained {
+            let message = match &explained {
                 Some(why) => format!("{text} is forbidden by the {why}"),
                 None => e.to_string(),
-            });
+            };
             // The page words it: the rule that forbids the move, and the animal.
             let animal = parsed.map_or("", |m| game.position().mover(m).name());
             match (&e, explained) {
-                (MoveError::Malformed(_), _) => refusal.coded("malformed", &[("move", text)]),
-                (MoveError::Illegal(_), _) => refusal.coded("illegal", &[("move", text)]),
+                (MoveError::Malformed(_), _) => {
+                    Refusal::bad(message).coded("malformed", &[("move", text)])
+                }
+                (MoveError::Illegal(_), _) => {
+                    Refusal::bad(message).coded("illegal", &[("move", text)])
+                }
                 (MoveError::Forbidden(_), Some(why)) if why.starts_with("rule 7-3") => {
-                    refusal.coded("chase73", &[("move", text), ("animal", animal)])
+                    Refusal::bad(message).coded("chase73", &[("move", text), ("animal", animal)])
                 }
                 (MoveError::Forbidden(_), Some(why)) if why.starts_with("rule 17-5") => {
-                    refusal.coded("chase175", &[("move", text), ("animal", animal)])
+                    Refusal::bad(message).coded("chase175", &[("move", text), ("animal", animal)])
                 }
-                (MoveError::Forbidden(_), _) => refusal.coded("forbidden", &[("move", text)]),
+                (MoveError::Forbidden(_), _) => {
+                    Refusal::bad(message).coded("forbidden", &[("move", text)])
+                }
             }
         })?;
         self.push_move(m);
@@ -87,10 +93,14 @@ impl<H: Host> Controller<H> {
 
     pub(super) fn goto(&mut self, ply: usize) -> Result<(), Refusal> {
         if ply > self.line.moves().len() {
+            let plies = self.line.moves().len();
             return Err(Refusal::bad(format!(
-                "ply {ply} is past the end of the game ({} plies)",
-                self.line.moves().len()
-            )));
+                "ply {ply} is past the end of the game ({plies} plies)"
+            ))
+            .coded(
+                "pastEnd",
+                &[("ply", &ply.to_string()), ("plies", &plies.to_string())],
+            ));
         }
         self.watch.running = false;
         self.move_cursor(ply);
@@ -104,8 +114,10 @@ impl<H: Host> Controller<H> {
         };
         let start = match &request.fen {
             Some(fen) => {
-                let pos = Position::from_fen_with(fen.trim(), rules.moves)
-                    .map_err(|e| Refusal::bad(format!("invalid position '{}': {e}", quote(fen))))?;
+                let pos = Position::from_fen_with(fen.trim(), rules.moves).map_err(|e| {
+                    Refusal::bad(format!("invalid position '{}': {e}", quote(fen)))
+                        .coded("badPosition", &[])
+                })?;
                 if Game::with_rules(pos, rules).result() != GameResult::Ongoing {
                     return Err(
                         Refusal::bad("that position is already decided").coded("decided", &[])
@@ -128,17 +140,19 @@ impl<H: Host> Controller<H> {
     pub(super) fn settings(&mut self, s: api::SettingsRequest) -> Result<(), Refusal> {
         if let Some(level) = s.level {
             if level == 0 || level > LEVEL_NAMES.len() as u32 {
-                return Err(Refusal::bad(format!(
-                    "level must be from 1 to {}, got {level}",
-                    LEVEL_NAMES.len()
-                )));
+                let max = LEVEL_NAMES.len().to_string();
+                return Err(
+                    Refusal::bad(format!("level must be from 1 to {max}, got {level}"))
+                        .coded("badLevel", &[("max", &max), ("level", &level.to_string())]),
+                );
             }
         }
         if let Some(ms) = s.movetime_ms {
             if !(50..=600_000).contains(&ms) {
                 return Err(Refusal::bad(format!(
                     "thinking time must be from 50 to 600000 ms, got {ms}"
-                )));
+                ))
+                .coded("badMovetime", &[("ms", &ms.to_string())]));
             }
         }
         if let Some(level) = s.level {
@@ -212,9 +226,10 @@ impl<H: Host> Controller<H> {
     pub(super) fn set_analysis(&mut self, a: api::AnalysisRequest) -> Result<(), Refusal> {
         if let Some(k) = a.multipv {
             if !(1..=8).contains(&k) {
-                return Err(Refusal::bad(format!(
-                    "MultiPV must be from 1 to 8, got {k}"
-                )));
+                return Err(
+                    Refusal::bad(format!("MultiPV must be from 1 to 8, got {k}"))
+                        .coded("badLines", &[("lines", &k.to_string())]),
+                );
             }
             self.analysis.multipv = k;
             self.host.to_engine(
@@ -312,7 +327,7 @@ impl<H: Host> Controller<H> {
         // A record written by `jungle analyse` (or saved after a review) brings its
         // review: the marks, and the scores for the graph.
         self.review = loaded.review;
-        self.notice(NoticeKind::Info, loaded.description);
+        self.notice(NoticeKind::Info, loaded.code, loaded.description);
         Ok(())
     }
 }

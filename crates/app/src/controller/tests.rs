@@ -373,19 +373,33 @@ fn a_bad_record_is_refused_and_the_game_kept() {
     let mut c = controller();
     play(&mut c, "a3a4").expect("legal");
     answer(&mut c, PLAYER, "a7a6");
-    for (text, says) in [
-        ("", "has no games"),
+    // Each refusal with the code and arguments the page words it by: a bad tag at
+    // the line it is on (a [Rules] tag on line 5, its moves on line 8).
+    for (text, says, code, expected) in [
+        ("", "has no games", "noGames", vec![]),
         (
             "[FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. a1a9 1-0\n",
             "cannot be replayed",
+            "badRecordMove",
+            vec![("number", "1"), ("ply", "1")],
         ),
         (
             "[FEN \"9/9 r\"]\n\n1. a3a4 1-0\n",
             "cannot read the record file: line 1",
+            "badRecord",
+            vec![("line", "1")],
         ),
         (
             "[Rules \"jungle-xx\"]\n[FEN \"l6/7/7/7/7/7/7/7/T5L r 0 1\"]\n\n1. a1a2 *\n",
             "line 1",
+            "badRecord",
+            vec![("line", "1")],
+        ),
+        (
+            "[Event \"x\"]\n[Red \"a\"]\n[Blue \"b\"]\n[FEN \"l6/7/7/7/7/7/7/7/T5L r 0 1\"]\n[Rules \"jungle-xx\"]\n[Result \"*\"]\n\n1. a1a2 *\n",
+            "line 5",
+            "badRecord",
+            vec![("line", "5")],
         ),
     ] {
         let r = c
@@ -396,6 +410,10 @@ fn a_bad_record_is_refused_and_the_game_kept() {
             .expect_err("refused");
         assert_eq!(r.status, 400);
         assert!(r.message.contains(says), "{text:?}: {}", r.message);
+        let worded = r.code.as_ref().expect("a code");
+        assert_eq!(worded.key, code, "{text:?}");
+        let args: Vec<(&str, &str)> = worded.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        assert_eq!(args, expected, "{text:?}");
     }
     let r = c
         .handle(Request::Load(LoadRequest {
@@ -448,7 +466,11 @@ fn a_loaded_game_keeps_the_players_and_the_engine_plays_on() {
 #[test]
 fn a_new_game_forgets_the_old_games_messages() {
     let mut c = controller();
-    c.notice(NoticeKind::Error, "engine Jungle-2 failed".into());
+    c.notice(
+        NoticeKind::Error,
+        crate::api::Code::notice("engineFailed", &[("engine", "Jungle-2")]),
+        "engine Jungle-2 failed".into(),
+    );
     assert_eq!(c.notices().iter().count(), 1);
     c.handle(Request::NewGame(NewGameRequest {
         players: None,
@@ -471,6 +493,10 @@ fn a_watched_game_keeps_the_clocks_and_the_referee_decides() {
     let (winner, reason) = c.line().result().expect("decided");
     assert_eq!(winner, Some(Color::Red));
     assert!(reason.contains("illegal move"), "{reason}");
+    // The page words the verdict by its code, the engine and its move as arguments.
+    let view = serde_json::to_value(crate::view::state(&c)).expect("json");
+    assert_eq!(view["result"]["code"], "illegalMove", "{}", view["result"]);
+    assert_eq!(view["result"]["args"]["move"], "a1a9");
     assert!(!c.watch().running);
     assert!(c.watch().clocks[0] > 60_000 - 1000);
 }
@@ -498,7 +524,18 @@ fn a_failed_engine_is_asked_once_more() {
     assert!(c
         .notices()
         .iter()
-        .any(|n| n.text.contains("did not produce a move")));
+        .any(|n| n.text.contains("did not produce a move") && n.code == "noMove"));
+    // Each failure said by its code, the engine named.
+    let failures: Vec<_> = c
+        .notices()
+        .iter()
+        .filter(|n| n.code == "engineRestarted")
+        .collect();
+    assert_eq!(failures.len(), 2);
+    assert_eq!(
+        failures[0].args.get("engine").map(String::as_str),
+        Some("Jungle")
+    );
     // An answer of the first search, late, is outdated.
     c.engine_event(EngineEvent::BestMove {
         slot: PLAYER,
