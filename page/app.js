@@ -985,6 +985,7 @@ function setUpLanguage() {
     if (state) render(state);
     renderLesson();
     renderLessonChoices();
+    Puzzles.onLanguage(); // hook: puzzles.js
   });
 }
 

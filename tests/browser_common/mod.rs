@@ -874,6 +874,22 @@ pub async fn choose_language(client: &Client, code: &str, selector: &str, shows:
     .await;
 }
 
+/// The words of three Latin letters or more in the `text` a script sets (`script`
+/// declares `const text`), but for names: the engine's, the rule sets', the game's
+/// own (Jungle, Dou Shou Qi), Elo, the languages in the switch, and the move
+/// notation. On a Chinese page, any English left.
+pub async fn latin_words(client: &Client, script: &str) -> Vec<String> {
+    eval(
+        client,
+        &format!(
+            "{script}
+             const allowed = new Set(['Jungle', 'jungle', 'cn', 'Dou', 'Shou', 'Qi', 'Elo', 'English', 'Deutsch']);
+             return (text.match(/[A-Za-z]{{3,}}/g) || []).filter((w) => !allowed.has(w) && !/^[a-g][0-9]/.test(w));"
+        ),
+    )
+    .await
+}
+
 /// The page in Chinese (simplified), German and Chinese (traditional) by the language
 /// switch: every panel and the rules in that language, no English word left in the
 /// Chinese page, the pieces' characters in its script; the browser keeps the choice.
@@ -889,16 +905,12 @@ pub async fn the_page_in_chinese_and_german(client: &Client, url: &str, prefix: 
     let lion: String = eval(client, "document.getElementById('labels').value = 'chars'; document.getElementById('labels').dispatchEvent(new Event('change')); return document.querySelector('#board .cell[data-sq=\"g1\"] .name').textContent").await;
     assert_eq!(lion, "狮", "simplified characters with the Chinese page");
     labelled(client, "pictures-names", "a1").await;
-    // Every panel open, then the words a person reads: Latin words are only names
-    // (the engine's, the rule sets', the move notation) and what the back end says
-    // of engines.
-    let english: Vec<String> = eval(
+    // Every panel open, then the words a person reads.
+    let english = latin_words(
         client,
         "for (const d of document.querySelectorAll('#panel details')) d.open = true;
          const text = [document.querySelector('header'), document.getElementById('play'), document.getElementById('panel')]
-           .map((e) => e.innerText).join(' ');
-         const allowed = new Set(['Jungle', 'jungle', 'cn', 'Dou', 'Shou', 'Qi', 'Elo', 'English', 'Deutsch']);
-         return (text.match(/[A-Za-z]{3,}/g) || []).filter((w) => !allowed.has(w) && !/^[a-g][0-9]/.test(w));",
+           .map((e) => e.innerText).join(' ');",
     )
     .await;
     assert_eq!(english, Vec::<String>::new(), "English on the Chinese page");
