@@ -1028,6 +1028,7 @@ function setUpLanguage() {
     rewordAll();
     renderLesson();
     renderLessonChoices();
+    Puzzles.onLanguage(); // hook: puzzles.js
   });
 }
 

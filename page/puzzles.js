@@ -8,24 +8,26 @@
 //
 // Hooks into app.js (kept small on purpose): `Puzzles.interceptMove(move)` before a
 // move is sent, `Puzzles.arrows()` in renderArrows, `Puzzles.onState()` at the end of
-// render. The way in is any element with data-open="puzzles" (index.html).
+// render, `Puzzles.onLanguage()` when the page's language changes. The way in is any
+// element with data-open="puzzles" (index.html).
+//
+// Every word comes from the page's catalogues by `t()` (app.js; keys `puzzle.*`, the
+// themes' `puzzle.theme.<name>`, the back end's refusals `refusal.puzzle*`). What the
+// box says is kept as a function that words it, so that it can be said again in
+// another language.
 "use strict";
 
 const Puzzles = (() => {
   const KEY = "jungle.puzzles";
   const THEME_KEY = "jungle.puzzles.theme";
-  const THEME_NAMES = {
-    den: "Den attack",
-    trap: "Trap capture",
-    jump: "River jump",
-    "rat-elephant": "Rat takes elephant",
-    "blocked-jump": "Blocked jump",
-    "no-moves": "No legal move left",
-    "last-animal": "Last animal",
-    endgame: "Endgame (tables)",
-    "chase-7-3": "Anti-chase 7-3",
-    "chase-17-5": "Anti-chase 17-5",
-  };
+  // A puzzle's difficulty in words, by its rating (600–2600, protocol.md §9): the
+  // lowest rating of each word.
+  const DIFFICULTIES = [
+    [2200, "veryHard"],
+    [1600, "hard"],
+    [1000, "medium"],
+    [0, "easy"],
+  ];
   // How long the board waits before it plays the opponent's reply (ms).
   const REPLY_DELAY = 450;
 
@@ -43,6 +45,15 @@ const Puzzles = (() => {
   let shownArrows = [];
   let progress = readProgress();
   let lastRating = null;
+  // What the box says: the task and the feedback, each a function that words it in
+  // the page's language (null: nothing), and the feedback's kind ("right", "wrong" or
+  // ""). A refused progress (ask) is said under the next puzzle: `dropped`.
+  let task = null;
+  let feedback = null;
+  let feedbackKind = "";
+  let dropped = null;
+  // The themes the back end offers: [{name, count}].
+  let themes = [];
 
   function readProgress() {
     try {
@@ -61,7 +72,8 @@ const Puzzles = (() => {
   }
 
   const el = (id) => document.getElementById(id);
-  const sideName = (c) => (c === "red" ? "Red" : "Blue");
+  const themeName = (name) => t("puzzle.theme." + name);
+  const difficulty = (rating) => t("puzzle.difficulty." + DIFFICULTIES.find(([low]) => rating >= low)[1]);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
   function buildBox() {
@@ -69,28 +81,33 @@ const Puzzles = (() => {
     const box = document.createElement("div");
     box.id = "puzzle-box";
     box.hidden = true;
+    // The words are set here and by app.js's applyLanguage when the language changes
+    // (data-i18n* as in index.html).
     box.innerHTML = `
       <div class="puzzle-head">
-        <strong>Puzzles</strong>
-        <button id="puzzle-leave" title="Back to playing games">Back to play</button>
+        <strong data-i18n="puzzle.title"></strong>
+        <button id="puzzle-leave" data-i18n="puzzle.leave" data-i18n-title="puzzle.leave.title"></button>
       </div>
       <p id="puzzle-task" aria-live="polite"></p>
       <p id="puzzle-feedback" aria-live="assertive"></p>
       <div class="buttons">
-        <button id="puzzle-hint" title="Show which animal moves">Hint</button>
-        <button id="puzzle-retry" hidden title="Try the move again">Retry</button>
-        <button id="puzzle-solution" title="Show the solution on the board as arrows">Show solution</button>
-        <button id="puzzle-next" title="The next puzzle near your rating">Next puzzle</button>
+        <button id="puzzle-hint" data-i18n="puzzle.hint" data-i18n-title="puzzle.hint.title"></button>
+        <button id="puzzle-retry" hidden data-i18n="puzzle.retry" data-i18n-title="puzzle.retry.title"></button>
+        <button id="puzzle-solution" data-i18n="puzzle.showSolution" data-i18n-title="puzzle.showSolution.title"></button>
+        <button id="puzzle-next" data-i18n="puzzle.next" data-i18n-title="puzzle.next.title"></button>
       </div>
       <dl class="puzzle-stats">
-        <dt>Your rating</dt><dd id="puzzle-rating"></dd>
-        <dt>Streak</dt><dd id="puzzle-streak"></dd>
-        <dt>Puzzle</dt><dd id="puzzle-about"></dd>
+        <dt data-i18n="puzzle.rating"></dt><dd id="puzzle-rating"></dd>
+        <dt data-i18n="puzzle.streak"></dt><dd id="puzzle-streak"></dd>
+        <dt data-i18n="puzzle.about"></dt><dd id="puzzle-about"></dd>
+        <dt data-i18n="puzzle.difficulty"></dt><dd id="puzzle-difficulty"></dd>
       </dl>
       <div class="row">
-        <label for="puzzle-theme">Theme</label>
-        <select id="puzzle-theme"><option value="">Any</option></select>
+        <label for="puzzle-theme" data-i18n="puzzle.theme"></label>
+        <select id="puzzle-theme"><option value="" data-i18n="puzzle.theme.any"></option></select>
       </div>`;
+    for (const e of box.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+    for (const e of box.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
     const controls = el("controls");
     controls.insertBefore(box, controls.firstChild);
     el("puzzle-leave").addEventListener("click", leave);
@@ -108,51 +125,117 @@ const Puzzles = (() => {
     });
   }
 
-  function say(task, feedback, kind) {
-    if (task !== null) el("puzzle-task").textContent = task;
+  // Says the task (unless `said` is null: it stays) and the feedback, each a function
+  // that words it (`() => t("puzzle.right")`).
+  function say(said, heard, kind) {
+    if (said !== null) task = said;
+    feedback = heard || null;
+    feedbackKind = kind || "";
+    sayAgain();
+  }
+
+  function sayAgain() {
+    el("puzzle-task").textContent = task ? task() : "";
     const f = el("puzzle-feedback");
-    f.textContent = feedback || "";
-    f.className = kind || "";
+    f.textContent = feedback ? feedback() : "";
+    f.className = feedbackKind;
   }
 
   function renderStats() {
     const r = progress && progress.rating;
     const rating = r ? Math.round(r.rating) : 1500;
-    let text = rating + " ±" + Math.round(r ? r.deviation : 350);
+    let text = t("puzzle.rating.value", { rating, deviation: Math.round(r ? r.deviation : 350) });
     if (lastRating !== null && lastRating !== rating) {
       const d = rating - lastRating;
-      text += " (" + (d > 0 ? "+" : "") + d + ")";
+      text = t("puzzle.rating.change", { value: text, change: (d > 0 ? "+" : "−") + Math.abs(d) });
     }
     el("puzzle-rating").textContent = text;
     el("puzzle-streak").textContent = progress
-      ? progress.streak + " (best " + progress.best_streak + ", solved " + progress.solved + ", failed " + progress.failed + ")"
+      ? t("puzzle.streak.value", {
+          streak: progress.streak,
+          best: progress.best_streak,
+          solved: progress.solved,
+          failed: progress.failed,
+        })
       : "0";
     el("puzzle-about").textContent = puzzle
-      ? "#" + puzzle.id + (over ? " · rated " + puzzle.rating : "") + " · " +
-        puzzle.themes.map((t) => THEME_NAMES[t] || t).join(", ")
+      ? t("puzzle.about.value", { id: puzzle.id, themes: puzzle.themes.map(themeName).join(t("puzzle.themes.join")) })
       : "";
+    // The puzzle's rating is told once it is over.
+    el("puzzle-difficulty").textContent = !puzzle
+      ? ""
+      : over
+        ? t("puzzle.difficulty.rated", { difficulty: difficulty(puzzle.rating), rating: puzzle.rating })
+        : difficulty(puzzle.rating);
     el("puzzle-hint").disabled = over || !puzzle;
     el("puzzle-solution").disabled = over || !puzzle;
     document.body.dataset.puzzleStreak = progress ? progress.streak : 0;
     document.body.dataset.puzzleRating = rating;
   }
 
-  function fillThemes(themes) {
+  function fillThemes(offered) {
     const select = el("puzzle-theme");
     if (select.options.length > 1) return;
+    themes = offered;
     let kept = "";
     try {
       kept = localStorage.getItem(THEME_KEY) || "";
     } catch (e) {
       kept = "";
     }
-    for (const t of themes) {
+    for (const theme of themes) {
       const o = document.createElement("option");
-      o.value = t.name;
-      o.textContent = (THEME_NAMES[t.name] || t.name) + " (" + t.count + ")";
+      o.value = theme.name;
       select.appendChild(o);
     }
+    nameThemes();
     if ([...select.options].some((o) => o.value === kept)) select.value = kept;
+  }
+
+  function nameThemes() {
+    const select = el("puzzle-theme");
+    select.options[0].textContent = t("puzzle.theme.any");
+    for (const theme of themes) {
+      const o = [...select.options].find((o) => o.value === theme.name);
+      if (o) o.textContent = t("puzzle.theme.count", { theme: themeName(theme.name), count: theme.count });
+    }
+  }
+
+  // A refused request, as a function that words it in the page's language (app.js's
+  // refusalText: the catalogues word the back end's code), or what went wrong on the
+  // way.
+  function refusal(answer) {
+    if (answer.status === 0) return () => answer.text;
+    let data = null;
+    try {
+      data = JSON.parse(answer.text);
+    } catch (e) {
+      data = null;
+    }
+    return () => (data && refusalText(data)) || t("error.failed", { status: answer.status });
+  }
+
+  // Asks for `body`; a progress the back end cannot read (a damaged store) is
+  // dropped (`dropped` says why) and the request made again without it.
+  async function ask(body) {
+    let answer = await backend.request("puzzle", body);
+    if (answer.status === 400 && body.progress && codeOf(answer) === "puzzleProgress") {
+      const why = refusal(answer);
+      dropped = () => t("puzzle.dropped", { reason: why() });
+      progress = null;
+      delete body.progress;
+      delete body.finished;
+      answer = await backend.request("puzzle", body);
+    }
+    return answer;
+  }
+
+  function codeOf(answer) {
+    try {
+      return JSON.parse(answer.text).code;
+    } catch (e) {
+      return null;
+    }
   }
 
   // Asks the back end for the next puzzle (counting `finished` first) and sets it up.
@@ -167,9 +250,10 @@ const Puzzles = (() => {
       const theme = el("puzzle-theme").value;
       if (theme) body.theme = theme;
       if (finished) body.finished = finished;
-      const answer = await backend.request("puzzle", body);
+      const answer = await ask(body);
       if (answer.status !== 200) {
-        say(null, "The puzzles could not be loaded: " + answer.text, "wrong");
+        const why = refusal(answer);
+        say(null, () => t("puzzle.loadFailed", { reason: why() }), "wrong");
         return;
       }
       const data = JSON.parse(answer.text);
@@ -177,11 +261,15 @@ const Puzzles = (() => {
       saveProgress();
       fillThemes(data.themes);
       if (!data.puzzle) {
-        say("No puzzle of this theme.", "", "");
+        say(() => t("puzzle.noneOfTheme"), null, "");
         return;
       }
       lastRating = null;
       await setUp(data.puzzle);
+      if (dropped) {
+        say(null, dropped, "wrong");
+        dropped = null;
+      }
     } finally {
       busy = false;
     }
@@ -194,11 +282,15 @@ const Puzzles = (() => {
     const before = Math.round(progress ? progress.rating.rating : 1500);
     const body = { finished: { id: puzzle.id, solved }, seed: 0 };
     if (progress) body.progress = progress;
-    const answer = await backend.request("puzzle", body);
+    const answer = await ask(body);
     if (answer.status === 200) {
       progress = JSON.parse(answer.text).progress;
       saveProgress();
       lastRating = before;
+      if (dropped) say(null, dropped, "wrong");
+      dropped = null;
+    } else {
+      say(null, refusal(answer), "wrong");
     }
     renderStats();
   }
@@ -217,19 +309,20 @@ const Puzzles = (() => {
     await post("new", { players: "both", fen: p.fen, rules: p.rules });
     for (const m of p.before) await post("move", { move: m });
     el("puzzle-retry").hidden = true;
-    say(taskText(), "", "");
+    say(taskWords(), null, "");
     renderStats();
     renderArrows();
     document.body.dataset.puzzle = p.id;
     document.body.dataset.puzzleState = "playing";
   }
 
-  function taskText() {
-    const side = sideName(puzzle.solver);
-    const moves = (puzzle.solution.length + 1) / 2;
-    return puzzle.goal === "win"
-      ? side + " to play and win" + (moves > 1 ? " (" + moves + " moves)" : " in one move") + "."
-      : side + " to play: find the only move that does not lose.";
+  // The task, worded when it is said (the side by app.js's sideName).
+  function taskWords() {
+    const p = puzzle;
+    const moves = (p.solution.length + 1) / 2;
+    if (p.goal !== "win") return () => t("puzzle.task.draw", { side: sideName(p.solver) });
+    if (moves === 1) return () => t("puzzle.task.win.one", { side: sideName(p.solver) });
+    return () => t("puzzle.task.win.many", { side: sideName(p.solver), moves });
   }
 
   function legal(move) {
@@ -260,7 +353,7 @@ const Puzzles = (() => {
         await solved();
         return;
       }
-      say(null, "Right! Keep going.", "right");
+      say(null, () => t("puzzle.right"), "right");
       await sleep(REPLY_DELAY);
       await post("move", { move: puzzle.solution[step] });
       step += 1;
@@ -284,7 +377,7 @@ const Puzzles = (() => {
       if (s) await post("undo");
       flawed = true;
       el("puzzle-retry").hidden = false;
-      say(null, move + " is not it. Retry, or show the solution.", "wrong");
+      say(null, () => t("puzzle.wrong", { move }), "wrong");
       document.body.dataset.puzzleState = "wrong";
     } finally {
       busy = false;
@@ -295,7 +388,7 @@ const Puzzles = (() => {
     over = true;
     el("puzzle-retry").hidden = true;
     const clean = !flawed && !hinted;
-    say(null, clean ? "Solved!" : "Solved, with help: it counts as not solved.", "right");
+    say(null, () => (clean ? t("puzzle.solved") : t("puzzle.solvedWithHelp")), "right");
     // The state says "solved" once the rating and the streak are counted (the tests
     // and the page read them then).
     try {
@@ -307,7 +400,7 @@ const Puzzles = (() => {
 
   function retry() {
     el("puzzle-retry").hidden = true;
-    say(null, "Try again.", "");
+    say(null, () => t("puzzle.tryAgain"), "");
     document.body.dataset.puzzleState = "playing";
   }
 
@@ -318,7 +411,10 @@ const Puzzles = (() => {
     const from = puzzle.solution[step].slice(0, 2);
     const cell = document.querySelector('#board .cell[data-sq="' + from + '"]');
     if (cell) cell.classList.add("puzzle-hint");
-    say(null, "The animal on " + from + " moves.", "");
+    const piece = state && state.board[squareIndex(from)];
+    if (piece) {
+      say(null, () => t("puzzle.hintText", { animal: animalName(piece.animal), square: from }), "");
+    }
   }
 
   function clearHint() {
@@ -335,12 +431,21 @@ const Puzzles = (() => {
     const rest = puzzle.solution.slice(step);
     shownArrows = rest.map((m, i) => [m, i % 2 === 0 ? "best-arrow" : "hint-arrow"]);
     renderArrows();
-    say(null, "The solution: " + rest.join(" ") + ".", "wrong");
+    say(null, () => t("puzzle.solution", { moves: rest.join(" ") }), "wrong");
     try {
       await count(false);
     } finally {
       document.body.dataset.puzzleState = "shown";
     }
+  }
+
+  // The language changed: the box says the same in the new one (its static words are
+  // app.js's applyLanguage's, data-i18n).
+  function onLanguage() {
+    if (!el("puzzle-box")) return;
+    sayAgain();
+    nameThemes();
+    renderStats();
   }
 
   function arrows() {
@@ -386,7 +491,7 @@ const Puzzles = (() => {
   // The puzzle on the board (the browser tests read its solution).
   const current = () => puzzle;
 
-  return { interceptMove, arrows, onState, open, leave, current };
+  return { interceptMove, arrows, onState, onLanguage, open, leave, current };
 })();
 
 // The first screen's way in ("Puzzles", app.js) finds the mode here.

@@ -56,6 +56,19 @@ async fn a_person_solves_puzzles_in_the_browser() {
     browser.close().await;
 }
 
+/// The puzzle screen in Chinese under `jungle gui`, from a browser set to Chinese:
+/// solved and failed, no English left, the back end's refusals worded; traditional
+/// Chinese, German, the phone in the dark (`browser_common::puzzles`). Screenshots
+/// `puzzle-zh-*.png`, `puzzle-de*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_puzzles_in_chinese() {
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", jungle()),
+    ]);
+    browser_common::puzzles::the_puzzles_in_chinese(&gui.url(), "").await;
+}
+
 /// The page in a dark colour scheme (`prefers-color-scheme: dark`, as a phone or a
 /// desktop set to dark asks for): dark page and panel, light text, the board's
 /// colours kept. Screenshots `dark-*.png`.

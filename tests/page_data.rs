@@ -1,7 +1,8 @@
 //! The board page's data (page/i18n/*.js, page/lessons.js), checked without a
 //! browser: every catalogue has every key of the English one, and every key the page
-//! names (`t("…")` in app.js, `data-i18n…="…"` in index.html, the lessons' words) is
-//! in it; every lesson's task starts from a valid, undecided position with Red to
+//! names (`t("…")` in app.js and puzzles.js, `data-i18n…="…"` in index.html and
+//! puzzles.js, the lessons' words, the puzzle themes' names, the refusals the back end
+//! codes in crates/app/src) is in it; every lesson's task starts from a valid, undecided position with Red to
 //! move, and every move it accepts is legal under the rules core and reaches the
 //! task's goal. tests/gui_browser.rs and tests/web_site.rs then play a lesson in the
 //! browser.
@@ -10,6 +11,7 @@ use jungle_core::board::geometry::WATER;
 use jungle_core::board::movegen::MoveError;
 use jungle_core::board::{Color, Position};
 use jungle_core::game::{Game, GameResult, Rules, Variant};
+use jungle_core::puzzle::Theme;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -66,6 +68,39 @@ fn quoted_after<'a>(text: &'a str, call: &str) -> Vec<&'a str> {
             rest.split_once('"').map(|(key, _)| key)
         })
         .collect()
+}
+
+/// The refusal codes the back end sends (`.coded("key", …)` in crates/app/src and
+/// below, the key perhaps on the next line), each with the file that names it.
+fn coded_refusals() -> Vec<(String, String)> {
+    fn walk(dir: &Path, found: &mut Vec<(String, String)>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("reads");
+                for (i, call) in text.match_indices(".coded(") {
+                    let rest = text[i + call.len()..].trim_start();
+                    let key = rest
+                        .strip_prefix('"')
+                        .and_then(|r| r.split_once('"'))
+                        .map(|(key, _)| key)
+                        .unwrap_or_else(|| {
+                            panic!("{}: a code that is not a literal", path.display())
+                        });
+                    found.push((key.to_string(), path.display().to_string()));
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/app/src"),
+        &mut found,
+    );
+    found
 }
 
 #[derive(serde::Deserialize)]
@@ -126,17 +161,50 @@ fn every_key_the_page_names_is_in_the_catalogue() {
     let en = catalogue("en");
     let app = page("app.js");
     let html = page("index.html");
-    let mut named: Vec<String> = quoted_after(&app, "t(\"")
-        .into_iter()
-        .map(str::to_string)
-        .collect();
+    let puzzles = page("puzzles.js");
+    let mut named: Vec<String> = Vec::new();
+    for script in [&app, &puzzles] {
+        named.extend(quoted_after(script, "t(\"").into_iter().map(str::to_string));
+    }
+    // The Puzzles mode's words (its box's static ones are data-i18n, below).
+    let puzzle_words = quoted_after(&puzzles, "t(\"").len();
+    assert!(puzzle_words > 20, "puzzles.js names {puzzle_words} keys");
     for attr in [
         "data-i18n=\"",
         "data-i18n-title=\"",
         "data-i18n-placeholder=\"",
         "data-i18n-aria-label=\"",
     ] {
-        named.extend(quoted_after(&html, attr).into_iter().map(str::to_string));
+        for text in [&html, &puzzles] {
+            named.extend(quoted_after(text, attr).into_iter().map(str::to_string));
+        }
+    }
+    // Keys made from parts in puzzles.js: the themes (every one the back end knows,
+    // not only those of the shipped set) and the difficulties.
+    for theme in Theme::ALL {
+        named.push(format!("puzzle.theme.{}", theme.name()));
+    }
+    for difficulty in ["easy", "medium", "hard", "veryHard"] {
+        assert!(
+            puzzles.contains(&format!("\"{difficulty}\"")),
+            "puzzles.js has no difficulty {difficulty}"
+        );
+        named.push(format!("puzzle.difficulty.{difficulty}"));
+    }
+    // The refusals the back end codes, worded by the page (app.js's refusalText).
+    let refusals = coded_refusals();
+    for code in ["puzzleProgress", "puzzleTheme", "puzzleUnknown", "illegal"] {
+        assert!(
+            refusals.iter().any(|(key, _)| key == code),
+            "no refusal coded {code} in crates/app/src"
+        );
+    }
+    for (code, file) in &refusals {
+        let key = format!("refusal.{code}");
+        assert!(
+            en.contains_key(&key),
+            "{file} codes a refusal {code}, but en.js has no {key}"
+        );
     }
     // Keys made from parts in app.js: levels, animals, marks, reasons, lessons.
     for n in 1..=8 {
@@ -268,8 +336,8 @@ fn every_lesson_task_is_solved_by_its_moves_under_the_rules_core() {
 }
 
 /// The Rust side's sources whose words reach the page (the other crates' are the
-/// engine's and the command line's). `crates/app/src/puzzles.rs` words its own
-/// refusals for page/puzzles.js and is checked with it.
+/// engine's and the command line's), the Puzzles mode's (`crates/app/src/puzzles.rs`)
+/// among them.
 fn board_sources() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
@@ -291,9 +359,6 @@ fn board_sources() -> Vec<(String, String)> {
                 .expect("under the root")
                 .display()
                 .to_string();
-            if name == "crates/app/src/puzzles.rs" {
-                continue;
-            }
             let text = std::fs::read_to_string(&path).expect("readable");
             files.push((name, text));
         }

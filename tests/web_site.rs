@@ -80,6 +80,17 @@ async fn the_static_site_offers_puzzles() {
     browser.close().await;
 }
 
+/// The puzzle screen of the static site in Chinese, German and the dark on a phone
+/// (`browser_common::puzzles`). Screenshots `site-puzzle-zh-*.png`, `site-puzzle-de*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_puzzles_in_chinese() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let server = FileServer::start(site);
+    browser_common::puzzles::the_puzzles_in_chinese(&server.url(), "site-").await;
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn the_static_site_plays_with_the_engine_in_a_worker() {
     let Some(site) = built_site() else {

@@ -960,6 +960,22 @@ pub async fn choose_language(client: &Client, code: &str, selector: &str, shows:
     .await;
 }
 
+/// The words of three Latin letters or more in the `text` a script sets (`script`
+/// declares `const text`), but for names: the engine's, the rule sets', the game's
+/// own (Jungle, Dou Shou Qi), Elo, the languages in the switch, and the move
+/// notation. On a Chinese page, any English left.
+pub async fn latin_words(client: &Client, script: &str) -> Vec<String> {
+    eval(
+        client,
+        &format!(
+            "{script}
+             const allowed = new Set(['Jungle', 'jungle', 'cn', 'Dou', 'Shou', 'Qi', 'Elo', 'English', 'Deutsch']);
+             return (text.match(/[A-Za-z]{{3,}}/g) || []).filter((w) => !allowed.has(w) && !/^[a-g][0-9]/.test(w));"
+        ),
+    )
+    .await
+}
+
 /// The page in Chinese (simplified), German and Chinese (traditional) by the language
 /// switch: each walked (`no_english_left`): every panel and dialog, what a screen
 /// reader reads, a refusal made before the switch, the Messages of a loaded game and

@@ -1,8 +1,13 @@
 //! The Puzzles mode in the browser (page/puzzles.js), for both back ends: a puzzle
 //! solved, a streak, a puzzle failed with its solution shown as arrows, the rating
-//! moved each time, the phone layout. Screenshots `<prefix>puzzle-*.png`.
+//! moved each time, the phone layout; and the same screen in Chinese (simplified and
+//! traditional) and German, with no English left and nothing that overflows.
+//! Screenshots `<prefix>puzzle-*.png`.
 
-use super::{click_move, css, eval, no_script_errors, set_viewport, shot, until};
+use super::{
+    choose_language, click_move, css, eval, latin_words, no_script_errors, set_viewport, shot,
+    text, top_shot, until, Browser,
+};
 use fantoccini::Client;
 
 /// The person's rating and streak as the page shows them (data attributes).
@@ -65,6 +70,61 @@ async fn solve(client: &Client, solution: &[String], before: usize) {
         "document.body.dataset.puzzleState === 'solved'",
     )
     .await;
+}
+
+/// Plays a quiet move other than the solution's (no capture, no den) and waits until
+/// the page said it is wrong and took it back; returns the move.
+async fn play_a_wrong_move(client: &Client, before: usize) -> String {
+    let wrong: String = eval(
+        client,
+        "const p = Puzzles.current();
+         for (const [from, tos] of Object.entries(state.legal))
+           for (const t of tos) {
+             const to = t.to || t;
+             if (from + to !== p.solution[0] && !['d1', 'd9'].includes(to)
+                 && !state.board[(to.charCodeAt(0) - 97) + 7 * (Number(to.slice(1)) - 1)])
+               return from + to;
+           }
+         return ''",
+    )
+    .await;
+    assert!(!wrong.is_empty(), "a quiet move other than the solution");
+    click_move(client, &wrong[0..2], &wrong[2..4]).await;
+    until(
+        client,
+        "the wrong move said",
+        "document.body.dataset.puzzleState === 'wrong'",
+    )
+    .await;
+    until(
+        client,
+        "the wrong move taken back",
+        &format!("state.ply === {before}"),
+    )
+    .await;
+    wrong
+}
+
+/// Presses "Show solution": the whole `solution` (the person at its first move) as
+/// arrows on the board.
+async fn show_the_solution(client: &Client, solution: &[String]) {
+    css(client, "#puzzle-solution")
+        .await
+        .click()
+        .await
+        .expect("solution");
+    until(
+        client,
+        "the solution shown",
+        "document.body.dataset.puzzleState === 'shown'",
+    )
+    .await;
+    let arrows: Vec<String> = eval(
+        client,
+        "return Array.from(document.querySelectorAll('#arrows line'), (l) => l.dataset.move)",
+    )
+    .await;
+    assert_eq!(arrows, solution, "the solution as arrows");
 }
 
 /// Goes through the Puzzles mode; `url` is the board's page, `prefix` the screenshots'.
@@ -131,33 +191,7 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
         .await
         .expect("next");
     let (_, solution, before) = puzzle_ready(client, Some(&id2)).await;
-    let wrong: String = eval(
-        client,
-        "const p = Puzzles.current();
-         for (const [from, tos] of Object.entries(state.legal))
-           for (const t of tos) {
-             const to = t.to || t;
-             if (from + to !== p.solution[0] && !['d1', 'd9'].includes(to)
-                 && !state.board[(to.charCodeAt(0) - 97) + 7 * (Number(to.slice(1)) - 1)])
-               return from + to;
-           }
-         return ''",
-    )
-    .await;
-    assert!(!wrong.is_empty(), "a quiet move other than the solution");
-    click_move(client, &wrong[0..2], &wrong[2..4]).await;
-    until(
-        client,
-        "the wrong move said",
-        "document.body.dataset.puzzleState === 'wrong'",
-    )
-    .await;
-    until(
-        client,
-        "the wrong move taken back",
-        &format!("state.ply === {before}"),
-    )
-    .await;
+    play_a_wrong_move(client, before).await;
     let feedback: String = eval(
         client,
         "return document.getElementById('puzzle-feedback').textContent",
@@ -172,23 +206,7 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
         .await
     );
     shot(client, &format!("{prefix}puzzle-3-wrong")).await;
-    css(client, "#puzzle-solution")
-        .await
-        .click()
-        .await
-        .expect("solution");
-    until(
-        client,
-        "the solution shown",
-        "document.body.dataset.puzzleState === 'shown'",
-    )
-    .await;
-    let arrows: Vec<String> = eval(
-        client,
-        "return Array.from(document.querySelectorAll('#arrows line'), (l) => l.dataset.move)",
-    )
-    .await;
-    assert_eq!(arrows, solution, "the solution as arrows");
+    show_the_solution(client, &solution).await;
     until(
         client,
         "the rating after the failure",
@@ -238,11 +256,318 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
         box_top >= board_bottom - 1.0,
         "the puzzle box under the board"
     );
-    shot(client, &format!("{prefix}puzzle-5-phone")).await;
+    phone_shots(
+        client,
+        &format!("{prefix}puzzle-5-phone"),
+        &format!("{prefix}puzzle-6-phone-box"),
+    )
+    .await;
+}
+
+/// Screenshots of a phone: the top of the page (`top`), then its end (`end`, the
+/// puzzle's box); no script errors.
+async fn phone_shots(client: &Client, top: &str, end: &str) {
+    top_shot(client, top).await;
     client
         .execute("window.scrollTo(0, document.body.scrollHeight)", vec![])
         .await
         .expect("scrolls");
-    shot(client, &format!("{prefix}puzzle-6-phone-box")).await;
+    shot(client, end).await;
     no_script_errors(client).await;
+}
+
+/// Everything a person reads on the puzzle screen (a script that sets `const text`):
+/// the header, the board and the puzzle's box, the tooltips, the theme menu's
+/// choices; but the puzzle's number (`02lqbwr`: letters and digits, no word).
+const SCREEN_TEXT: &str = "const id = Puzzles.current() ? Puzzles.current().id : '';
+    const text = [document.title, document.querySelector('header').innerText, document.getElementById('play').innerText,
+       ...Array.from(document.querySelectorAll('header [title], #play [title]'), (e) => e.title),
+       ...Array.from(document.querySelectorAll('#puzzle-theme option'), (o) => o.textContent)]
+       .join(' ').split(id).join(' ');";
+
+/// Fails on English left on the puzzle screen (any Latin word but names, for
+/// Chinese), saying `when`.
+async fn no_english(client: &Client, when: &str) {
+    let left = latin_words(client, SCREEN_TEXT).await;
+    assert_eq!(
+        left,
+        Vec::<String>::new(),
+        "English on the puzzle screen {when}"
+    );
+}
+
+/// "Next puzzle" after `previous`, then a wrong move, which the page answers with
+/// `said` (`{move}`: the move); the new puzzle's id and solution.
+async fn next_and_wrong(client: &Client, previous: &str, said: &str) -> (String, Vec<String>) {
+    css(client, "#puzzle-next")
+        .await
+        .click()
+        .await
+        .expect("next");
+    let (id, solution, before) = puzzle_ready(client, Some(previous)).await;
+    let wrong = play_a_wrong_move(client, before).await;
+    assert_eq!(
+        text(client, "#puzzle-feedback").await,
+        said.replace("{move}", &wrong)
+    );
+    (id, solution)
+}
+
+/// The English catalogue's words of the puzzle screen (`puzzle.*`) that the page shows
+/// though the page's catalogue has none of them: English left on a German page.
+async fn english_puzzle_words_left(client: &Client) -> Vec<String> {
+    eval(
+        client,
+        &format!(
+            "{SCREEN_TEXT}
+             const words = (texts) => new Set(texts.flatMap((v) => (v.replace(/\\{{\\w+\\}}/g, ' ').match(/[A-Za-z]{{3,}}/g) || []).map((w) => w.toLowerCase())));
+             const mine = words(Object.entries(CATALOGUES[lang]).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
+             const english = words(Object.entries(CATALOGUES.en).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
+             const shown = words([text]);
+             return [...shown].filter((w) => english.has(w) && !mine.has(w));"
+        ),
+    )
+    .await
+}
+
+/// The parts of the puzzle's box whose words are wider than they are, and the page if
+/// it is wider than the window.
+async fn overflowing(client: &Client) -> Vec<String> {
+    eval(
+        client,
+        "const out = [];
+         for (const e of document.querySelectorAll('#puzzle-box, #puzzle-box *')) {
+           if (e.checkVisibility() && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+             out.push((e.id || e.tagName) + ': ' + e.textContent.trim().slice(0, 40));
+         }
+         const box = document.getElementById('puzzle-box').getBoundingClientRect();
+         for (const b of document.querySelectorAll('#puzzle-box button')) {
+           const r = b.getBoundingClientRect();
+           if (b.checkVisibility() && (r.right > box.right + 1 || r.left < box.left - 1)) out.push('outside the box: ' + b.id);
+         }
+         if (document.documentElement.scrollWidth > window.innerWidth) out.push('the page: ' + document.documentElement.scrollWidth);
+         return out;",
+    )
+    .await
+}
+
+/// A request to the back end, answered with its status and the refusal as the page
+/// words it (app.js's refusalText).
+async fn refused(client: &Client, body: &str) -> (u16, String) {
+    let answer = client
+        .execute_async(
+            &format!(
+                "const done = arguments[0];
+                 backend.request('puzzle', {body}).then((a) => done([a.status, refusalText(JSON.parse(a.text))]));"
+            ),
+            vec![],
+        )
+        .await
+        .expect("script runs");
+    serde_json::from_value(answer).unwrap_or_default()
+}
+
+/// Opens the board in a browser whose language is Chinese, then the Puzzles mode by
+/// the header's button; the puzzle's id, solution and number of moves before it.
+async fn open_puzzles_in_chinese(client: &Client, url: &str) -> (String, Vec<String>, usize) {
+    client.goto(url).await.expect("page loads");
+    until(
+        client,
+        "the board in Chinese, the browser's language",
+        "state && document.querySelector('#board .cell[data-piece]') && document.documentElement.lang === 'zh-CN'",
+    )
+    .await;
+    css(client, "#puzzles-open")
+        .await
+        .click()
+        .await
+        .expect("opens the puzzles");
+    puzzle_ready(client, None).await
+}
+
+/// The puzzle screen in Chinese, as a browser set to Chinese (zh-CN) opens it: a
+/// damaged store refused by the back end and said in Chinese, a puzzle solved, one
+/// failed (a wrong move, a hint, the solution as arrows), the back end's refusals
+/// worded in Chinese, no English word left on the screen or in its tooltips and menu;
+/// then traditional Chinese and German by the switch (German's long words fit their
+/// buttons, desktop and phone), and the phone in a dark scheme. Screenshots
+/// `<prefix>puzzle-zh-*.png`, `<prefix>puzzle-zh-hant.png`, `<prefix>puzzle-de*.png`.
+pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
+    const CHINESE: [&str; 2] = ["--lang=zh-CN", "--accept-lang=zh-CN"];
+    let Some(browser) = Browser::open_with(&CHINESE).await else {
+        return;
+    };
+    let client = &browser.client;
+    set_viewport(client, 1280, 800).await;
+    client.goto(url).await.expect("page loads");
+    // A damaged store (the page reads it when it loads): the back end refuses it with
+    // a code, the page words it and starts afresh.
+    client
+        .execute(
+            "localStorage.setItem('jungle.puzzles', '{\"rating\": 1}')",
+            vec![],
+        )
+        .await
+        .expect("stores");
+    let (id, solution, before) = open_puzzles_in_chinese(client, url).await;
+    until(
+        client,
+        "the damaged store said",
+        "document.getElementById('puzzle-feedback').textContent === '这个浏览器里保存的谜题进度读不出来。你的谜题等级分从头开始。'",
+    )
+    .await;
+    let task = text(client, "#puzzle-task").await;
+    assert!(
+        task.starts_with("红方走") || task.starts_with("蓝方走"),
+        "the task in Chinese: {task}"
+    );
+    assert_eq!(text(client, "#puzzle-next").await, "下一题");
+    no_english(client, "at the start").await;
+    shot(client, &format!("{prefix}puzzle-zh-1-start")).await;
+
+    // Solved.
+    solve(client, &solution, before).await;
+    assert_eq!(text(client, "#puzzle-feedback").await, "解对了！");
+    let about = text(client, "#puzzle-about").await;
+    assert!(about.starts_with(&format!("编号 {id} · ")), "{about}");
+    let difficulty = text(client, "#puzzle-difficulty").await;
+    assert!(
+        ["简单", "中等", "困难", "极难"]
+            .iter()
+            .any(|d| difficulty.starts_with(&format!("{d}（等级分 "))),
+        "the difficulty and the puzzle's rating: {difficulty}"
+    );
+    let rating = text(client, "#puzzle-rating").await;
+    assert!(rating.contains("（+"), "the rating's rise: {rating}");
+    let streak = text(client, "#puzzle-streak").await;
+    assert!(
+        streak.starts_with("1（最多 1，解对 1，没解出 0）"),
+        "{streak}"
+    );
+    no_english(client, "when solved").await;
+    shot(client, &format!("{prefix}puzzle-zh-2-solved")).await;
+
+    // Failed: a wrong move, a hint, the solution as arrows.
+    let (id2, solution) = next_and_wrong(client, &id, "{move} 不对。再试一次，或者看答案。").await;
+    no_english(client, "after a wrong move").await;
+    css(client, "#puzzle-hint")
+        .await
+        .click()
+        .await
+        .expect("hint");
+    let hint = text(client, "#puzzle-feedback").await;
+    let from = &solution[0][0..2];
+    assert!(
+        hint.starts_with(&format!("该走 {from} 上你的"))
+            && ["鼠", "猫", "狗", "狼", "豹", "虎", "狮", "象"]
+                .iter()
+                .any(|a| hint.ends_with(&format!("{a}。"))),
+        "the hint names the animal: {hint}"
+    );
+    show_the_solution(client, &solution).await;
+    assert_eq!(
+        text(client, "#puzzle-feedback").await,
+        format!("答案：{}。", solution.join(" "))
+    );
+    let rating = text(client, "#puzzle-rating").await;
+    assert!(rating.contains("（−"), "the rating's fall: {rating}");
+    let themes: Vec<String> = eval(
+        client,
+        "return Array.from(document.querySelectorAll('#puzzle-theme option'), (o) => o.textContent)",
+    )
+    .await;
+    assert_eq!(themes.first().map(String::as_str), Some("全部"));
+    assert!(
+        themes.iter().any(|t| t.starts_with("攻入兽穴（")),
+        "the themes in Chinese: {themes:?}"
+    );
+    no_english(client, "with the solution shown").await;
+    shot(client, &format!("{prefix}puzzle-zh-3-solution")).await;
+
+    // The back end's refusals, worded by the page.
+    assert_eq!(
+        refused(client, "{theme: 'chess'}").await,
+        (400, "没有“chess”这个谜题主题。".to_string())
+    );
+    assert_eq!(
+        refused(client, "{finished: {id: 'zzz', solved: true}}").await,
+        (400, "没有编号为“zzz”的谜题。".to_string())
+    );
+
+    // Traditional characters, by the switch: the box says the same again.
+    choose_language(client, "zh-Hant", "#puzzle-next", "下一題").await;
+    assert_eq!(text(client, "#puzzle-box dt").await, "你的等級分");
+    let difficulty = text(client, "#puzzle-difficulty").await;
+    assert!(difficulty.contains("（等級分 "), "{difficulty}");
+    no_english(client, "in traditional characters").await;
+    shot(client, &format!("{prefix}puzzle-zh-hant")).await;
+
+    // German: the long words fit, desktop and phone.
+    choose_language(client, "de", "#puzzle-next", "Nächste Aufgabe").await;
+    next_and_wrong(
+        client,
+        &id2,
+        "{move} ist es nicht. Versuch es nochmal oder zeig die Lösung.",
+    )
+    .await;
+    assert_eq!(
+        english_puzzle_words_left(client).await,
+        Vec::<String>::new(),
+        "English on the German page"
+    );
+    assert_eq!(
+        overflowing(client).await,
+        Vec::<String>::new(),
+        "German that does not fit"
+    );
+    shot(client, &format!("{prefix}puzzle-de")).await;
+    set_viewport(client, 400, 860).await;
+    assert_eq!(
+        overflowing(client).await,
+        Vec::<String>::new(),
+        "German that does not fit a phone"
+    );
+    client
+        .execute(
+            "document.getElementById('puzzle-box').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .expect("scrolls");
+    shot(client, &format!("{prefix}puzzle-de-phone")).await;
+    no_script_errors(client).await;
+    browser.close().await;
+
+    // The phone in a dark scheme, in Chinese.
+    let Some(browser) = Browser::open_with(&[
+        CHINESE[0],
+        CHINESE[1],
+        "--blink-settings=preferredColorScheme=0",
+    ])
+    .await
+    else {
+        return;
+    };
+    let client = &browser.client;
+    set_viewport(client, 400, 860).await;
+    open_puzzles_in_chinese(client, url).await;
+    let dark: bool = eval(
+        client,
+        "return matchMedia('(prefers-color-scheme: dark)').matches",
+    )
+    .await;
+    assert!(dark, "the dark scheme asked for");
+    no_english(client, "on the phone").await;
+    assert_eq!(
+        overflowing(client).await,
+        Vec::<String>::new(),
+        "Chinese that does not fit a phone"
+    );
+    phone_shots(
+        client,
+        &format!("{prefix}puzzle-zh-phone-dark"),
+        &format!("{prefix}puzzle-zh-phone-dark-box"),
+    )
+    .await;
+    browser.close().await;
 }

@@ -113,29 +113,29 @@ impl Progress {
 
 /// Answers `POST /api/puzzle`: counts the finished puzzle (when it is one of the set)
 /// in the progress sent, and returns the progress, the next puzzle near its rating
-/// (of the theme asked for) and the themes with their counts.
+/// (of the theme asked for) and the themes with their counts. Its refusals carry the
+/// codes the page words (`refusal.<code>` in page/i18n/): `puzzleProgress` (the
+/// progress does not read), `puzzleTheme` (`theme`), `puzzleUnknown` (`id`).
 pub fn answer(request: &PuzzleRequest) -> Result<serde_json::Value, Refusal> {
     let set = shipped();
     let mut progress: Progress = match &request.progress {
-        Some(v) => serde_json::from_value(v.clone())
-            .map_err(|e| Refusal::bad(format!("bad puzzle progress: {e}")))?,
+        Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+            Refusal::bad(format!("bad puzzle progress: {e}")).coded("puzzleProgress", &[])
+        })?,
         None => Progress::default(),
     };
     let theme = match request.theme.as_deref() {
         None | Some("") | Some("any") => None,
         Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
-            Refusal::bad(format!(
-                "no puzzle theme '{}'",
-                jungle_core::text::quote(name)
-            ))
+            let name = jungle_core::text::quote(name);
+            Refusal::bad(format!("no puzzle theme '{name}'"))
+                .coded("puzzleTheme", &[("theme", &name)])
         })?),
     };
     if let Some(finished) = &request.finished {
         let puzzle = set.iter().find(|p| p.id == finished.id).ok_or_else(|| {
-            Refusal::bad(format!(
-                "no puzzle '{}'",
-                jungle_core::text::quote(&finished.id)
-            ))
+            let id = jungle_core::text::quote(&finished.id);
+            Refusal::bad(format!("no puzzle '{id}'")).coded("puzzleUnknown", &[("id", &id)])
         })?;
         progress.record(puzzle, finished.solved);
     }
@@ -227,12 +227,27 @@ mod tests {
         assert!(den["puzzle"]["themes"]
             .as_array()
             .is_some_and(|t| t.contains(&"den".into())));
-        for bad in [
-            r#"{"theme":"chess"}"#,
-            r#"{"finished":{"id":"zzz","solved":true}}"#,
-            r#"{"progress":{"rating":1}}"#,
+        // Refused with the code and arguments the page words.
+        for (bad, code, expected) in [
+            (
+                r#"{"theme":"chess"}"#,
+                "puzzleTheme",
+                vec![("theme", "chess")],
+            ),
+            (
+                r#"{"finished":{"id":"zzz","solved":true}}"#,
+                "puzzleUnknown",
+                vec![("id", "zzz")],
+            ),
+            (r#"{"progress":{"rating":1}}"#, "puzzleProgress", vec![]),
         ] {
-            assert_eq!(request(bad).map_err(|r| r.status), Err(400), "{bad}");
+            let refusal = request(bad).expect_err(bad);
+            assert_eq!(refusal.status, 400, "{bad}");
+            let coded = refusal.code.expect(bad);
+            assert_eq!(coded.key, code, "{bad}");
+            let args: Vec<(&str, &str)> =
+                coded.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            assert_eq!(args, expected, "{bad}");
         }
     }
 
