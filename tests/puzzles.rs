@@ -85,3 +85,24 @@ fn the_puzzles_of_three_animals_verify_again_by_the_tables() {
         }
     }
 }
+
+/// The shipped ratings are the strength levels' of this build: a change of `LEVELS`,
+/// of the search or evaluation, or of how a puzzle is rated needs `jungle puzzles rate` (protocol.md,
+/// "Puzzles"). Every 50th puzzle is rated again, as the command does.
+#[test]
+fn the_shipped_ratings_are_this_builds() {
+    let mut workers = jungle::puzzles::workers(1, Settings::default(), &None, 0).expect("a worker");
+    let worker = &mut workers[0];
+    let stale: Vec<String> = shipped()
+        .iter()
+        .step_by(50)
+        .filter_map(|p| {
+            let rating = worker.rate(p).expect("rates");
+            (rating != p.rating).then(|| format!("{}: shipped {}, now {rating}", p.id, p.rating))
+        })
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "run `jungle puzzles rate puzzles/puzzles.txt --out puzzles/puzzles.txt`: {stale:?}"
+    );
+}

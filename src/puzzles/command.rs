@@ -3,7 +3,7 @@
 
 use super::games::{mine_game, GameSettings, Tally};
 use super::tables::{mine_signature, signatures, TableSettings};
-use super::{check, default_tables, select, test_book_keys, trim_tables, workers};
+use super::{check, default_tables, in_parallel, select, test_book_keys, trim_tables, workers};
 use crate::cli::common::{command_line, RulesArgs};
 use crate::puzzle::{read_puzzles, Puzzle, Settings};
 use crate::record;
@@ -24,6 +24,9 @@ pub(crate) enum PuzzlesCommand {
     /// Replay every puzzle of a file (and with --verify verify every solver move
     /// again); print the set's figures.
     Check(CheckArgs),
+    /// Rate every puzzle of a file again with the strength levels as they are now
+    /// (after `LEVELS` is measured again); the rest of each puzzle is kept.
+    Rate(RateArgs),
 }
 
 /// The verifier's budget and the tables, shared by the subcommands.
@@ -170,6 +173,18 @@ pub(crate) struct CheckArgs {
     verifier: VerifyArgs,
 }
 
+#[derive(clap::Args, Debug)]
+pub(crate) struct RateArgs {
+    /// A puzzle file.
+    file: String,
+    /// The file to write (written as FILE.part, renamed when done; it may be FILE).
+    #[arg(long, value_name = "FILE")]
+    out: String,
+    /// Workers (each rates one puzzle on one thread).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+}
+
 /// Runs `jungle puzzles …`; returns the exit code.
 pub(crate) fn run(cmd: PuzzlesCommand) -> i32 {
     let result = match cmd {
@@ -177,6 +192,7 @@ pub(crate) fn run(cmd: PuzzlesCommand) -> i32 {
         PuzzlesCommand::Tables(args) => run_tables(&args),
         PuzzlesCommand::Select(args) => run_select(&args),
         PuzzlesCommand::Check(args) => run_check(&args),
+        PuzzlesCommand::Rate(args) => run_rate(&args),
     };
     match result {
         Ok(code) => code,
@@ -429,4 +445,65 @@ fn run_check(args: &CheckArgs) -> Result<i32, String> {
         start.elapsed().as_secs_f64()
     );
     Ok(if failures.is_empty() { 0 } else { 1 })
+}
+
+/// The file's comment lines before its figures (what it is and how it was made), the
+/// figures of the rated set, a line saying it was rated again, then the puzzles.
+fn run_rate(args: &RateArgs) -> Result<i32, String> {
+    let start = Instant::now();
+    let text = read_text(&args.file)?;
+    let mut puzzles = read_puzzles(&text).map_err(|e| format!("{}: {e}", quote(&args.file)))?;
+    // Rating searches without tables and at the play budget: no verifier is used.
+    let mut workers = workers(usize::from(args.threads), Settings::default(), &None, 0)?;
+    let mut ratings = vec![Ok(0); puzzles.len()];
+    in_parallel(&mut workers, &puzzles, &|w, p| w.rate(p), &mut |i, r| {
+        ratings[i] = r
+    });
+    let mut changed = 0;
+    for (p, r) in puzzles.iter_mut().zip(ratings) {
+        let rating = r.map_err(|e| format!("{}: {e}", p.id))?;
+        changed += usize::from(rating != p.rating);
+        p.rating = rating;
+    }
+    let summary = check::summary(&puzzles);
+    let mut out = PartFile::create(&args.out)?;
+    let header = text.lines().take_while(|l| l.starts_with('#'));
+    // The figures' lines are written again below; the other comments are kept.
+    let figures = [
+        "# solver moves:",
+        "# themes:",
+        "# ratings:",
+        "# rating:",
+        "# Rated again",
+    ];
+    for line in
+        header.filter(|l| !figures.iter().any(|f| l.starts_with(f)) && !l.contains(" puzzles: "))
+    {
+        out.line(line)?;
+    }
+    out.line(&format!(
+        "# Rated again with the strength levels of this build: jungle puzzles rate {} --out {}",
+        Path::new(&args.file)
+            .file_name()
+            .map_or(args.file.clone(), |n| n.to_string_lossy().into_owned()),
+        Path::new(&args.out)
+            .file_name()
+            .map_or(args.out.clone(), |n| n.to_string_lossy().into_owned())
+    ))?;
+    for line in &summary {
+        out.line(&format!("# {line}"))?;
+    }
+    for p in &puzzles {
+        out.line(&p.to_string())?;
+    }
+    out.finish()?;
+    for line in &summary {
+        eprintln!("{line}");
+    }
+    eprintln!(
+        "{} puzzles rated, {changed} ratings changed, in {:.1} s",
+        puzzles.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(0)
 }

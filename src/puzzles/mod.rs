@@ -47,6 +47,12 @@ impl Worker {
         Ok(Worker { verifier, rater })
     }
 
+    /// The rating of `puzzle`'s solution by the strength levels as they are now.
+    pub fn rate(&mut self, puzzle: &Puzzle) -> Result<u32, String> {
+        let game = puzzle.game()?;
+        Ok(difficulty::rate(&mut self.rater, &game, &puzzle.solution).rating)
+    }
+
     /// The puzzle of a line found from `start` after `before`: its themes and rating.
     pub fn puzzle(
         &mut self,

@@ -6,7 +6,9 @@
 //! were measured at), then the softmax choice at the row's temperature. Its
 //! probability of playing a right move at each solver move is computed exactly from
 //! the search's lines (one thread, a fresh hash table, no endgame tables: the tables
-//! would play every endgame perfectly). Between two rows, `UCI_Elo` plays the
+//! would play every endgame perfectly). The weakest row is the beginner
+//! (`search/beginner.rs`), which does not search: its chance is the share of
+//! `BEGINNER_SAMPLES` seeds with which it chooses a right move. Between two rows, `UCI_Elo` plays the
 //! stronger row's move with a probability proportional to the distance, so the
 //! probability of a right move is linear in the Elo between rows, and the puzzle is
 //! solved with the product over its solver moves. The puzzle's Elo is the lowest
@@ -17,11 +19,16 @@
 use super::verify::{accepted, last_lines};
 use crate::board::Move;
 use crate::game::Game;
+use crate::rng::Rng;
+use crate::search::beginner::{Beginner, Profile};
 use crate::search::strength::{choice_weights, Strength, ELO_MAX, ELO_MIN, LEVELS};
 use crate::search::{Engine, Limits, SearchInfo};
+use crate::with_move_rules;
 
 /// Nodes of a move at full strength: the budget the strength rows were measured at.
 pub const PLAY_NODES: u64 = 200_000;
+/// The seeds over which the beginner row's chance of a right move is counted.
+pub const BEGINNER_SAMPLES: u64 = 256;
 /// How far below the weakest row a puzzle it solves for certain lies.
 pub const BELOW: f64 = 200.0;
 /// Where a puzzle that full strength does not solve lies, above full strength.
@@ -77,6 +84,10 @@ pub fn row_chances(engine: &mut Engine, game: &Game, right: &[Move]) -> RowChanc
     let mut searched: Vec<((i32, usize), Vec<SearchInfo>)> = Vec::new();
     let mut chances = [0.0; LEVELS.len()];
     for (row, level) in LEVELS.iter().enumerate() {
+        if let Some(profile) = level.beginner {
+            chances[row] = beginner_chance(game, profile, right);
+            continue;
+        }
         let strength = Strength::at_elo(level.elo, 0);
         let key = (level.depth, strength.multipv(1));
         if !searched.iter().any(|(k, _)| *k == key) {
@@ -99,6 +110,26 @@ pub fn row_chances(engine: &mut Engine, game: &Game, right: &[Move]) -> RowChanc
     engine.options = saved_options;
     engine.tablebases = saved_tables;
     chances
+}
+
+/// The share of `BEGINNER_SAMPLES` seeds with which the beginner of `profile` plays
+/// one of `right` in `game` (choosing among the legal moves, as in play; the seeds
+/// are mixed as `Strength::pick` mixes its own).
+fn beginner_chance(game: &Game, profile: Profile, right: &[Move]) -> f64 {
+    let moves: Vec<Move> = game.legal_moves().iter().copied().collect();
+    if moves.is_empty() {
+        return 0.0;
+    }
+    let pos = game.position();
+    let hits = (0..BEGINNER_SAMPLES)
+        .filter(|&s| {
+            let seed = Rng::new(s ^ 0xBE61).next_u64();
+            let beginner = Beginner { profile, seed };
+            let i = with_move_rules!(game.rules().moves, R => beginner.choose::<R>(pos, &moves));
+            right.contains(&moves[i])
+        })
+        .count();
+    hits as f64 / BEGINNER_SAMPLES as f64
 }
 
 /// The probability that the softmax choice at `temperature` among `lines` (best
@@ -197,6 +228,41 @@ mod tests {
         assert_eq!(puzzle_elo(&[flat(1.0)]), f64::from(ELO_MIN) - BELOW);
         assert_eq!(puzzle_elo(&[flat(0.5)]), f64::from(ELO_MIN));
         assert_eq!(puzzle_elo(&[flat(0.0)]), f64::from(ELO_MAX) + ABOVE);
+    }
+
+    /// The beginner row does not search: it always enters the den, and misses a quiet
+    /// move that only a search finds most of the time.
+    #[test]
+    fn the_beginner_row_is_counted_over_its_seeds() {
+        let profile = LEVELS[0].beginner.expect("the weakest row is the beginner");
+        // Red's rat at d8 next to Blue's den (d9): entering is the one right move.
+        let den = Game::new(
+            crate::board::Position::from_fen("7/3R3/7/7/7/7/7/3l3/7 r 0 1").expect("fen"),
+        );
+        let entry: Vec<Move> = den
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| den.position().is_den_entry(m))
+            .collect();
+        assert_eq!(entry.len(), 1);
+        assert_eq!(beginner_chance(&den, profile, &entry), 1.0);
+        // From the start, any one quiet move is played with some seeds but not all.
+        let start = Game::startpos();
+        let moves: Vec<Move> = start.legal_moves().iter().copied().collect();
+        let shares: Vec<f64> = moves
+            .iter()
+            .map(|&m| beginner_chance(&start, profile, &[m]))
+            .collect();
+        assert!(
+            (shares.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+            "{shares:?}"
+        );
+        assert!(shares.iter().all(|&c| c < 1.0), "{shares:?}");
+        // And the rating uses it for the weakest row.
+        let mut engine = Engine::new(16).expect("a 16 MB table");
+        let rows = row_chances(&mut engine, &start, &moves[..1]);
+        assert_eq!(rows[0], shares[0]);
     }
 
     #[test]
