@@ -455,6 +455,12 @@ const Puzzles = (() => {
   function onState() {
     if (!active) return;
     document.body.classList.add("puzzle-mode");
+    // Both sides are "you" to the board (two people); the side that answers is the
+    // puzzle's, so its label names only the side.
+    if (!puzzle) return;
+    const other = puzzle.solver === "red" ? "blue" : "red";
+    const who = document.querySelector("#player-top .who." + other + ", #player-bottom .who." + other);
+    if (who) who.textContent = sideName(other);
   }
 
   async function open() {

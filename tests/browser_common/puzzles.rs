@@ -423,6 +423,16 @@ pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
     );
     assert_eq!(text(client, "#puzzle-next").await, "下一题");
     no_english(client, "at the start").await;
+    // The puzzle's side plays at the bottom as "you"; the side that answers is the
+    // puzzle's, named by its side alone.
+    let (top, bottom) = (
+        text(client, "#player-top .who").await,
+        text(client, "#player-bottom .who").await,
+    );
+    assert!(
+        (top == "蓝方" && bottom == "红方：你") || (top == "红方" && bottom == "蓝方：你"),
+        "the players' labels: {top} / {bottom}"
+    );
     shot(client, &format!("{prefix}puzzle-zh-1-start")).await;
 
     // Solved.
