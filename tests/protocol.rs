@@ -407,20 +407,7 @@ fn scripted_session_covers_every_command() {
     assert!(extra.is_empty(), "go perft: lines after Time: {extra:?}");
 
     // bench 2.
-    e.send("bench 2");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let mut lines = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let l = e
-            .next_line(left)
-            .unwrap_or_else(|| e.fail("bench 2: no final '<N> nodes <M> nps' line within 30 s"));
-        let done = parse_bench_total(&l).is_some();
-        lines.push(l);
-        if done {
-            break;
-        }
-    }
+    let lines = e.bench_lines(2, Duration::from_secs(30));
     let (_, count) = check_bench_output(&lines, "bench 2 (protocol)");
     if count < 30 {
         dev.push(format!(

@@ -193,22 +193,8 @@ fn cli_bench_total(depth: &str) -> (u64, usize) {
 }
 
 /// `bench 5` over the protocol: its total node count.
-fn protocol_bench_total(e: &mut Engine, what: &str) -> u64 {
-    e.send("bench 5");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut lines = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let l = e
-            .next_line(left)
-            .unwrap_or_else(|| e.fail("bench 5: no '<N> nodes <M> nps' line within 60 s"));
-        let done = parse_bench_total(&l).is_some();
-        lines.push(l);
-        if done {
-            break;
-        }
-    }
-    check_bench_output(&lines, what).0
+fn bench5_total(e: &mut Engine, what: &str) -> u64 {
+    check_bench_output(&e.bench_lines(5, Duration::from_secs(60)), what).0
 }
 
 #[test]
@@ -228,7 +214,7 @@ fn bench_is_deterministic() {
     e.send_silent("setoption name Hash value 32");
     e.send_silent("position startpos moves g3g4 a7a6");
     e.go("go depth 5", Duration::from_secs(20));
-    let p = protocol_bench_total(&mut e, "bench 5 (protocol)");
+    let p = bench5_total(&mut e, "bench 5 (protocol)");
     assert_eq!(
         p, a,
         "`bench 5` over the protocol gives {p} nodes, `jungle bench --depth 5` gives {a}"
@@ -287,7 +273,7 @@ fn bench_of_tuned_parameters() {
 
     let mut e = Engine::start("bench-params");
     e.send_silent(&format!("setoption name SearchParams value {CANDIDATE}"));
-    let p = protocol_bench_total(&mut e, "bench 5 (protocol, SearchParams)");
+    let p = bench5_total(&mut e, "bench 5 (protocol, SearchParams)");
     assert_eq!(p, candidate);
     e.send("quit");
     assert!(e.wait_exit(Duration::from_secs(5)).success());

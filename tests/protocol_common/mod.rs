@@ -232,6 +232,27 @@ impl Engine {
         }
     }
 
+    /// Sends `bench <depth>` and reads its lines up to and including the total
+    /// (`<N> nodes <M> nps`).
+    pub fn bench_lines(&mut self, depth: u32, timeout: Duration) -> Vec<String> {
+        self.send(&format!("bench {depth}"));
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let l = self.next_line(left).unwrap_or_else(|| {
+                self.fail(&format!(
+                    "bench {depth}: no final '<N> nodes <M> nps' line within {timeout:?}"
+                ))
+            });
+            let done = parse_bench_total(&l).is_some();
+            lines.push(l);
+            if done {
+                return lines;
+            }
+        }
+    }
+
     /// Reads lines up to and including the first that starts with `prefix`.
     pub fn read_until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
         let deadline = Instant::now() + timeout;
