@@ -483,7 +483,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         .execute(
             "const kept = []; \
              for (const v of ['chars', 'emoji', 'pictures']) { \
-               localStorage.setItem('jungle.labels', v); kept.push(storedLabels()); } \
+               localStorage.setItem('jungle.labels', v); kept.push(Jungle.controls.storedLabels()); } \
              return kept;",
             vec![],
         )
@@ -664,7 +664,7 @@ pub async fn first_screen(client: &Client, url: &str, prefix: &str) {
     // Puzzles: open when the page has the puzzles script, else "coming soon".
     let (has_puzzles, disabled): (bool, bool) = eval(
         client,
-        "return [!!window.JunglePuzzles, document.getElementById('welcome-puzzles').disabled]",
+        "return [!!Jungle.puzzles, document.getElementById('welcome-puzzles').disabled]",
     )
     .await;
     assert_eq!(disabled, !has_puzzles, "the Puzzles way");
