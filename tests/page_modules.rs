@@ -3,9 +3,9 @@
 //! strict mode, and exports onto the namespace `Jungle` only its own entry; a module
 //! uses another only through what that one exports (by `Jungle.<module>.<name>`, a
 //! destructuring of `Jungle.<module>` or a name given to it), only a module before it
-//! in the manifest (so no cycle), and writes nothing into another; every back end the
-//! manifest lists provides what link.js says a back end provides, and link.js asks
-//! nothing else of it. The checks run on the scripts' tokens (comments, strings and
+//! in the manifest (so no cycle), and writes nothing into another; only link.js talks
+//! to the host's back end, every back end the manifest lists provides what link.js
+//! says a back end provides, and link.js asks nothing else of it. The checks run on the scripts' tokens (comments, strings and
 //! regular expressions read as such), and each has a test below that makes it fail.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -493,8 +493,25 @@ fn check(scripts: &[(String, String)], globals: &BTreeSet<String>) -> Vec<String
     }
     for (i, (file, _)) in scripts.iter().enumerate() {
         check_uses(file, i, &toks[i], &modules, &exported, &mut errors);
+        if !modules.iter().any(|m| m.name == "link" && m.file == i) {
+            check_no_backend(file, &toks[i], &mut errors);
+        }
     }
     errors
+}
+
+/// Only the module `link` talks to the host's back end (the global `backend`).
+fn check_no_backend(file: &str, t: &[Tok], errors: &mut Vec<String>) {
+    for k in 0..t.len() {
+        let member = k > 0 && t[k - 1].is(".") && !(k > 1 && t[k - 2].is("window"));
+        let key = t.get(k + 1).is_some_and(|n| n.is(":"));
+        if t[k].is("backend") && t[k].kind == Kind::Ident && !member && !key {
+            errors.push(format!(
+                "{file}: uses the back end other than through Jungle.link"
+            ));
+            return;
+        }
+    }
 }
 
 fn page_scripts(m: &Manifest) -> Vec<(String, String)> {
@@ -683,6 +700,14 @@ fn reaching_another_modules_state_fails() {
         "writes Jungle.game.ply",
     );
     assert_refused(&wrap("const x = Jungle.later.y;"), "no module defines");
+    assert_refused(
+        &wrap("const x = backend.request(\"state\", null);"),
+        "other than through Jungle.link",
+    );
+    assert_refused(
+        &wrap("const x = window.backend;"),
+        "other than through Jungle.link",
+    );
 }
 
 #[test]
