@@ -377,6 +377,14 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         .await
         .expect("clears");
     click_move(client, "a1", "b1").await;
+    // After the undo the list still shows the two moves (to redo): the move is taken
+    // when one of them is the current one.
+    until(
+        client,
+        "the move a1b1",
+        "document.querySelector('#moves .current') !== null",
+    )
+    .await;
     engine_replied(client, 2).await;
     let seen = effects(client).await;
     assert!(seen.contains(&"slide a1b1".to_string()), "{seen:?}");
