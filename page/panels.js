@@ -42,6 +42,12 @@ Jungle.panels = (() => {
     }
   }
 
+  // Names the seat of `color` (above or under the board) `text` until the next state.
+  function nameSeat(color, text) {
+    const who = document.querySelector("#player-top .who." + color + ", #player-bottom .who." + color);
+    if (who) who.textContent = text;
+  }
+
   // The end of the game as the person reads it: "You win!" against the engine. The
   // reason by its code (the rules', or the referee's: a clock, an engine's failure).
   function resultText() {
@@ -418,6 +424,7 @@ Jungle.panels = (() => {
   return {
     render,
     renderPlayers,
+    nameSeat,
     renderAnalysis,
     explainWhyNot,
     rulesChoice,

@@ -22,6 +22,7 @@ Jungle.puzzles = (() => {
   const link = Jungle.link;
   const board = Jungle.board;
   const { post } = Jungle.game;
+  const { nameSeat } = Jungle.panels;
   const { close: closeWelcome } = Jungle.welcome;
 
   const KEY = "jungle.puzzles";
@@ -453,8 +454,7 @@ Jungle.puzzles = (() => {
     // puzzle's, so its label names only the side.
     if (!puzzle) return;
     const other = puzzle.solver === "red" ? "blue" : "red";
-    const who = document.querySelector("#player-top .who." + other + ", #player-bottom .who." + other);
-    if (who) who.textContent = sideName(other);
+    nameSeat(other, sideName(other));
   }
 
   async function open() {
