@@ -125,7 +125,16 @@ Jungle.panels = (() => {
       li.appendChild(span);
     });
     const current = list.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (current) scrollListTo(list, current);
+  }
+
+  // Scrolls the move list, and only it, so that `item` is in view: scrollIntoView would
+  // scroll the page too (on a phone, the board half out of view at every move).
+  function scrollListTo(list, item) {
+    const shown = list.getBoundingClientRect();
+    const at = item.getBoundingClientRect();
+    if (at.top < shown.top) list.scrollTop -= shown.top - at.top;
+    else if (at.bottom > shown.bottom) list.scrollTop += at.bottom - shown.bottom;
   }
 
   // "12… c7c6, a blunder (−23.4 points; better: e7e6)": a marked move in words.

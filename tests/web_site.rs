@@ -64,6 +64,22 @@ async fn play_a_move(client: &fantoccini::Client) {
     engine_replied(client, 2).await;
 }
 
+/// The board's faults found by trying it as a new user (issue 44), on the static site
+/// (`browser_common::faults`). Screenshots `site-fault-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_board_faults_stay_fixed() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let server = FileServer::start(site);
+    let client = &browser.client;
+    browser_common::faults::moves_scroll_only_their_list(client, &server.url(), "site-").await;
+    browser.close().await;
+}
+
 /// The Puzzles mode with the set built into the module: solved, failed with the
 /// solution shown, the rating and the streak, the phone layout
 /// (`browser_common::puzzles`). Screenshots `site-puzzle-*.png`.

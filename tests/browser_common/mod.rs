@@ -8,6 +8,7 @@
 
 #![allow(dead_code)]
 
+pub mod faults;
 pub mod files;
 pub mod puzzles;
 

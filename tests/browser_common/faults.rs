@@ -1,0 +1,110 @@
+//! The board's faults that issue 44 found by trying it as a new user would, each
+//! checked on either back end (tests/gui_browser.rs, tests/web_site.rs). Screenshots
+//! are named with the caller's prefix and `fault-`.
+
+use super::{board_ready, css, eval, set_viewport, shot, top_shot, until};
+use fantoccini::Client;
+
+/// Plays up to `plies` moves through the back end itself (as another tab would), each
+/// the first legal non-capture of a fixed pseudo-random order, from a new game of two
+/// people; returns the number of plies played (fewer when the game ends).
+pub async fn play_plies(client: &Client, plies: usize) -> usize {
+    let js = format!(
+        "const done = arguments[0];
+         (async () => {{
+           await backend.request('new', {{ players: 'both' }});
+           let seed = 7, n = 0;
+           for (; n < {plies}; n++) {{
+             const s = JSON.parse((await backend.request('state', null)).text);
+             if (s.result) break;
+             const moves = [];
+             for (const [from, targets] of Object.entries(s.legal))
+               for (const t of targets) if (!t.capture) moves.push(from + t.to);
+             if (moves.length === 0) break;
+             seed = (seed * 1103515245 + 12345) % 2147483648;
+             const a = await backend.request('move', {{ move: moves[seed % moves.length] }});
+             if (a.status !== 200) break;
+           }}
+           return n;
+         }})().then(done, (e) => done(-1));"
+    );
+    let v = client.execute_async(&js, vec![]).await.expect("plays");
+    let n = v.as_i64().unwrap_or(-1);
+    assert!(n >= 0, "the back end refused the game's moves");
+    until(
+        client,
+        "the moves drawn",
+        &format!("document.querySelectorAll('#moves span[data-ply]').length === {n}"),
+    )
+    .await;
+    n as usize
+}
+
+/// The page's scroll and whether the move list shows its current move: (window's
+/// scrollY, the current move within the list's visible box).
+async fn scroll_and_current(client: &Client) -> (f64, bool) {
+    eval(
+        client,
+        "const list = document.getElementById('moves');
+         const cur = list.querySelector('.current');
+         const l = list.getBoundingClientRect();
+         const c = cur ? cur.getBoundingClientRect() : null;
+         return [window.scrollY, !!c && c.top >= l.top - 1 && c.bottom <= l.bottom + 1];",
+    )
+    .await
+}
+
+/// On a phone a move scrolls the move list only, never the page: the board stays in
+/// view at every move, and a long game opens at the top of the page.
+pub async fn moves_scroll_only_their_list(client: &Client, url: &str, prefix: &str) {
+    client.goto(url).await.expect("page loads");
+    board_ready(client).await;
+    set_viewport(client, 390, 844).await;
+    client
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .expect("scrolls");
+    let plies = play_plies(client, 60).await;
+    assert!(plies >= 30, "only {plies} plies played");
+    let (scroll, current) = scroll_and_current(client).await;
+    assert_eq!(scroll, 0.0, "the page scrolled by the moves");
+    assert!(current, "the current move is out of the list's view");
+    let list_scrolled: f64 =
+        eval(client, "return document.getElementById('moves').scrollTop").await;
+    assert!(list_scrolled > 0.0, "the move list did not scroll");
+    shot(client, &format!("{prefix}fault-1-phone-long-game")).await;
+    // A step back through the list (clicked by the page's script: WebDriver's click
+    // scrolls the page to the element first): still the page stays.
+    client
+        .execute(
+            "window.scrollTo(0, 0); document.querySelector('#moves span[data-ply=\"3\"]').click()",
+            vec![],
+        )
+        .await
+        .expect("goes to ply 3");
+    until(
+        client,
+        "ply 3 shown",
+        "document.querySelector('#moves span.current') && document.querySelector('#moves span.current').dataset.ply === '3'",
+    )
+    .await;
+    let (scroll, current) = scroll_and_current(client).await;
+    assert!(
+        scroll == 0.0 && current,
+        "after a step back: scroll {scroll}, current in view {current}"
+    );
+    // Opened again (under `jungle gui` with the long game): at the top of the page.
+    client.goto(url).await.expect("page loads");
+    css(client, "#board .cell[data-sq]").await;
+    until(
+        client,
+        "the back end",
+        "document.getElementById('connection').className === 'online'",
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (scroll, _) = scroll_and_current(client).await;
+    assert_eq!(scroll, 0.0, "the page opens scrolled down");
+    top_shot(client, &format!("{prefix}fault-1b-phone-reopened")).await;
+    set_viewport(client, 1280, 800).await;
+}
