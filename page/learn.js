@@ -10,12 +10,13 @@ Jungle.lessons = (() => {
   const { t } = Jungle.words;
   const game = Jungle.game;
   const { post, hideNotice } = game;
-  const { rulesChoice, confirmFirst, clearErrors } = Jungle.panels;
+  const { clearErrors } = Jungle.panels;
+  const aside = Jungle.aside;
 
   const LESSONS_KEY = "jungle.lessons";
   const LESSONS = window.JUNGLE_LESSONS || [];
-  // The lesson under way: its index, the task's, what the person chose before the
-  // lesson (for "Back to playing"), and where the task is.
+  // The lesson under way: its index, the task's, and where the task is. The person's
+  // game waits meanwhile (aside.js) and comes back on "Back to playing".
   let lesson = null;
 
   function lessonsDone() {
@@ -55,9 +56,8 @@ Jungle.lessons = (() => {
       b.append(title, sub);
       b.addEventListener("click", () => {
         $("learn-dialog").close();
-        // From one lesson to another nothing is lost; a game in progress is.
-        if (lesson) startLesson(i);
-        else confirmFirst(() => t("confirm.lesson"), () => startLesson(i));
+        // Nothing is lost: a game in progress waits for the end of the lesson.
+        startLesson(i);
       });
       li.appendChild(b);
       list.appendChild(li);
@@ -65,9 +65,8 @@ Jungle.lessons = (() => {
   }
 
   function startLesson(i) {
-    const state = game.state();
-    const before = lesson ? lesson.before : { players: state ? state.players : "red", rules: rulesChoice() };
-    lesson = { i, task: 0, before, phase: "loading", said: null };
+    aside.setAside();
+    lesson = { i, task: 0, phase: "loading", said: null };
     startTask();
   }
 
@@ -94,11 +93,10 @@ Jungle.lessons = (() => {
   }
 
   function leaveLesson() {
-    const before = lesson.before;
     lesson = null;
     renderLesson();
     clearErrors();
-    post("new", { players: before.players, rules: before.rules });
+    aside.bringBack();
   }
 
   // Whether the task's move was played: called with each new state.

@@ -15,6 +15,7 @@
   const lessons = Jungle.lessons;
   const puzzles = Jungle.puzzles;
   const controls = Jungle.controls;
+  const aside = Jungle.aside;
 
   function render(s, prev) {
     const rulesChanged = game.rulesChanged(prev, s);
@@ -28,8 +29,9 @@
       lastMove: s.lastMove,
       hint: s.hint,
     });
-    // A lesson's moves played before its task go without a sound.
-    if (change && !lessons.quiet()) effects.showChange(change);
+    // A lesson's moves played before its task, and a game brought back, go without a
+    // sound.
+    if (change && !lessons.quiet() && !aside.quiet()) effects.showChange(change);
     panels.render(s);
     board.drawArrows();
     $("tip").hidden = lessons.active() || !!s.result || s.moves.length > 0 || !game.personColor() || Object.keys(s.legal).length === 0;

@@ -24,6 +24,7 @@ Jungle.puzzles = (() => {
   const { post } = Jungle.game;
   const { nameSeat } = Jungle.panels;
   const { close: closeWelcome } = Jungle.welcome;
+  const aside = Jungle.aside;
 
   const KEY = "jungle.puzzles";
   const THEME_KEY = "jungle.puzzles.theme";
@@ -461,6 +462,8 @@ Jungle.puzzles = (() => {
     // Opened from the header or by the address: the first screen makes way.
     closeWelcome();
     buildBox();
+    // The person's game waits for the end of the puzzles (aside.js).
+    aside.setAside();
     active = true;
     document.body.classList.add("puzzle-mode");
     el("puzzle-box").hidden = false;
@@ -480,6 +483,7 @@ Jungle.puzzles = (() => {
     el("puzzle-box").hidden = true;
     delete document.body.dataset.puzzle;
     board.drawArrows();
+    aside.bringBack();
   }
 
   document.addEventListener("DOMContentLoaded", () => {

@@ -55,6 +55,7 @@ async fn the_board_faults_stay_fixed() {
         "200",
     ]);
     browser_common::faults::moves_scroll_only_their_list(client, &gui.url(), "").await;
+    browser_common::faults::leaving_a_mode_keeps_the_game(client, &gui.url(), "").await;
     browser.close().await;
 }
 

@@ -77,6 +77,7 @@ async fn the_board_faults_stay_fixed() {
     let server = FileServer::start(site);
     let client = &browser.client;
     browser_common::faults::moves_scroll_only_their_list(client, &server.url(), "site-").await;
+    browser_common::faults::leaving_a_mode_keeps_the_game(client, &server.url(), "site-").await;
     browser.close().await;
 }
 

@@ -90,7 +90,6 @@
  "confirm.new": "Eine neue Partie beginnen? Die laufende Partie endet.",
  "confirm.rules": "Eine neue Partie mit diesen Regeln beginnen? Die laufende Partie endet.",
  "confirm.variant": "Eine neue Partie mit {variant} beginnen? Die laufende Partie endet.",
- "confirm.lesson": "Die Lektion beginnen? Die laufende Partie endet.",
  "btn.new": "Neue Partie",
  "btn.new.title": "Eine neue Partie mit den gewählten Spielern und Regeln",
  "btn.undo": "Zurück",

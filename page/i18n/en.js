@@ -90,7 +90,6 @@
  "confirm.new": "Start a new game? The game in progress ends.",
  "confirm.rules": "Start a new game under these rules? The game in progress ends.",
  "confirm.variant": "Start a new game under {variant}? The game in progress ends.",
- "confirm.lesson": "Start the lesson? The game in progress ends.",
  "btn.new": "New game",
  "btn.new.title": "A new game with the players and rules chosen",
  "btn.undo": "Undo",

@@ -90,7 +90,6 @@
  "confirm.new": "開始新的一局嗎？正在下的這局會結束。",
  "confirm.rules": "按這些規則開始新的一局嗎？正在下的這局會結束。",
  "confirm.variant": "按 {variant} 開始新的一局嗎？正在下的這局會結束。",
- "confirm.lesson": "開始這一課嗎？正在下的這局會結束。",
  "btn.new": "新的一局",
  "btn.new.title": "按所選的玩家和規則開始新的一局",
  "btn.undo": "悔棋",

@@ -90,7 +90,6 @@
  "confirm.new": "开始新的一局吗？正在下的这局会结束。",
  "confirm.rules": "按这些规则开始新的一局吗？正在下的这局会结束。",
  "confirm.variant": "按 {variant} 开始新的一局吗？正在下的这局会结束。",
- "confirm.lesson": "开始这一课吗？正在下的这局会结束。",
  "btn.new": "新的一局",
  "btn.new.title": "按所选的玩家和规则开始新的一局",
  "btn.undo": "悔棋",

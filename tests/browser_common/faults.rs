@@ -108,3 +108,124 @@ pub async fn moves_scroll_only_their_list(client: &Client, url: &str, prefix: &s
     top_shot(client, &format!("{prefix}fault-1b-phone-reopened")).await;
     set_viewport(client, 1280, 800).await;
 }
+
+/// A new game of Red against the engine, asked of the back end as another tab would
+/// (whatever game the back end has), then drawn.
+pub async fn new_game_against_the_engine(client: &Client) {
+    css(client, "#board .cell[data-sq]").await;
+    client
+        .execute_async(
+            "const done = arguments[0]; backend.request('new', { players: 'red' }).then(done, done);",
+            vec![],
+        )
+        .await
+        .expect("new game");
+    until(
+        client,
+        "the new game drawn",
+        "document.querySelectorAll('#moves span[data-ply]').length === 0 && document.getElementById('status').textContent === 'Your move (Red)'",
+    )
+    .await;
+    board_ready(client).await;
+}
+
+/// The game shown, as the page has it: (moves, ply, players, level).
+async fn game_shown(client: &Client) -> (Vec<String>, usize, String, String) {
+    eval(
+        client,
+        "return [Array.from(document.querySelectorAll('#moves span[data-ply]'), (s) => s.textContent),
+                 Number((document.querySelector('#moves span.current') || { dataset: { ply: 0 } }).dataset.ply),
+                 document.getElementById('players').value, document.getElementById('level').value]",
+    )
+    .await
+}
+
+/// Waits until the game shown is `moves` with Red against the engine at level 2.
+async fn game_back(client: &Client, what: &str, moves: &[String]) {
+    let list = serde_json::to_string(moves).expect("json");
+    until(
+        client,
+        what,
+        &format!(
+            "JSON.stringify(Array.from(document.querySelectorAll('#moves span[data-ply]'), (s) => s.textContent)) === '{list}'
+             && document.getElementById('players').value === 'red' && document.getElementById('level').value === '2'
+             && document.getElementById('lesson').hidden && !document.body.classList.contains('puzzle-mode')"
+        ),
+    )
+    .await;
+}
+
+/// Leaving a puzzle or a lesson brings back the game as it was: its moves, the person
+/// against the engine at the level chosen, and the engine answers the next move.
+/// Neither mode asks first, as nothing is lost.
+pub async fn leaving_a_mode_keeps_the_game(client: &Client, url: &str, prefix: &str) {
+    client.goto(url).await.expect("page loads");
+    new_game_against_the_engine(client).await;
+    set_viewport(client, 1280, 800).await;
+    css(client, "#movetime")
+        .await
+        .select_by_value("250")
+        .await
+        .expect("thinking time");
+    css(client, "#level")
+        .await
+        .select_by_value("2")
+        .await
+        .expect("level");
+    until(
+        client,
+        "level 2",
+        "document.getElementById('level').value === '2'",
+    )
+    .await;
+    super::click_move(client, "g3", "g4").await;
+    super::engine_replied(client, 2).await;
+    let (moves, ply, _, _) = game_shown(client).await;
+    assert_eq!((moves.len(), ply), (2, 2));
+
+    // Puzzles, and back.
+    css(client, "#puzzles-open")
+        .await
+        .click()
+        .await
+        .expect("puzzles");
+    until(
+        client,
+        "a puzzle",
+        "document.body.dataset.puzzleState === 'playing' && !!document.body.dataset.puzzle",
+    )
+    .await;
+    let asked: bool = eval(client, "return !document.getElementById('confirm').hidden").await;
+    assert!(!asked, "Puzzles asked to end a game that is kept");
+    shot(client, &format!("{prefix}fault-2-puzzle")).await;
+    css(client, "#puzzle-leave")
+        .await
+        .click()
+        .await
+        .expect("back to play");
+    game_back(client, "the game back after the puzzle", &moves).await;
+    shot(client, &format!("{prefix}fault-2b-back-from-puzzle")).await;
+    // The engine answers again.
+    super::click_move(client, "a3", "a4").await;
+    super::engine_replied(client, 4).await;
+    let (moves, _, _, _) = game_shown(client).await;
+
+    // A lesson, and back: the four moves.
+    super::open_lesson(
+        client,
+        "rat",
+        "d5",
+        "e",
+        &format!("{prefix}fault-2c-lessons"),
+    )
+    .await;
+    let asked: bool = eval(client, "return !document.getElementById('confirm').hidden").await;
+    assert!(!asked, "Learn asked to end a game that is kept");
+    css(client, "#lesson-leave")
+        .await
+        .click()
+        .await
+        .expect("back to playing");
+    game_back(client, "the game back after the lesson", &moves).await;
+    shot(client, &format!("{prefix}fault-2d-back-from-lesson")).await;
+}
