@@ -229,3 +229,50 @@ pub async fn leaving_a_mode_keeps_the_game(client: &Client, url: &str, prefix: &
     game_back(client, "the game back after the lesson", &moves).await;
     shot(client, &format!("{prefix}fault-2d-back-from-lesson")).await;
 }
+
+/// A new visitor starts with a new game of their own, not the back end's last one
+/// (under `jungle gui` another visitor's, finished or not): the first screen shows a
+/// new board at Beginner, and its "Play" starts a new game.
+pub async fn a_new_visitor_gets_a_new_game(client: &Client, url: &str, prefix: &str) {
+    client.goto(url).await.expect("page loads");
+    css(client, "#board .cell[data-sq]").await;
+    // Someone's game: two people, many moves, at level 3.
+    let plies = play_plies(client, 20).await;
+    assert!(plies > 0);
+    client
+        .execute_async(
+            "const done = arguments[0]; backend.request('settings', { level: 3 }).then(done, done);",
+            vec![],
+        )
+        .await
+        .expect("level 3");
+    // A new visitor: nothing kept in the browser.
+    client
+        .execute("localStorage.clear()", vec![])
+        .await
+        .expect("clears");
+    client.goto(url).await.expect("page loads");
+    until(
+        client,
+        "the first screen over a new board at Beginner",
+        "!document.getElementById('welcome').hidden && document.querySelectorAll('#moves span[data-ply]').length === 0
+         && document.getElementById('players').value === 'red' && document.getElementById('level').value === '1'
+         && document.getElementById('connection').className === 'online'",
+    )
+    .await;
+    shot(client, &format!("{prefix}fault-3-new-visitor")).await;
+    // Another tab plays on meanwhile: "Play" starts a new game all the same.
+    play_plies(client, 6).await;
+    css(client, "#welcome-play")
+        .await
+        .click()
+        .await
+        .expect("play");
+    until(
+        client,
+        "a new game against the engine",
+        "document.getElementById('welcome').hidden && document.querySelectorAll('#moves span[data-ply]').length === 0
+         && document.getElementById('players').value === 'red' && document.getElementById('status').textContent === 'Your move (Red)'",
+    )
+    .await;
+}
