@@ -6,6 +6,8 @@
 // back end keeps one game, so this module keeps what rebuilds it: `setAside()` when
 // a lesson or a puzzle opens (once: from one to another the first game stays kept),
 // `bringBack()` when it is left. The moves are played again in silence (`quiet()`).
+// The kept game lasts the tab's session (sessionStorage): a reload in a lesson or a
+// puzzle still brings it back.
 Jungle.aside = (() => {
   "use strict";
   const game = Jungle.game;
@@ -13,8 +15,28 @@ Jungle.aside = (() => {
 
   // The game set aside: { startFen, rules, moves, ply, players, level, movetimeMs,
   // levelsSupported, flipped }, or null.
-  let kept = null;
+  const KEY = "jungle.aside";
+  let kept = read();
   let replaying = false;
+
+  function read() {
+    try {
+      const g = JSON.parse(sessionStorage.getItem(KEY));
+      return g && Array.isArray(g.moves) ? g : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // A browser without storage: the kept game lasts as long as the page.
+  function save() {
+    try {
+      if (kept) sessionStorage.setItem(KEY, JSON.stringify(kept));
+      else sessionStorage.removeItem(KEY);
+    } catch (e) {
+      // No storage.
+    }
+  }
 
   // Keeps the game shown, unless one is kept already.
   function setAside() {
@@ -31,6 +53,7 @@ Jungle.aside = (() => {
       levelsSupported: s.levelsSupported,
       flipped: board.isFlipped(),
     };
+    save();
   }
 
   // Builds the kept game again: a game of two people from its start, its moves, the
@@ -39,6 +62,7 @@ Jungle.aside = (() => {
   async function bringBack() {
     const g = kept;
     kept = null;
+    save();
     if (!g) {
       const s = game.state();
       await game.post("new", { players: s && s.players !== "both" ? s.players : "red" });

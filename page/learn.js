@@ -12,12 +12,16 @@ Jungle.lessons = (() => {
   const { post, hideNotice } = game;
   const { clearErrors } = Jungle.panels;
   const aside = Jungle.aside;
+  const { close: closeWelcome } = Jungle.welcome;
 
   const LESSONS_KEY = "jungle.lessons";
   const LESSONS = window.JUNGLE_LESSONS || [];
   // The lesson under way: its index, the task's, and where the task is. The person's
   // game waits meanwhile (aside.js) and comes back on "Back to playing".
   let lesson = null;
+  // Called when the place changes (a task, or no lesson): places.js keeps it in the
+  // address.
+  let placeChanged = () => {};
 
   function lessonsDone() {
     try {
@@ -65,7 +69,7 @@ Jungle.lessons = (() => {
   }
 
   function startLesson(i) {
-    aside.setAside();
+    if (!lesson) aside.setAside();
     lesson = { i, task: 0, phase: "loading", said: null };
     startTask();
   }
@@ -76,6 +80,7 @@ Jungle.lessons = (() => {
     lesson.said = null;
     clearErrors();
     renderLesson();
+    placeChanged();
     setUpTask(task).then((ok) => {
       if (lesson && ok) lesson.phase = "waiting";
       renderLesson();
@@ -92,11 +97,32 @@ Jungle.lessons = (() => {
     return ok;
   }
 
-  function leaveLesson() {
+  // `bring`: the kept game comes back (not when the puzzles take the board next).
+  function leaveLesson(bring) {
     lesson = null;
     renderLesson();
     clearErrors();
-    aside.bringBack();
+    placeChanged();
+    if (bring !== false) aside.bringBack();
+  }
+
+  // Lesson `i`, task `task` (from 0; a reload, Back or a link): false when there is
+  // no such task.
+  function goTo(i, task) {
+    const l = LESSONS[i];
+    if (!l || !(task >= 0 && task < l.tasks.length)) return false;
+    closeWelcome();
+    if (lesson && lesson.i === i && lesson.task === task) return true;
+    if (!lesson) aside.setAside();
+    lesson = { i, task, phase: "loading", said: null };
+    startTask();
+    return true;
+  }
+
+  // Where the person is, for the address: "learn/3/2" (lesson and task from 1), or
+  // null outside a lesson.
+  function place() {
+    return lesson ? "learn/" + (lesson.i + 1) + "/" + (lesson.task + 1) : null;
   }
 
   // Whether the task's move was played: called with each new state.
@@ -177,7 +203,7 @@ Jungle.lessons = (() => {
     $("learn-open").addEventListener("click", openLessons);
     $("lesson-next").addEventListener("click", nextTask);
     $("lesson-list").addEventListener("click", openLessons);
-    $("lesson-leave").addEventListener("click", leaveLesson);
+    $("lesson-leave").addEventListener("click", () => leaveLesson());
   }
 
   // A move the back end refused: in a lesson, the task's hint says what to do instead.
@@ -203,5 +229,19 @@ Jungle.lessons = (() => {
     renderLessonChoices();
   }
 
-  return { setUp: setUpLessons, open: openLessons, check: checkLesson, moveRefused, active, quiet, onLanguage };
+  return {
+    setUp: setUpLessons,
+    open: openLessons,
+    check: checkLesson,
+    moveRefused,
+    active,
+    quiet,
+    onLanguage,
+    goTo,
+    leave: leaveLesson,
+    place,
+    onPlace: (f) => {
+      placeChanged = f;
+    },
+  };
 })();

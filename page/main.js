@@ -16,6 +16,7 @@
   const puzzles = Jungle.puzzles;
   const controls = Jungle.controls;
   const aside = Jungle.aside;
+  const places = Jungle.places;
 
   function render(s, prev) {
     const rulesChanged = game.rulesChanged(prev, s);
@@ -66,6 +67,8 @@
     });
     controls.setUp();
     panels.setUpRulesDialog();
+    // A page opened at a lesson or a puzzle goes there (the first screen makes way).
+    places.setUp();
     welcome.setUp({ learn: lessons.open, puzzles });
     lessons.setUp();
     link.request("state", null).then((a) => {

@@ -27,6 +27,9 @@ Jungle.puzzles = (() => {
   const aside = Jungle.aside;
 
   const KEY = "jungle.puzzles";
+  // The puzzle tried last, from its first move until it is counted: { id, flawed }
+  // (a reload, then Next, counts a flawed try as failed).
+  const TRIED_KEY = "jungle.puzzles.tried";
   const THEME_KEY = "jungle.puzzles.theme";
   // A puzzle's difficulty in words, by its rating (600–2600, protocol.md §9): the
   // lowest rating of each word.
@@ -64,6 +67,9 @@ Jungle.puzzles = (() => {
   let themes = [];
   // The state last drawn (onState).
   let state = null;
+  // Called when the place changes (a puzzle, or none): places.js keeps it in the
+  // address.
+  let placeChanged = () => {};
 
   function readProgress() {
     try {
@@ -76,6 +82,21 @@ Jungle.puzzles = (() => {
   // A browser without storage: the rating lasts as long as the page.
   function saveProgress() {
     keep(KEY, JSON.stringify(progress));
+  }
+
+  function readTried() {
+    try {
+      const tried = JSON.parse(stored(TRIED_KEY));
+      return tried && typeof tried.id === "string" ? tried : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // The puzzle on the board is tried (a move was made): kept with its flaw until it
+  // is counted.
+  function markTried() {
+    if (puzzle && !counted) keep(TRIED_KEY, JSON.stringify({ id: puzzle.id, flawed: flawed || hinted }));
   }
 
   const el = (id) => document.getElementById(id);
@@ -235,14 +256,18 @@ Jungle.puzzles = (() => {
     }
   }
 
-  // Asks the back end for the next puzzle (counting `finished` first) and sets it up.
-  async function next(finished) {
+  // Asks the back end for the next puzzle, or the one of `id` (counting `finished`
+  // first) and sets it up.
+  async function next(finished, id) {
     if (busy) return;
     busy = true;
     try {
-      // Leaving a puzzle after a wrong move counts it as failed.
+      // Leaving a puzzle after a wrong move counts it as failed, after a reload too.
       if (!finished && puzzle && flawed && !counted) finished = { id: puzzle.id, solved: false };
+      const tried = readTried();
+      if (!finished && tried && tried.flawed && tried.id !== id) finished = { id: tried.id, solved: false };
       const body = { seed: Math.floor(Math.random() * 2 ** 31) };
+      if (id) body.id = id;
       if (progress) body.progress = progress;
       const theme = el("puzzle-theme").value;
       if (theme) body.theme = theme;
@@ -256,6 +281,7 @@ Jungle.puzzles = (() => {
       const data = JSON.parse(answer.text);
       progress = data.progress;
       saveProgress();
+      if (finished) keep(TRIED_KEY, "");
       fillThemes(data.themes);
       if (!data.puzzle) {
         say(() => t("puzzle.noneOfTheme"), null, "");
@@ -276,6 +302,7 @@ Jungle.puzzles = (() => {
   async function count(solved) {
     if (counted) return;
     counted = true;
+    keep(TRIED_KEY, "");
     const before = Math.round(progress ? progress.rating.rating : 1500);
     const body = { finished: { id: puzzle.id, solved }, seed: 0 };
     if (progress) body.progress = progress;
@@ -300,6 +327,10 @@ Jungle.puzzles = (() => {
     counted = false;
     over = false;
     shownArrows = [];
+    // Tried before the page was opened again: the flaw stays.
+    const tried = readTried();
+    if (tried && tried.id === p.id && tried.flawed) flawed = true;
+    placeChanged();
     // The puzzle's side plays at the bottom.
     board.setFlipped(p.solver === "blue");
     await post("new", { players: "both", fen: p.fen, rules: p.rules });
@@ -331,6 +362,7 @@ Jungle.puzzles = (() => {
     if (!active || !puzzle) return false;
     if (busy || over) return true;
     if (!legal(move)) return false; // the page says why it is not legal
+    markTried();
     if (move === puzzle.solution[step]) {
       right(move);
     } else {
@@ -372,6 +404,7 @@ Jungle.puzzles = (() => {
       }
       if (s) await post("undo");
       flawed = true;
+      markTried();
       el("puzzle-retry").hidden = false;
       say(null, () => t("puzzle.wrong", { move }), "wrong");
       document.body.dataset.puzzleState = "wrong";
@@ -403,6 +436,7 @@ Jungle.puzzles = (() => {
   function hint() {
     if (!puzzle || over) return;
     hinted = true;
+    markTried();
     clearHint();
     const from = puzzle.solution[step].slice(0, 2);
     board.mark(from, "puzzle-hint");
@@ -458,24 +492,30 @@ Jungle.puzzles = (() => {
     nameSeat(other, sideName(other));
   }
 
-  async function open() {
+  // Opens the Puzzles mode: at the puzzle of `id` when one is given (the address),
+  // else where it was or at the next puzzle.
+  async function open(id) {
+    if (typeof id !== "string") id = null;
     // Opened from the header or by the address: the first screen makes way.
     closeWelcome();
     buildBox();
     // The person's game waits for the end of the puzzles (aside.js).
-    aside.setAside();
+    if (!active) aside.setAside();
     active = true;
     document.body.classList.add("puzzle-mode");
     el("puzzle-box").hidden = false;
     renderStats();
-    if (!puzzle) {
+    if (id && (!puzzle || puzzle.id !== id)) {
+      await next(undefined, id);
+    } else if (!puzzle) {
       await next();
     } else {
       await setUp(puzzle);
     }
   }
 
-  function leave() {
+  // `bring`: the kept game comes back (not when a lesson takes the board next).
+  function leave(bring) {
     active = false;
     shownArrows = [];
     clearHint();
@@ -483,17 +523,34 @@ Jungle.puzzles = (() => {
     el("puzzle-box").hidden = true;
     delete document.body.dataset.puzzle;
     board.drawArrows();
-    aside.bringBack();
+    placeChanged();
+    if (bring !== false) aside.bringBack();
+  }
+
+  // Where the person is, for the address: "puzzle/<id>", or null outside the puzzles.
+  function place() {
+    return active && puzzle ? "puzzle/" + puzzle.id : null;
   }
 
   document.addEventListener("DOMContentLoaded", () => {
     buildBox();
     for (const b of document.querySelectorAll('[data-open="puzzles"]')) b.addEventListener("click", open);
-    if (location.hash === "#puzzles") open();
   });
 
   // The puzzle on the board (the browser tests read its solution).
   const current = () => puzzle;
 
-  return { interceptMove, arrows, onState, onLanguage, open, leave, current };
+  return {
+    interceptMove,
+    arrows,
+    onState,
+    onLanguage,
+    open,
+    leave,
+    current,
+    place,
+    onPlace: (f) => {
+      placeChanged = f;
+    },
+  };
 })();

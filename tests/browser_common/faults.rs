@@ -109,6 +109,15 @@ pub async fn moves_scroll_only_their_list(client: &Client, url: &str, prefix: &s
     set_viewport(client, 1280, 800).await;
 }
 
+/// Clicks the element `selector`.
+async fn press(client: &Client, selector: &str) {
+    css(client, selector)
+        .await
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicks {selector}: {e}"));
+}
+
 /// A new game of Red against the engine, asked of the back end as another tab would
 /// (whatever game the back end has), then drawn.
 pub async fn new_game_against_the_engine(client: &Client) {
@@ -155,6 +164,21 @@ async fn game_back(client: &Client, what: &str, moves: &[String]) {
     .await;
 }
 
+/// Plays `m` against the engine (its reply makes `plies`), then opens the lesson "The
+/// rat and the elephant" (`shot_name`: the list's screenshot); returns the game's moves.
+async fn move_then_rat_lesson(
+    client: &Client,
+    m: &str,
+    plies: usize,
+    shot_name: &str,
+) -> Vec<String> {
+    super::click_move(client, &m[0..2], &m[2..4]).await;
+    super::engine_replied(client, plies).await;
+    let (moves, _, _, _) = game_shown(client).await;
+    super::open_lesson(client, "rat", "d5", "e", shot_name).await;
+    moves
+}
+
 /// Leaving a puzzle or a lesson brings back the game as it was: its moves, the person
 /// against the engine at the level chosen, and the engine answers the next move.
 /// Neither mode asks first, as nothing is lost.
@@ -184,11 +208,7 @@ pub async fn leaving_a_mode_keeps_the_game(client: &Client, url: &str, prefix: &
     assert_eq!((moves.len(), ply), (2, 2));
 
     // Puzzles, and back.
-    css(client, "#puzzles-open")
-        .await
-        .click()
-        .await
-        .expect("puzzles");
+    press(client, "#puzzles-open").await;
     until(
         client,
         "a puzzle",
@@ -198,34 +218,14 @@ pub async fn leaving_a_mode_keeps_the_game(client: &Client, url: &str, prefix: &
     let asked: bool = eval(client, "return !document.getElementById('confirm').hidden").await;
     assert!(!asked, "Puzzles asked to end a game that is kept");
     shot(client, &format!("{prefix}fault-2-puzzle")).await;
-    css(client, "#puzzle-leave")
-        .await
-        .click()
-        .await
-        .expect("back to play");
+    press(client, "#puzzle-leave").await;
     game_back(client, "the game back after the puzzle", &moves).await;
     shot(client, &format!("{prefix}fault-2b-back-from-puzzle")).await;
-    // The engine answers again.
-    super::click_move(client, "a3", "a4").await;
-    super::engine_replied(client, 4).await;
-    let (moves, _, _, _) = game_shown(client).await;
-
-    // A lesson, and back: the four moves.
-    super::open_lesson(
-        client,
-        "rat",
-        "d5",
-        "e",
-        &format!("{prefix}fault-2c-lessons"),
-    )
-    .await;
+    // The engine answers again; a lesson, and back: the four moves.
+    let moves = move_then_rat_lesson(client, "a3a4", 4, &format!("{prefix}fault-2c-lessons")).await;
     let asked: bool = eval(client, "return !document.getElementById('confirm').hidden").await;
     assert!(!asked, "Learn asked to end a game that is kept");
-    css(client, "#lesson-leave")
-        .await
-        .click()
-        .await
-        .expect("back to playing");
+    press(client, "#lesson-leave").await;
     game_back(client, "the game back after the lesson", &moves).await;
     shot(client, &format!("{prefix}fault-2d-back-from-lesson")).await;
 }
@@ -263,16 +263,122 @@ pub async fn a_new_visitor_gets_a_new_game(client: &Client, url: &str, prefix: &
     shot(client, &format!("{prefix}fault-3-new-visitor")).await;
     // Another tab plays on meanwhile: "Play" starts a new game all the same.
     play_plies(client, 6).await;
-    css(client, "#welcome-play")
-        .await
-        .click()
-        .await
-        .expect("play");
+    press(client, "#welcome-play").await;
     until(
         client,
         "a new game against the engine",
         "document.getElementById('welcome').hidden && document.querySelectorAll('#moves span[data-ply]').length === 0
          && document.getElementById('players').value === 'red' && document.getElementById('status').textContent === 'Your move (Red)'",
+    )
+    .await;
+}
+
+/// Waits until the address is `hash` and the lesson shows task `task` of 2 with the
+/// `piece` letter on `sq`.
+async fn at_task(client: &Client, hash: &str, task: usize, sq: &str, piece: &str) {
+    until(
+        client,
+        &format!("task {task} at {hash}"),
+        &format!(
+            "location.hash === '{hash}' && !document.getElementById('lesson').hidden
+             && document.getElementById('lesson-step').textContent === 'Task {task} of 2'
+             && document.querySelector('#board .cell[data-sq=\"{sq}\"]').dataset.piece === '{piece}'"
+        ),
+    )
+    .await;
+}
+
+/// The place stays in the address: a lesson's task (`#learn/3/2`) and a puzzle
+/// (`#puzzle/<id>`) come back on a reload, Back and Forward go through them, a link
+/// opens the puzzle it names, and a wrong move counts against the rating even when
+/// the page is reloaded after it.
+pub async fn the_place_is_in_the_address(client: &Client, url: &str, prefix: &str) {
+    client.goto(url).await.expect("page loads");
+    new_game_against_the_engine(client).await;
+    // Lesson 3 ("The rat and the elephant"): task 1, solved, then task 2.
+    let moves = move_then_rat_lesson(client, "g3g4", 2, &format!("{prefix}fault-4-lessons")).await;
+    at_task(client, "#learn/3/1", 1, "d4", "R").await;
+    super::click_move(client, "d4", "d5").await;
+    super::lesson_says(client, "praise").await;
+    press(client, "#lesson-next").await;
+    at_task(client, "#learn/3/2", 2, "d6", "C").await;
+    // A reload: the same task.
+    client.refresh().await.expect("reloads");
+    at_task(client, "#learn/3/2", 2, "d6", "C").await;
+    shot(client, &format!("{prefix}fault-4b-reloaded-task")).await;
+    // Back: task 1; Forward: task 2.
+    client.back().await.expect("back");
+    at_task(client, "#learn/3/1", 1, "d4", "R").await;
+    client.forward().await.expect("forward");
+    at_task(client, "#learn/3/2", 2, "d6", "C").await;
+    // Leaving: the address is the game's, and the game is back (after the reload too).
+    press(client, "#lesson-leave").await;
+    until(
+        client,
+        "the game's address and moves",
+        &format!(
+            "location.hash === '' && document.getElementById('lesson').hidden
+             && JSON.stringify(Array.from(document.querySelectorAll('#moves span[data-ply]'), (s) => s.textContent)) === '{}'",
+            serde_json::to_string(&moves).expect("json")
+        ),
+    )
+    .await;
+    // Back: the lesson again.
+    client.back().await.expect("back");
+    at_task(client, "#learn/3/2", 2, "d6", "C").await;
+    press(client, "#lesson-leave").await;
+    until(
+        client,
+        "the game",
+        "location.hash === '' && document.getElementById('lesson').hidden",
+    )
+    .await;
+
+    // A puzzle: its address; a wrong move, a reload, the same puzzle; Next counts it
+    // as failed.
+    press(client, "#puzzles-open").await;
+    let (id, _, before) = super::puzzles::puzzle_ready(client, None).await;
+    until(
+        client,
+        "the puzzle's address",
+        &format!("location.hash === '#puzzle/{id}'"),
+    )
+    .await;
+    super::puzzles::play_a_wrong_move(client, before).await;
+    client.refresh().await.expect("reloads");
+    let (again, _, _) = super::puzzles::puzzle_ready(client, None).await;
+    assert_eq!(again, id, "a reload shows another puzzle");
+    shot(client, &format!("{prefix}fault-4c-reloaded-puzzle")).await;
+    press(client, "#puzzle-next").await;
+    let (other, _, _) = super::puzzles::puzzle_ready(client, Some(&id)).await;
+    until(
+        client,
+        "the next puzzle's address",
+        &format!("location.hash === '#puzzle/{other}'"),
+    )
+    .await;
+    let (failed, rating): (u32, f64) = eval(
+        client,
+        "const p = JSON.parse(localStorage.getItem('jungle.puzzles')); return [p.failed, p.rating.rating]",
+    )
+    .await;
+    assert!(
+        failed == 1 && rating < 1500.0,
+        "after a wrong move and a reload: {failed} failed, rating {rating}"
+    );
+    // A link to the first puzzle opens it (in a page loaded afresh).
+    client.goto("about:blank").await.expect("leaves");
+    client
+        .goto(&format!("{url}#puzzle/{id}"))
+        .await
+        .expect("page loads");
+    let (linked, _, _) = super::puzzles::puzzle_ready(client, None).await;
+    assert_eq!(linked, id, "the link's puzzle");
+    press(client, "#puzzle-leave").await;
+    until(
+        client,
+        "the game's address",
+        "location.hash === '' && !document.body.classList.contains('puzzle-mode')",
     )
     .await;
 }

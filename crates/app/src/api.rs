@@ -124,6 +124,9 @@ pub struct PuzzleRequest {
     /// Draws the puzzle among those near the rating.
     #[serde(default)]
     pub seed: u64,
+    /// This puzzle of the set rather than the next one (a puzzle's address, a reload).
+    #[serde(default)]
+    pub id: Option<String>,
 }
 
 /// A puzzle the person finished: solved cleanly, or not.

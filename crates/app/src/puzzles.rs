@@ -132,14 +132,20 @@ pub fn answer(request: &PuzzleRequest) -> Result<serde_json::Value, Refusal> {
                 .coded("puzzleTheme", &[("theme", &name)])
         })?),
     };
-    if let Some(finished) = &request.finished {
-        let puzzle = set.iter().find(|p| p.id == finished.id).ok_or_else(|| {
-            let id = jungle_core::text::quote(&finished.id);
+    let find = |id: &str| {
+        set.iter().find(|p| p.id == id).ok_or_else(|| {
+            let id = jungle_core::text::quote(id);
             Refusal::bad(format!("no puzzle '{id}'")).coded("puzzleUnknown", &[("id", &id)])
-        })?;
-        progress.record(puzzle, finished.solved);
+        })
+    };
+    let asked = request.id.as_deref().map(find).transpose()?;
+    if let Some(finished) = &request.finished {
+        progress.record(find(&finished.id)?, finished.solved);
     }
-    let next = progress.next(set, theme, request.seed).map(puzzle_json);
+    let next = match asked {
+        Some(p) => Some(puzzle_json(p)),
+        None => progress.next(set, theme, request.seed).map(puzzle_json),
+    };
     let themes: Vec<serde_json::Value> = Theme::ALL
         .iter()
         .map(|&t| json!({"name": t.name(), "count": set.iter().filter(|p| p.has(t)).count()}))
@@ -223,6 +229,9 @@ mod tests {
         assert!(second["progress"]["rating"]["rating"].as_f64() > Some(1500.0));
         assert_eq!(second["progress"]["streak"], 1);
         assert_ne!(second["puzzle"]["id"].as_str(), Some(id));
+        // A puzzle asked for by its id (a page's address): that one, seen or not.
+        let again = request(&format!(r#"{{"id":"{id}","seed":2}}"#)).expect("an answer");
+        assert_eq!(again["puzzle"]["id"].as_str(), Some(id));
         let den = request(r#"{"theme":"den"}"#).expect("an answer");
         assert!(den["puzzle"]["themes"]
             .as_array()
@@ -240,6 +249,7 @@ mod tests {
                 vec![("id", "zzz")],
             ),
             (r#"{"progress":{"rating":1}}"#, "puzzleProgress", vec![]),
+            (r#"{"id":"nope"}"#, "puzzleUnknown", vec![("id", "nope")]),
         ] {
             let refusal = request(bad).expect_err(bad);
             assert_eq!(refusal.status, 400, "{bad}");
