@@ -80,6 +80,7 @@ async fn the_board_faults_stay_fixed() {
     browser_common::faults::leaving_a_mode_keeps_the_game(client, &server.url(), "site-").await;
     browser_common::faults::a_new_visitor_gets_a_new_game(client, &server.url(), "site-").await;
     browser_common::faults::the_place_is_in_the_address(client, &server.url(), "site-").await;
+    browser_common::faults::the_keyboard_plays(client, &server.url(), "site-").await;
     browser.close().await;
 }
 

@@ -382,3 +382,92 @@ pub async fn the_place_is_in_the_address(client: &Client, url: &str, prefix: &st
     )
     .await;
 }
+
+/// Sends `keys` (WebDriver key codes or text) to the element that has the focus.
+async fn keys(client: &Client, keys: &str) {
+    client
+        .active_element()
+        .await
+        .expect("an element with the focus")
+        .send_keys(keys)
+        .await
+        .expect("keys");
+}
+
+/// A lesson played with the keyboard alone: the board is one tab stop, the arrows
+/// move between squares, Enter selects and plays; each square's label says what is
+/// there and what the selected animal may do, in the page's language.
+pub async fn the_keyboard_plays(client: &Client, url: &str, prefix: &str) {
+    use fantoccini::key::Key;
+    client.goto(url).await.expect("page loads");
+    new_game_against_the_engine(client).await;
+    super::open_lesson(
+        client,
+        "rat",
+        "d5",
+        "e",
+        &format!("{prefix}fault-5-lessons"),
+    )
+    .await;
+    // One tab stop: the bottom-left square; the focus comes to it from the button
+    // before the board in the tab order.
+    let stops: Vec<String> = eval(
+        client,
+        "return Array.from(document.querySelectorAll('#board .cell'), (c) => c).filter((c) => c.tabIndex === 0).map((c) => c.dataset.sq)",
+    )
+    .await;
+    assert_eq!(stops, ["a1"], "the board's tab stops");
+    client
+        .execute(
+            "document.querySelector('#board .cell[data-sq=\"a1\"]').focus()",
+            vec![],
+        )
+        .await
+        .expect("focus");
+    // a1 → d4: three right, three up; Enter selects the rat.
+    let to_d4 = format!(
+        "{r}{r}{r}{u}{u}{u}",
+        r = char::from(Key::Right),
+        u = char::from(Key::Up)
+    );
+    keys(client, &to_d4).await;
+    let focused: String = eval(client, "return document.activeElement.dataset.sq").await;
+    assert_eq!(focused, "d4", "the arrows' square");
+    keys(client, &char::from(Key::Enter).to_string()).await;
+    until(client, "the rat selected", "document.querySelector('#board .cell[data-sq=\"d4\"]').getAttribute('aria-selected') === 'true'").await;
+    let (d4, d5): (String, String) = eval(
+        client,
+        "const l = (sq) => document.querySelector('#board .cell[data-sq=\"' + sq + '\"]').getAttribute('aria-label'); return [l('d4'), l('d5')]",
+    )
+    .await;
+    assert_eq!(d4, "d4 Red Rat, selected");
+    assert_eq!(d5, "d5 Blue Elephant, your animal can take this one");
+    // In German the same words.
+    super::choose_language(client, "de", "#lesson-leave", "Zurück zum Spiel").await;
+    let d5: String = eval(
+        client,
+        "return document.querySelector('#board .cell[data-sq=\"d5\"]').getAttribute('aria-label')",
+    )
+    .await;
+    assert_eq!(d5, "d5 Blau Elefant, dein Tier kann dieses schlagen");
+    super::choose_language(client, "en", "#lesson-leave", "Back to playing").await;
+    client
+        .execute(
+            "document.querySelector('#board .cell[data-sq=\"d4\"]').focus()",
+            vec![],
+        )
+        .await
+        .expect("focus");
+    // Up, and Space plays the capture; the page's own arrow keys (a move back) stay
+    // out of it.
+    keys(client, &format!("{}{}", char::from(Key::Up), ' ')).await;
+    super::lesson_says(client, "praise").await;
+    shot(client, &format!("{prefix}fault-5b-keyboard-lesson")).await;
+    press(client, "#lesson-leave").await;
+    until(
+        client,
+        "the game",
+        "document.getElementById('lesson').hidden",
+    )
+    .await;
+}
