@@ -471,3 +471,126 @@ pub async fn the_keyboard_plays(client: &Client, url: &str, prefix: &str) {
     )
     .await;
 }
+
+/// What a phone's board measures (CSS px): the names', the rank badges' and the
+/// coordinates' font sizes, the widest name and the widest TRAP or DEN against the
+/// square's width.
+#[derive(serde::Deserialize, Default, Debug)]
+struct Sizes {
+    name: f64,
+    rank: f64,
+    coord: f64,
+    widest_name: f64,
+    widest_terrain: f64,
+    square: f64,
+}
+
+async fn sizes(client: &Client) -> Sizes {
+    let v = client
+        .execute(
+        "const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+         const p = document.querySelector('#board .piece');
+         const ctx = document.createElement('canvas').getContext('2d');
+         const terrain = Array.from(document.querySelectorAll('#board .cell.trap:not([data-piece]), #board .cell.den:not([data-piece])'), (c) => {
+           const cs = getComputedStyle(c, '::after');
+           ctx.font = cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
+           const word = cs.textTransform === 'uppercase' ? c.dataset.terrain.toUpperCase() : c.dataset.terrain;
+           return ctx.measureText(word).width + (parseFloat(cs.letterSpacing) || 0) * word.length;
+         });
+         return { name: px(p.querySelector('.name')), rank: px(p.querySelector('.rank')),
+                  coord: px(document.querySelector('#board .coord')),
+                  widest_name: Math.max(...Array.from(document.querySelectorAll('#board .piece .name'), (n) => n.scrollWidth)),
+                  widest_terrain: Math.max(...terrain),
+                  square: document.querySelector('#board .cell').getBoundingClientRect().width };",
+            vec![],
+        )
+        .await
+        .expect("measures");
+    serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("sizes {v}: {e}"))
+}
+
+/// Opens the page at `hash` in `lang` with the animals labelled `labels` (kept in the
+/// browser, as a person's choice is).
+async fn open_as(client: &Client, url: &str, hash: &str, lang: &str, labels: &str) {
+    client.goto(url).await.expect("page loads");
+    client
+        .execute(
+            &format!("localStorage.setItem('jungle.welcomed', '1'); localStorage.setItem('jungle.lang', '{lang}'); localStorage.setItem('jungle.labels', '{labels}');"),
+            vec![],
+        )
+        .await
+        .expect("keeps the choices");
+    client
+        .goto(&format!("{url}{hash}"))
+        .await
+        .expect("page loads");
+    client.refresh().await.expect("reloads");
+    until(
+        client,
+        "the board",
+        &format!("document.documentElement.lang.startsWith('{}') && document.querySelector('#board .piece')", &lang[..2]),
+    )
+    .await;
+}
+
+/// On a phone (390x844) the board stays legible: names and rank badges at least
+/// 11 px, coordinates 9 px, every name and TRAP or DEN (HÖHLE in German) inside its
+/// square; in Chinese the character is the largest thing on its piece, and a name
+/// (one character) is at least 13 px. On a small phone (320x480) a lesson's task is
+/// in view with the board.
+pub async fn sizes_on_a_phone(url: &str, prefix: &str) {
+    let Some(browser) = super::Browser::open_phone(390, 844).await else {
+        return;
+    };
+    let client = &browser.client;
+    open_as(client, url, "", "de", "pictures-names").await;
+    let s = sizes(client).await;
+    assert!(
+        s.name >= 11.0 && s.rank >= 11.0 && s.coord >= 9.0,
+        "German, pictures and names: {s:?}"
+    );
+    assert!(
+        s.widest_name <= s.square && s.widest_terrain <= s.square - 8.0,
+        "a name or a square's word wider than its square: {s:?}"
+    );
+    top_shot(client, &format!("{prefix}fault-6-phone-de")).await;
+    open_as(client, url, "", "zh", "pictures-names").await;
+    let s = sizes(client).await;
+    assert!(
+        s.name >= 13.0 && s.rank >= 11.0,
+        "Chinese, pictures and names: {s:?}"
+    );
+    open_as(client, url, "", "zh", "chars").await;
+    let s = sizes(client).await;
+    assert!(
+        s.name >= 18.0 && s.name > s.rank && s.rank >= 11.0,
+        "Chinese characters: {s:?}"
+    );
+    top_shot(client, &format!("{prefix}fault-6b-phone-zh-chars")).await;
+    browser.close().await;
+
+    let Some(browser) = super::Browser::open_phone(320, 480).await else {
+        return;
+    };
+    let client = &browser.client;
+    open_as(client, url, "#learn/3/1", "en", "pictures-names").await;
+    until(
+        client,
+        "the lesson",
+        "!document.getElementById('lesson').hidden",
+    )
+    .await;
+    let (bottom, height): (f64, f64) = eval(
+        client,
+        "return [document.getElementById('lesson-task').getBoundingClientRect().bottom, innerHeight]",
+    )
+    .await;
+    assert!(bottom <= height, "the task ends at {bottom} px of {height}");
+    let s = sizes(client).await;
+    assert!(
+        s.name >= 11.0 && s.widest_terrain <= s.square - 8.0,
+        "320 px: {s:?}"
+    );
+    top_shot(client, &format!("{prefix}fault-6c-lesson-320x480")).await;
+    browser.close().await;
+}
