@@ -38,6 +38,13 @@ Jungle.lessons = (() => {
     keep(LESSONS_KEY, JSON.stringify(done));
   }
 
+  // The lesson after lesson `i` in its group (the lessons for everyone, or those for
+  // experts, which stand apart after them), or -1 at the end of its group.
+  function nextLessonOf(i) {
+    const next = LESSONS[i + 1];
+    return next && !!next.advanced === !!LESSONS[i].advanced ? i + 1 : -1;
+  }
+
   function openLessons() {
     renderLessonChoices();
     $("learn-dialog").showModal();
@@ -48,7 +55,15 @@ Jungle.lessons = (() => {
     list.textContent = "";
     const done = lessonsDone();
     LESSONS.forEach((l, i) => {
+      // The lessons for experts under their own heading.
+      if (l.advanced && !(LESSONS[i - 1] || {}).advanced) {
+        const head = document.createElement("li");
+        head.className = "lesson-group";
+        head.textContent = t("learn.advanced");
+        list.appendChild(head);
+      }
       const li = document.createElement("li");
+      li.value = i + 1;
       const b = document.createElement("button");
       b.className = "lesson-choice";
       b.dataset.lesson = l.id;
@@ -136,7 +151,9 @@ Jungle.lessons = (() => {
       const praise = ["lesson.praise.1", "lesson.praise.2", "lesson.praise.3"][(lesson.i + lesson.task) % 3];
       const last = lesson.task === LESSONS[lesson.i].tasks.length - 1;
       if (last) markLessonDone(LESSONS[lesson.i].id);
-      lesson.said = { kind: "praise", keys: last ? [praise, "lesson.finished"] : [praise] };
+      // The end of a lesson: on to the next, or the end of them all.
+      const end = nextLessonOf(lesson.i) >= 0 ? "lesson.finished" : LESSONS[lesson.i].advanced ? "lesson.expertDone" : "lesson.allDone";
+      lesson.said = { kind: "praise", keys: last ? [praise, end] : [praise] };
     } else {
       // A legal move, but not the task's: the hint, and the task set again from its
       // start (the move list as it was, nothing left to redo).
@@ -182,7 +199,10 @@ Jungle.lessons = (() => {
     const next = $("lesson-next");
     next.hidden = lesson.phase !== "solved";
     const lastTask = lesson.task === l.tasks.length - 1;
-    next.textContent = t(lastTask ? (lesson.i < LESSONS.length - 1 ? "lesson.nextLesson" : "lesson.list") : "lesson.next");
+    const listNext = lastTask && nextLessonOf(lesson.i) < 0;
+    next.textContent = t(lastTask ? (listNext ? "lesson.list" : "lesson.nextLesson") : "lesson.next");
+    // "All lessons" once: the list's own button makes way when "Next" opens the list.
+    $("lesson-list").hidden = listNext && !next.hidden;
   }
 
   function nextTask() {
@@ -190,8 +210,8 @@ Jungle.lessons = (() => {
     if (lesson.task < l.tasks.length - 1) {
       lesson.task += 1;
       startTask();
-    } else if (lesson.i < LESSONS.length - 1) {
-      lesson.i += 1;
+    } else if (nextLessonOf(lesson.i) >= 0) {
+      lesson.i = nextLessonOf(lesson.i);
       lesson.task = 0;
       startTask();
     } else {

@@ -81,6 +81,7 @@ async fn the_board_faults_stay_fixed() {
     browser_common::faults::a_new_visitor_gets_a_new_game(client, &server.url(), "site-").await;
     browser_common::faults::the_place_is_in_the_address(client, &server.url(), "site-").await;
     browser_common::faults::the_keyboard_plays(client, &server.url(), "site-").await;
+    browser_common::faults::the_lessons_end(client, &server.url(), "site-").await;
     browser.close().await;
     browser_common::faults::sizes_on_a_phone(&server.url(), "site-").await;
 }

@@ -118,6 +118,17 @@ async fn press(client: &Client, selector: &str) {
         .unwrap_or_else(|e| panic!("clicks {selector}: {e}"));
 }
 
+/// "Back to playing", and the lesson's box gone.
+async fn leave_the_lesson(client: &Client) {
+    press(client, "#lesson-leave").await;
+    until(
+        client,
+        "the game",
+        "document.getElementById('lesson').hidden",
+    )
+    .await;
+}
+
 /// A new game of Red against the engine, asked of the back end as another tab would
 /// (whatever game the back end has), then drawn.
 pub async fn new_game_against_the_engine(client: &Client) {
@@ -463,13 +474,7 @@ pub async fn the_keyboard_plays(client: &Client, url: &str, prefix: &str) {
     keys(client, &format!("{}{}", char::from(Key::Up), ' ')).await;
     super::lesson_says(client, "praise").await;
     shot(client, &format!("{prefix}fault-5b-keyboard-lesson")).await;
-    press(client, "#lesson-leave").await;
-    until(
-        client,
-        "the game",
-        "document.getElementById('lesson').hidden",
-    )
-    .await;
+    leave_the_lesson(client).await;
 }
 
 /// What a phone's board measures (CSS px): the names', the rank badges' and the
@@ -593,4 +598,63 @@ pub async fn sizes_on_a_phone(url: &str, prefix: &str) {
     );
     top_shot(client, &format!("{prefix}fault-6c-lesson-320x480")).await;
     browser.close().await;
+}
+
+/// The lessons' order and end: the lesson on guarding one's den, the last of those for
+/// everyone (a greedy capture there is answered with the hint), ends by saying that
+/// all are done, with one "All lessons" button; the `jungle-cn` lesson stands apart
+/// under "For experts".
+pub async fn the_lessons_end(client: &Client, url: &str, prefix: &str) {
+    client.goto(url).await.expect("page loads");
+    new_game_against_the_engine(client).await;
+    super::open_lesson(
+        client,
+        "guard",
+        "d2",
+        "w",
+        &format!("{prefix}fault-7-lessons"),
+    )
+    .await;
+    let (order, group): (Vec<String>, String) = eval(
+        client,
+        "const items = Array.from(document.querySelectorAll('#lesson-choices li'));
+         return [items.map((li) => li.querySelector('button') ? li.querySelector('button').dataset.lesson : '|'),
+                 (items.find((li) => li.classList.contains('lesson-group')) || {}).textContent || ''];",
+    )
+    .await;
+    assert_eq!(order.last().map(String::as_str), Some("chase"), "{order:?}");
+    assert_eq!(
+        order[order.len() - 2],
+        "|",
+        "the experts' heading: {order:?}"
+    );
+    assert_eq!(group, "For experts");
+    super::click_move(client, "d3", "d2").await;
+    super::lesson_says(client, "praise").await;
+    press(client, "#lesson-next").await;
+    until(client, "the second task", "document.getElementById('lesson-step').textContent === 'Task 2 of 2' && document.querySelector('#board .cell[data-sq=\"e1\"]').dataset.piece === 'p'").await;
+    // The greedy capture: the hint.
+    super::click_move(client, "a3", "a4").await;
+    super::lesson_says(client, "wrong").await;
+    until(client, "the task set again", "document.querySelector('#board .cell[data-sq=\"a3\"]').dataset.piece === 'E' && document.getElementById('lesson-feedback').className === 'wrong'").await;
+    tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+    super::click_move(client, "f1", "e1").await;
+    super::lesson_says(client, "praise").await;
+    let (said, buttons): (String, Vec<String>) = eval(
+        client,
+        "return [document.getElementById('lesson-feedback').textContent,
+                 Array.from(document.querySelectorAll('#lesson button'), (b) => b).filter((b) => b.offsetParent !== null).map((b) => b.textContent)]",
+    )
+    .await;
+    assert!(said.contains("That was the last lesson"), "{said}");
+    assert_eq!(
+        buttons
+            .iter()
+            .filter(|b| b.as_str() == "All lessons")
+            .count(),
+        1,
+        "{buttons:?}"
+    );
+    shot(client, &format!("{prefix}fault-7b-all-done")).await;
+    leave_the_lesson(client).await;
 }
