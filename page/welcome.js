@@ -8,6 +8,7 @@ Jungle.welcome = (() => {
   "use strict";
   const { $, stored, keep } = Jungle.base;
   const { post } = Jungle.game;
+  const { t } = Jungle.words;
 
   const WELCOMED_KEY = "jungle.welcomed";
 
@@ -40,7 +41,9 @@ Jungle.welcome = (() => {
     });
     const p = ways.puzzles && typeof ways.puzzles.open === "function" ? ways.puzzles : null;
     $("welcome-puzzles").disabled = !p;
-    $("welcome-puzzles-sub").hidden = !!p;
+    // Its subtitle says what puzzles are (or, without them, "coming soon").
+    if (p) $("welcome-puzzles-sub").dataset.i18n = "welcome.puzzles.sub";
+    $("welcome-puzzles-sub").textContent = t($("welcome-puzzles-sub").dataset.i18n);
     if (p) {
       $("welcome-puzzles").addEventListener("click", () => {
         close();

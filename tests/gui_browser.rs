@@ -60,6 +60,7 @@ async fn the_board_faults_stay_fixed() {
     browser_common::faults::the_place_is_in_the_address(client, &gui.url(), "").await;
     browser_common::faults::the_keyboard_plays(client, &gui.url(), "").await;
     browser_common::faults::the_lessons_end(client, &gui.url(), "").await;
+    browser_common::faults::the_words_left_over(client, &gui.url(), "").await;
     browser.close().await;
     browser_common::faults::sizes_on_a_phone(&gui.url(), "").await;
 }

@@ -82,6 +82,7 @@ async fn the_board_faults_stay_fixed() {
     browser_common::faults::the_place_is_in_the_address(client, &server.url(), "site-").await;
     browser_common::faults::the_keyboard_plays(client, &server.url(), "site-").await;
     browser_common::faults::the_lessons_end(client, &server.url(), "site-").await;
+    browser_common::faults::the_words_left_over(client, &server.url(), "site-").await;
     browser.close().await;
     browser_common::faults::sizes_on_a_phone(&server.url(), "site-").await;
 }

@@ -658,3 +658,72 @@ pub async fn the_lessons_end(client: &Client, url: &str, prefix: &str) {
     shot(client, &format!("{prefix}fault-7b-all-done")).await;
     leave_the_lesson(client).await;
 }
+
+/// The words left over in German and Chinese: no "Jungle" (the engine's name) or
+/// "jungle" (the rule set's) anywhere on the page, times in the language's number
+/// format ("0,25 s"), the level "Gelegenheitsspieler", the engine's move button in a
+/// child's words (让电脑走), and the first screen's Puzzles with its subtitle.
+pub async fn the_words_left_over(client: &Client, url: &str, prefix: &str) {
+    let visible_jungle = "return (document.body.innerText.match(/[^\\n]*jungle[^\\n]*/ig) || [])";
+    open_as(client, url, "", "de", "pictures-names").await;
+    client
+        .execute(
+            "localStorage.removeItem('jungle.welcomed'); location.reload()",
+            vec![],
+        )
+        .await
+        .expect("a first visit");
+    until(
+        client,
+        "the first screen",
+        "!document.getElementById('welcome').hidden && document.documentElement.lang === 'de'",
+    )
+    .await;
+    let (sub, shown): (String, bool) = eval(
+        client,
+        "const s = document.getElementById('welcome-puzzles-sub'); return [s.textContent, s.offsetParent !== null]",
+    )
+    .await;
+    assert!(
+        shown && sub == "finde den einen guten Zug",
+        "Puzzles' subtitle {sub:?}"
+    );
+    top_shot(client, &format!("{prefix}fault-8-first-screen-de")).await;
+    press(client, "#welcome-play").await;
+    until(client, "the board", "document.getElementById('welcome').hidden && document.getElementById('connection').className === 'online'").await;
+    css(client, "#movetime")
+        .await
+        .select_by_value("250")
+        .await
+        .expect("thinking time");
+    until(
+        client,
+        "the time in German",
+        "document.getElementById('game-info').textContent.includes('0,25 s')",
+    )
+    .await;
+    let (times, level3, info): (Vec<String>, String, String) = eval(
+        client,
+        "return [Array.from(document.querySelectorAll('#movetime option'), (o) => o.textContent),
+                 document.querySelector('#level option[value=\"3\"]').textContent,
+                 document.getElementById('game-info').textContent]",
+    )
+    .await;
+    assert!(
+        times.iter().all(|t| !t.contains('.')) && times.contains(&"0,5 s".to_string()),
+        "{times:?}"
+    );
+    assert!(level3.ends_with("Gelegenheitsspieler"), "{level3}");
+    assert!(info.starts_with("Regeln: Standard"), "{info}");
+    let left: Vec<String> = eval(client, visible_jungle).await;
+    assert!(left.is_empty(), "'jungle' on the German page: {left:?}");
+    // The engine's move button in a child's words says the language is in.
+    for (lang, button) in [("zh", "让电脑走"), ("zh-Hant", "讓電腦走")] {
+        super::choose_language(client, lang, "#engine-move", button).await;
+        let left: Vec<String> = eval(client, visible_jungle).await;
+        assert!(left.is_empty(), "'jungle' on the {lang} page: {left:?}");
+    }
+    shot(client, &format!("{prefix}fault-8b-zh")).await;
+    super::choose_language(client, "en", "#welcome-play b", "Play").await;
+    set_viewport(client, 1280, 800).await;
+}
