@@ -28,20 +28,36 @@ fn greed(pos: &Position, m: Move) -> u32 {
 
 /// The greedy player's move, or `None` when the game is over or it has no move.
 pub fn choose(game: &Game, rng: &mut Rng) -> Option<Move> {
-    choose_with(game, rng, greed)
+    choose_with(game, &[], rng, greed)
 }
 
 /// A legal move at random, or `None` when the game is over or there is none.
 pub fn choose_random(game: &Game, rng: &mut Rng) -> Option<Move> {
-    choose_with(game, rng, |_, _| 0)
+    choose_with(game, &[], rng, indifferent)
 }
 
-/// One of the legal moves that `want` values most, at random.
-fn choose_with(game: &Game, rng: &mut Rng, want: fn(&Position, Move) -> u32) -> Option<Move> {
+/// The random player's want: every move alike.
+fn indifferent(_: &Position, _: Move) -> u32 {
+    0
+}
+
+/// One of the legal moves (of `only`, unless empty: `go searchmoves`) that `want`
+/// values most, at random.
+fn choose_with(
+    game: &Game,
+    only: &[Move],
+    rng: &mut Rng,
+    want: fn(&Position, Move) -> u32,
+) -> Option<Move> {
     if game.result() != crate::game::GameResult::Ongoing {
         return None;
     }
-    let moves = game.legal_moves();
+    let moves: Vec<Move> = game
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| only.is_empty() || only.contains(m))
+        .collect();
     let pos = game.position();
     let greed = |m| want(pos, m);
     let best = moves.iter().map(|&m| greed(m)).max()?;
@@ -61,7 +77,7 @@ pub fn run(seed: Option<u64>, random: bool) -> i32 {
     let rng = seed.map_or_else(Rng::from_time, Rng::new);
     let mut player = Player::new(Output::stdout(), rng);
     if random {
-        player.choose = choose_random;
+        player.want = indifferent;
     }
     player.serve(&mut reader);
     0
@@ -70,8 +86,8 @@ pub fn run(seed: Option<u64>, random: bool) -> i32 {
 struct Player {
     out: Output,
     rng: Rng,
-    /// `choose` or `choose_random`.
-    choose: fn(&Game, &mut Rng) -> Option<Move>,
+    /// What it wants most: `greed`, or with `--random` nothing (`indifferent`).
+    want: fn(&Position, Move) -> u32,
     rules: Rules,
     game: Game,
 }
@@ -81,7 +97,7 @@ impl Player {
         Player {
             out,
             rng,
-            choose,
+            want: greed,
             rules: Rules::default(),
             game: Game::startpos(),
         }
@@ -129,7 +145,8 @@ impl Player {
                 match options::read(&name, value.as_deref(), options::GREEDY) {
                     // Every option it offers is a rule option.
                     Ok(setting) => {
-                        if let Some(rules) = setting.applied_to(self.rules) {
+                        let changed = setting.applied_to(self.rules).filter(|r| *r != self.rules);
+                        if let Some(rules) = changed {
                             self.rules = rules;
                             self.game = Game::with_rules(Position::startpos(), rules);
                         }
@@ -143,8 +160,15 @@ impl Player {
                     Err(e) => self.out.error(&e),
                 }
             }
-            Command::Go(_) => {
-                let line = match (self.choose)(&self.game, &mut self.rng) {
+            Command::Go(go) => {
+                let mut only = Vec::new();
+                for text in &go.searchmoves {
+                    match self.game.parse_move(text) {
+                        Ok(m) => only.push(m),
+                        Err(e) => return self.out.error(&format!("go searchmoves: {e}")),
+                    }
+                }
+                let line = match choose_with(&self.game, &only, &mut self.rng, self.want) {
                     Some(m) => format!("bestmove {m}"),
                     None => "bestmove 0000".to_string(),
                 };
@@ -233,13 +257,31 @@ mod tests {
         }
         let mut p = Player::new(Output::new(Box::new(Sink(buf.clone()))), Rng::new(1));
         let input = "uci\nisready\nposition fen 6l/3R3/7/7/7/7/7/7/6L r\ngo movetime 10\n\
+                     go searchmoves d8c8\ngo searchmoves d8c8 a1a9\n\
+                     setoption name DogSwims value false\ngo searchmoves d8d9\n\
                      setoption name DogSwims value maybe\nposition fen 3R3/7/7/7/7/7/7/7/6l b\ngo\nquit\ngo\n";
         p.serve(&mut input.as_bytes());
         let text = String::from_utf8(buf.lock().expect("lock").clone()).expect("utf-8");
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines.contains(&"uciok"), "{text}");
         assert!(lines.contains(&"readyok"), "{text}");
-        assert!(lines.contains(&"bestmove d8d9"), "{text}");
+        // Only the moves of searchmoves, all of them legal; a rule option set to the
+        // value it has keeps the game.
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("bestmove"))
+                .copied()
+                .collect::<Vec<_>>(),
+            [
+                "bestmove d8d9",
+                "bestmove d8c8",
+                "bestmove d8d9",
+                "bestmove 0000"
+            ],
+            "{text}"
+        );
+        assert!(text.contains("error: go searchmoves: 'a1a9' is not a legal move in this position"));
         assert!(text.contains("error: option DogSwims takes true or false, got 'maybe'"));
         // The game is over: no move. Nothing is read after quit.
         assert_eq!(lines.last(), Some(&"bestmove 0000"), "{text}");
