@@ -14,6 +14,9 @@
 //! - `tb_files`: the `jungle tb` command.
 //! - `gui`: the board's HTTP server.
 //! - `cli`: the command line, dispatching to the above.
+//! - `common`: what several applications share (command-line options, protocol
+//!   lines in and out, engine processes, time controls, shards); applications import
+//!   from it and the core only, never from each other.
 
 pub use jungle_core::{
     board, eval, game, nnue, protocol, puzzle, record, review, rng, search, tb, text, tools,
@@ -24,6 +27,7 @@ pub mod analyse;
 pub mod arena;
 pub mod books;
 pub mod cli;
+pub mod common;
 pub mod greedy;
 pub mod gui;
 pub mod puzzles;

@@ -6,10 +6,11 @@
 //! Each opening is played twice with colours swapped (a game pair), so results can be
 //! counted by pairs (pentanomial) for the Elo and SPRT statistics.
 
-use super::engine_process::{EngineFailure, EngineProcess, EngineSpec};
-use super::shard::Shard;
 use super::stats::{pentanomial_elo, GameScore, Pentanomial, Sprt, SprtDecision, Wdl};
 use crate::board::{Color, Position};
+use crate::common::engine_process::{EngineFailure, EngineProcess, EngineSpec};
+use crate::common::shard::Shard;
+pub use crate::common::time_control::TimeControl;
 use crate::game::{Game, GameResult, Rules};
 use crate::protocol::{command, position};
 use crate::search::Limits;
@@ -20,50 +21,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// How long each side may think.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
-    /// Clock per game in ms, increment per move in ms.
-    Clock {
-        base_ms: u64,
-        inc_ms: u64,
-    },
-    MoveTime(u64),
-    Depth(u32),
-    Nodes(u64),
-}
-
-impl TimeControl {
-    /// `10+0.1` (seconds + increment seconds) or `40` (seconds, no increment).
-    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!(
-                "bad time control '{}' (expected seconds[+increment], like 10+0.1)",
-                crate::text::quote(text)
-            )
-        };
-        let (base, inc) = match text.split_once('+') {
-            Some((b, i)) => (b, i),
-            None => (text, "0"),
-        };
-        let secs = |s: &str| -> Result<u64, String> {
-            let v: f64 = s.parse().map_err(|_| bad())?;
-            if !v.is_finite() || !(0.0..=1e7).contains(&v) {
-                return Err(bad());
-            }
-            Ok((v * 1000.0).round() as u64)
-        };
-        let base_ms = secs(base)?;
-        if base_ms == 0 {
-            return Err(bad());
-        }
-        Ok(TimeControl::Clock {
-            base_ms,
-            inc_ms: secs(inc)?,
-        })
-    }
-}
 
 /// Adjudication rules (all optional).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

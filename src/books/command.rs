@@ -1,8 +1,8 @@
 //! `jungle openings`: opening books, balanced or calibrated.
 
-use crate::arena::match_runner::TimeControl;
 use crate::books;
-use crate::cli::common::{EvalArg, RulesArgs};
+use crate::common::args::{EvalArg, RulesArgs};
+use crate::common::time_control::TimeControl;
 use std::io;
 
 #[derive(clap::Args, Debug)]

@@ -2,10 +2,9 @@
 //! `protocol.md`); the subcommands are tools.
 //!
 //! Each application owns its subcommands' options and runners in its `command`
-//! module (`arena`, `books`, `analyse`, `greedy`, `puzzles`, `train`, `tb_files`, `gui`); `tools` holds `perft` and `bench`,
-//! `common` what several of them share. Here: the parser and the dispatch.
+//! module (`arena`, `books`, `analyse`, `greedy`, `puzzles`, `train`, `tb_files`, `gui`); `tools` holds `perft` and `bench`;
+//! what several of them share is in `crate::common`. Here: the parser and the dispatch.
 
-pub(crate) mod common;
 mod tools;
 
 use crate::analyse::command::AnalyseArgs;
@@ -64,7 +63,7 @@ enum Command {
 
 /// Runs the program; returns the process exit code.
 pub fn run() -> i32 {
-    common::init_logging();
+    crate::common::args::init_logging();
     let cli = Cli::parse();
     match cli.command {
         None => session::run(),

@@ -9,13 +9,13 @@
 pub mod command;
 
 use crate::board::{Move, Position};
+use crate::common::input::read_lines;
+use crate::common::output::Output;
 use crate::game::Game;
 use crate::protocol::options::{self, OptionId, Setting};
 use crate::protocol::server::{Extra, Flow, Program, Server};
 use crate::rng::Rng;
 use crate::search::Limits;
-use crate::session::output::Output;
-use crate::session::read_lines;
 use std::io::BufRead;
 
 /// How much the greedy player wants `m`: a den entry above everything, then the rank

@@ -7,7 +7,7 @@
 //! deadline, as failed: it is killed, reported, and started again, so the game in the
 //! GUI goes on.
 
-use crate::arena::engine_process::{EngineFailure, EngineProcess, EngineSpec};
+use crate::common::engine_process::{EngineFailure, EngineProcess, EngineSpec};
 use crate::protocol::command::setoption_line;
 pub use jungle_app::engines::{EngineEvent, Request, Search};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};

@@ -1,13 +1,14 @@
 //! The engine's protocol session on stdin and stdout (the language is
 //! `jungle_core::protocol`): reads commands on the calling thread, answers `isready`,
 //! `stop` and `ponderhit` at once, and runs each search on its own thread
-//! (`searcher`). `input` reads bounded lines, `output` writes whole lines.
+//! (`searcher`). `common::input` reads bounded lines, `common::output` writes whole
+//! lines.
 
-pub mod input;
-pub mod output;
 pub mod searcher;
 
 use crate::board::Move;
+use crate::common::input::read_lines;
+use crate::common::output::Output;
 use crate::eval;
 use crate::game::{Game, GameResult, Rules};
 use crate::nnue::Network;
@@ -21,8 +22,6 @@ use crate::tb::{Tablebases, TbRules};
 use crate::text::quote;
 use crate::tools::{bench, perft};
 use crate::with_move_rules;
-use input::{read_line, Line};
-use output::Output;
 use searcher::{SearchJob, Searcher};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -89,28 +88,6 @@ pub fn run() -> i32 {
         Err(e) => {
             eprintln!("error: {e}");
             1
-        }
-    }
-}
-
-/// Reads lines until `quit` or the end of input, giving each to `answer` (`false`:
-/// stop reading); a line over the limit is answered as an error on `out`.
-pub fn read_lines(reader: &mut impl BufRead, out: &Output, mut answer: impl FnMut(&str) -> bool) {
-    loop {
-        let line = match read_line(reader) {
-            Ok(Some(Line::Text(t))) => t,
-            Ok(Some(Line::TooLong(n))) => {
-                out.error(&input::too_long(n));
-                continue;
-            }
-            Ok(None) => break,
-            Err(e) => {
-                log::error!("cannot read stdin: {e}");
-                break;
-            }
-        };
-        if !answer(&line) {
-            break;
         }
     }
 }
