@@ -1,4 +1,4 @@
-//! The arena: matches between engines. The referee and scheduler (`match_runner`),
+//! `jungle match` and `jungle replay`: matches between engines. The referee and scheduler (`match_runner`),
 //! the statistics (`stats`: Elo, pentanomial, SPRT), the summary of several record
 //! files (`merge`), and the command lines of `jungle match` and `replay` (`command`).
 //! Engine processes, time controls and shards are `crate::common`'s.
