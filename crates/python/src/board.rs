@@ -3,10 +3,11 @@
 
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
 use crate::rules::{parse_rules, RuleArgs};
+use crate::wait::interruptible;
 use jungle_core::board::movegen::MoveError;
 use jungle_core::board::{Animal, Color, Move, MoveList, Piece, Position, Square, WinReason};
 use jungle_core::game::{DrawReason, Game, GameResult, PlayError, Rules};
-use jungle_core::tools::perft::perft_with;
+use jungle_core::tools::perft::perft_until;
 use jungle_core::with_move_rules;
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
@@ -15,6 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A square given as its number (0 = a1 … 62 = g9) or its name (`"d4"`).
 #[derive(FromPyObject)]
@@ -598,7 +600,12 @@ impl PyBoard {
         }
         let pos = *self.game.position();
         let flags = self.game.rules().moves;
-        Ok(py.detach(|| with_move_rules!(flags, R => perft_with::<R>(&pos, depth))))
+        let stop = AtomicBool::new(false);
+        let work = || with_move_rules!(flags, R => perft_until::<R>(&pos, depth, &stop));
+        let interrupt = || stop.store(true, Ordering::Relaxed);
+        // `None` only when stopped, and then the interrupt is raised instead.
+        interruptible(py, None, work, interrupt)?
+            .ok_or_else(|| PyRuntimeError::new_err("perft was stopped"))
     }
 
     /// The legal-action mask: `bool[252]`, true for the actions of the legal moves.

@@ -3,6 +3,7 @@
 
 use crate::board::{PyBoard, PyMove};
 use crate::info::{PyInfoLine, PyScore};
+use crate::wait::interruptible;
 use jungle_core::game::Game;
 use jungle_core::nnue::EvalKind;
 use jungle_core::search::search::SharedState;
@@ -11,6 +12,7 @@ use jungle_core::search::{Engine, Limits, SearchInfo, SearchOutcome};
 use jungle_core::tb::{Tablebases, TbRules};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -80,6 +82,22 @@ pub struct PyEngine {
     use_tablebases: bool,
     /// The running search's shared state (for `stop`).
     running: Mutex<Option<Arc<SharedState>>>,
+    /// The thread the main search runs on, while the caller's waits for Ctrl-C.
+    pool: ThreadPool,
+}
+
+/// Stack of the thread the main search runs on: the search recurses up to its
+/// deepest ply (as the core's own search threads).
+const SEARCH_STACK: usize = 16 * 1024 * 1024;
+
+/// The one thread of an engine's main search.
+fn search_pool() -> PyResult<ThreadPool> {
+    ThreadPoolBuilder::new()
+        .num_threads(1)
+        .stack_size(SEARCH_STACK)
+        .thread_name(|_| "jungle-search".into())
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -160,21 +178,23 @@ impl PyEngine {
         limits: Limits,
         multipv: usize,
     ) -> PyResult<(SearchOutcome, Vec<SearchInfo>)> {
-        py.detach(|| {
+        let threads = py.detach(|| lock(&self.engine).options.threads);
+        let shared = Arc::new(SharedState::new(threads));
+        let work = || {
             let mut engine = lock(&self.engine);
             self.prepare_tables(&mut engine, &game);
             engine.options.multipv = multipv;
-            let shared = Arc::new(SharedState::new(engine.options.threads));
             *lock(&self.running) = Some(Arc::clone(&shared));
             let reports = Mutex::new(Vec::new());
             let report = |info: &SearchInfo| lock(&reports).push(info.clone());
             let outcome = engine.search(&game, &limits, &shared, &report);
             *lock(&self.running) = None;
-            Ok((
-                outcome,
-                reports.into_inner().unwrap_or_else(|e| e.into_inner()),
-            ))
-        })
+            let reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
+            (outcome, reports)
+        };
+        // Ctrl-C stops the search (it returns at once) and raises KeyboardInterrupt.
+        let interrupt = || shared.stop.store(true, Ordering::Relaxed);
+        interruptible(py, Some(&self.pool), work, interrupt)
     }
 
     /// Gives the engine the tables of the game's rules (none when they cannot be
@@ -269,6 +289,7 @@ impl PyEngine {
             tables: Mutex::new(TableCache { rules: None }),
             use_tablebases: tablebases,
             running: Mutex::new(None),
+            pool: search_pool()?,
         };
         this.set_strength(elo, skill_level)?;
         Ok(this)

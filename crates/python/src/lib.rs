@@ -10,6 +10,7 @@
 //! - `info`: `Score`, `InfoLine` and the reader of `info` lines.
 //! - `engine`: `Engine`, the search in process.
 //! - `tablebase`: `probe`.
+//! - `wait`: long calls that Ctrl-C stops.
 
 mod board;
 mod encoding;
@@ -18,6 +19,7 @@ mod info;
 mod rules;
 mod tablebase;
 mod vector;
+mod wait;
 
 use jungle_core::board::START_FEN;
 use jungle_core::search::strength::{ELO_MAX, ELO_MIN, LEVELS};
