@@ -1,6 +1,7 @@
 //! `Board`, `Move`, `Piece` and `Outcome`: the rules as python-chess users expect
 //! them, every question answered by the core's `Game`.
 
+use crate::args;
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
 use crate::rules::{parse_rules, RuleArgs};
 use crate::wait::interruptible;
@@ -18,30 +19,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A square given as its number (0 = a1 … 62 = g9) or its name (`"d4"`).
-#[derive(FromPyObject)]
-pub enum SquareArg {
-    Index(i64),
-    Name(String),
-}
-
-impl SquareArg {
-    pub fn square(&self) -> PyResult<Square> {
-        match self {
-            SquareArg::Index(i) => encoding::square_of_index(*i).map_err(PyValueError::new_err),
-            SquareArg::Name(name) => name
-                .parse::<Square>()
-                .map_err(|e| PyValueError::new_err(e.to_string())),
-        }
-    }
-}
-
-/// A move given as a `Move` or as coordinate text (`"g3g4"`).
-#[derive(FromPyObject)]
-pub enum MoveArg {
-    Move(PyMove),
-    Text(String),
-}
+/// The deepest perft a board counts (as the protocol's `perft`).
+const MAX_PERFT_DEPTH: i64 = 32;
 
 pub fn color_name(c: Color) -> &'static str {
     c.name()
@@ -67,8 +46,9 @@ pub struct PyMove(pub Move);
 #[pymethods]
 impl PyMove {
     #[new]
-    fn new(from_square: SquareArg, to_square: SquareArg) -> PyResult<PyMove> {
-        let (from, to) = (from_square.square()?, to_square.square()?);
+    fn new(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let from = args::square(from_square, "from_square")?;
+        let to = args::square(to_square, "to_square")?;
         if from == to {
             return Err(PyValueError::new_err(
                 MoveError::Illegal(format!("{from}{to}")).to_string(),
@@ -287,13 +267,6 @@ impl PyBoard {
         self.game.legal_moves()
     }
 
-    fn move_of(&self, arg: MoveArg) -> PyResult<Move> {
-        match arg {
-            MoveArg::Move(m) => Ok(m.0),
-            MoveArg::Text(text) => PyMove::from_uci(&text).map(|m| m.0),
-        }
-    }
-
     /// Plays `m`, or says why not in the core's words (naming the anti-chase rule that
     /// forbids it); the board is unchanged on error.
     pub fn play(&mut self, m: Move) -> PyResult<()> {
@@ -333,8 +306,8 @@ impl PyBoard {
         rules: Option<&str>,
         dog_swims: Option<bool>,
         trapped_lose_attack: Option<bool>,
-        no_capture_plies: Option<i64>,
-        repetitions: Option<i64>,
+        no_capture_plies: Option<&Bound<'_, PyAny>>,
+        repetitions: Option<&Bound<'_, PyAny>>,
         anti_chase: Option<bool>,
     ) -> PyResult<PyBoard> {
         let rules = RuleArgs {
@@ -448,17 +421,21 @@ impl PyBoard {
         self.legal().iter().map(|&m| PyMove(m)).collect()
     }
 
-    fn is_legal(&self, m: MoveArg) -> bool {
-        match self.move_of(m) {
-            Ok(m) => self.legal().contains(m),
-            Err(_) => false,
+    /// Whether a move (a `Move` or text) is legal now; text that is no move is not.
+    #[pyo3(signature = (r#move))]
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match args::move_of(r#move, "move") {
+            Ok(m) => Ok(self.legal().contains(m)),
+            Err(e) if e.is_instance_of::<PyValueError>(r#move.py()) => Ok(false),
+            Err(e) => Err(e),
         }
     }
 
     /// Plays a move (a `Move` or text like `"g3g4"`); `ValueError` says why a move
     /// cannot be played (the anti-chase refusals name their rule).
-    fn push(&mut self, m: MoveArg) -> PyResult<()> {
-        let m = self.move_of(m)?;
+    #[pyo3(signature = (r#move))]
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let m = args::move_of(r#move, "move")?;
         self.play(m)
     }
 
@@ -483,8 +460,9 @@ impl PyBoard {
 
     /// Why the anti-chase rules (7-3, 17-5) forbid a move now, naming the rule; `None`
     /// when they do not.
-    fn chase_reason(&self, m: MoveArg) -> PyResult<Option<String>> {
-        let m = self.move_of(m)?;
+    #[pyo3(signature = (r#move))]
+    fn chase_reason(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let m = args::move_of(r#move, "move")?;
         Ok(match self.game.parse_move(&m.to_string()) {
             Err(MoveError::Forbidden(_)) => self.game.chase_explanation(m),
             _ => None,
@@ -554,8 +532,9 @@ impl PyBoard {
     }
 
     /// The animal on a square (its number 0–62 or its name), or `None`.
-    fn piece_at(&self, square: SquareArg) -> PyResult<Option<PyPiece>> {
-        Ok(self.game.position().piece_at(square.square()?).map(PyPiece))
+    fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<PyPiece>> {
+        let square = args::square(square, "square")?;
+        Ok(self.game.position().piece_at(square).map(PyPiece))
     }
 
     /// Every animal on the board by its square number.
@@ -566,8 +545,13 @@ impl PyBoard {
             .collect()
     }
 
-    fn is_capture(&self, m: MoveArg) -> PyResult<bool> {
-        Ok(self.game.position().is_capture(self.move_of(m)?))
+    /// Whether a move (a `Move` or text) takes an animal.
+    #[pyo3(signature = (r#move))]
+    fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self
+            .game
+            .position()
+            .is_capture(args::move_of(r#move, "move")?))
     }
 
     /// How many times the current position has occurred (this time included).
@@ -592,12 +576,8 @@ impl PyBoard {
     /// Leaves of the legal move tree `depth` plies deep from this position, counted by
     /// the core's perft under the board's move rules (draw and anti-chase rules do
     /// not apply, as in `jungle perft`). Releases the GIL.
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        if depth > 32 {
-            return Err(PyValueError::new_err(format!(
-                "perft depth {depth} is too deep (at most 32)"
-            )));
-        }
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = args::whole(depth, "depth", 0, MAX_PERFT_DEPTH)? as u32;
         let pos = *self.game.position();
         let flags = self.game.rules().moves;
         let stop = AtomicBool::new(false);
@@ -637,22 +617,25 @@ impl PyBoard {
     }
 
     /// The legal move of an action, or `ValueError`.
-    fn action_to_move(&self, action: i64) -> PyResult<PyMove> {
-        usize::try_from(action)
-            .ok()
+    fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let number = args::whole_number(action, "action")?;
+        number
+            .value
+            .and_then(|a| usize::try_from(a).ok())
             .filter(|&a| a < NUM_ACTIONS)
             .and_then(|a| encoding::move_of(a, &self.legal()))
             .map(PyMove)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
-                    "action {action} is not a legal move here (actions 0-{} by from-square and direction)",
+                    "action {} is not a legal move here (actions 0-{} by from-square and direction)",
+                    number.text,
                     NUM_ACTIONS - 1
                 ))
             })
     }
 
     /// Plays the move of an action and returns it.
-    fn push_action(&mut self, action: i64) -> PyResult<PyMove> {
+    fn push_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         let m = self.action_to_move(action)?;
         self.play(m.0)?;
         Ok(m)

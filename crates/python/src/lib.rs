@@ -2,6 +2,7 @@
 //! project's Rust core (rules, engine, tablebases) bound to Python with PyO3. Every
 //! rule is the core's; this crate only translates between Python and the core.
 //!
+//! - `args`: arguments read with errors a Python user reads.
 //! - `board`: `Board`, `Move`, `Piece`, `Outcome`.
 //! - `rules`: the rule set from Python's keyword arguments.
 //! - `encoding`: the action encoding and the observation tensor of the learning
@@ -12,6 +13,7 @@
 //! - `tablebase`: `probe`.
 //! - `wait`: long calls that Ctrl-C stops.
 
+mod args;
 mod board;
 mod encoding;
 mod engine;
@@ -58,6 +60,8 @@ fn _jungle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info::parse_info, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::probe, m)?)?;
     m.add_function(wrap_pyfunction!(bench_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::go_line, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::position_line, m)?)?;
     m.add("STARTING_FEN", START_FEN)?;
     m.add("SQUARE_NAMES", square_names())?;
     m.add("NUM_ACTIONS", encoding::NUM_ACTIONS)?;

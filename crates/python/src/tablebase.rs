@@ -2,6 +2,7 @@
 //! tables built in memory (as the engine builds them) or read from a directory of
 //! table files (`jungle tb build`).
 
+use crate::args;
 use crate::board::{PyBoard, PyMove};
 use jungle_core::board::Position;
 use jungle_core::tb::store::BUILD_IN_MEMORY;
@@ -80,6 +81,9 @@ fn signed(outcome: Outcome) -> Option<i32> {
     }
 }
 
+/// The most animals whose tables `probe` builds (more take `jungle tb build`).
+const BUILD_MOST: usize = 4;
+
 /// One set of tables per rules and directory, kept for the life of the process (as
 /// the engine keeps its own).
 fn tables_for(rules: TbRules, dir: Option<PathBuf>, build_up_to: usize) -> Arc<Tablebases> {
@@ -96,21 +100,24 @@ fn tables_for(rules: TbRules, dir: Option<PathBuf>, build_up_to: usize) -> Arc<T
 /// the tables hold, the game is already over on the board, or no table is at hand.
 ///
 /// Tables of up to `build` animals (default 3, at most 4) are built in memory on first
-/// need and kept; `directory` adds table files made by `jungle tb build`. The rules
+/// need and kept; `directory` adds table files made by `jungle tb build` (a directory
+/// that cannot be read raises `ValueError`). The rules
 /// are the board's; the anti-chase rules cannot be tabled (`ValueError`). Releases
 /// the GIL while tables are built.
 #[pyfunction]
-#[pyo3(signature = (board, *, build=BUILD_IN_MEMORY, directory=None))]
+#[pyo3(signature = (board, *, build=None, directory=None))]
 pub fn probe(
     py: Python<'_>,
     board: &PyBoard,
-    build: usize,
+    build: Option<&Bound<'_, PyAny>>,
     directory: Option<PathBuf>,
 ) -> PyResult<Option<PyProbe>> {
-    if build > 4 {
-        return Err(PyValueError::new_err(format!(
-            "build={build}: tables of more than 4 animals are built one at a time with `jungle tb build`, not here"
-        )));
+    let build = match build {
+        Some(b) => args::whole(b, "build", 0, BUILD_MOST as i64)? as usize,
+        None => BUILD_IN_MEMORY,
+    };
+    if let Some(dir) = &directory {
+        args::readable_dir(dir, "directory")?;
     }
     let rules =
         TbRules::for_rules(board.game.rules()).map_err(|e| PyValueError::new_err(e.to_string()))?;

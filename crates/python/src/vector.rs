@@ -1,6 +1,7 @@
 //! `jungle.VectorEnv`: N games stepped in one call, in Rust, with the GIL released,
 //! on numpy arrays. Self-play: each game's action is the move of its side to move.
 
+use crate::args;
 use crate::board::PyBoard;
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
 use crate::rules::RuleArgs;
@@ -15,6 +16,9 @@ use rayon::prelude::*;
 /// Games per call below which stepping stays on one thread (spreading a few games
 /// over threads costs more than it saves).
 const PARALLEL_FROM: usize = 64;
+
+/// Most games one environment steps.
+const MAX_ENVS: i64 = 1 << 20;
 
 /// What `reset` and `step` return, built with the GIL released.
 struct Batch {
@@ -175,31 +179,18 @@ impl PyVectorEnv {
         no_capture_plies=None, repetitions=None, anti_chase=None, fen=None, max_plies=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        num_envs: i64,
+        num_envs: &Bound<'_, PyAny>,
         rules: Option<&str>,
         dog_swims: Option<bool>,
         trapped_lose_attack: Option<bool>,
-        no_capture_plies: Option<i64>,
-        repetitions: Option<i64>,
+        no_capture_plies: Option<&Bound<'_, PyAny>>,
+        repetitions: Option<&Bound<'_, PyAny>>,
         anti_chase: Option<bool>,
         fen: Option<&str>,
-        max_plies: Option<i64>,
+        max_plies: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyVectorEnv> {
-        let n = usize::try_from(num_envs)
-            .ok()
-            .filter(|n| (1..=1 << 20).contains(n))
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "num_envs must be from 1 to 1048576, not {num_envs}"
-                ))
-            })?;
-        let max_plies = max_plies
-            .map(|m| {
-                usize::try_from(m).ok().filter(|&m| m >= 1).ok_or_else(|| {
-                    PyValueError::new_err(format!("max_plies must be at least 1, not {m}"))
-                })
-            })
-            .transpose()?;
+        let n = args::whole(num_envs, "num_envs", 1, MAX_ENVS)? as usize;
+        let max_plies = args::whole_opt(max_plies, "max_plies", 1, i64::MAX)?.map(|m| m as usize);
         let rules = RuleArgs {
             rules,
             dog_swims,
@@ -315,14 +306,17 @@ impl PyVectorEnv {
     }
 
     /// A copy of game `index` as a `Board`.
-    fn board(&self, index: i64) -> PyResult<PyBoard> {
-        usize::try_from(index)
-            .ok()
+    fn board(&self, index: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        let number = args::whole_number(index, "index")?;
+        number
+            .value
+            .and_then(|i| usize::try_from(i).ok())
             .and_then(|i| self.games.get(i))
             .map(|g| PyBoard { game: g.clone() })
             .ok_or_else(|| {
                 PyIndexError::new_err(format!(
-                    "game {index} does not exist (0 to {})",
+                    "game {} does not exist (0 to {})",
+                    number.text,
                     self.games.len() - 1
                 ))
             })

@@ -217,7 +217,7 @@ def test_bad_arguments_raise_value_error_with_the_reason():
         Board().push_action(-5)
     with pytest.raises(ValueError):
         Board.from_moves(jungle.STARTING_FEN, "jungle (flying dogs)", [])
-    with pytest.raises(ValueError, match="perft depth"):
+    with pytest.raises(ValueError, match="depth must be a whole number from 0 to 32"):
         Board().perft(99)
     with pytest.raises(TypeError):
         Board().push(3.5)

@@ -40,7 +40,7 @@ class JungleEnv(gymnasium.Env):
         self._max_plies = max_plies
         self._limits = dict(opponent_limits or {"nodes": 2000})
         self.board = Board(fen, **rules)  # checks the settings now
-        self.engine = Engine(elo=elo, skill_level=skill_level)
+        self.engine = Engine(elo=elo, skill_level=skill_level, hash_mb=16)
         self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
 
