@@ -591,7 +591,7 @@ impl PyBoard {
     /// The legal-action mask: `bool[252]`, true for the actions of the legal moves.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let mut mask = vec![false; NUM_ACTIONS];
-        encoding::write_mask(&self.legal(), &mut mask, false, true);
+        encoding::write_mask(&self.legal(), &mut mask, false, true, false);
         mask.into_pyarray(py)
     }
 
@@ -609,7 +609,7 @@ impl PyBoard {
     /// The observation tensor: `float32[23, 9, 7]` (see `jungle.OBSERVATION_PLANES`).
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
         let mut data = vec![0.0f32; OBSERVATION_SIZE];
-        encoding::write_observation(&self.game, &mut data);
+        encoding::write_observation(&self.game, &mut data, false);
         let shape = (PLANES, 9, 7);
         let array = Array3::from_shape_vec(shape, data)
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
@@ -623,7 +623,7 @@ impl PyBoard {
             .value
             .and_then(|a| usize::try_from(a).ok())
             .filter(|&a| a < NUM_ACTIONS)
-            .and_then(|a| encoding::move_of(a, &self.legal()))
+            .and_then(|a| encoding::move_of(a, &self.legal(), false))
             .map(PyMove)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
