@@ -75,15 +75,18 @@ impl PyMove {
         Ok(PyMove(Move::new(from, to)))
     }
 
+    /// The move as coordinate text (`"g3g4"`).
     pub fn uci(&self) -> String {
         self.0.to_string()
     }
 
+    /// The number of the square the move leaves (0 = a1 … 62 = g9).
     #[getter(from_square)]
     fn origin(&self) -> usize {
         self.0.from().index()
     }
 
+    /// The number of the square the move goes to.
     #[getter(to_square)]
     fn target(&self) -> usize {
         self.0.to().index()
@@ -144,11 +147,13 @@ impl PyPiece {
         }
     }
 
+    /// `"red"` or `"blue"`.
     #[getter]
     fn color(&self) -> &'static str {
         color_name(self.0.color)
     }
 
+    /// `rat`, `cat`, `dog`, `wolf`, `leopard`, `tiger`, `lion` or `elephant`.
     #[getter]
     fn animal(&self) -> &'static str {
         self.0.animal.name()
@@ -160,6 +165,7 @@ impl PyPiece {
         self.0.animal.rank()
     }
 
+    /// The letter of the position string (`E` red elephant, `r` blue rat).
     fn symbol(&self) -> String {
         self.0.letter().to_string()
     }
@@ -179,8 +185,11 @@ impl PyPiece {
 #[pyclass(module = "jungle", name = "Outcome", frozen, eq, get_all)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyOutcome {
+    /// `"red"` or `"blue"`, or `None` for a draw.
     winner: Option<&'static str>,
+    /// `den`, `no_animals`, `no_moves`, `repetition` or `no_capture`.
     termination: &'static str,
+    /// The reason in words.
     reason: &'static str,
 }
 
@@ -365,11 +374,13 @@ impl PyBoard {
         self.game.rules().variant.name()
     }
 
+    /// Whether the dog may swim (a rule variant).
     #[getter]
     fn dog_swims(&self) -> bool {
         self.game.rules().moves.dog_swims
     }
 
+    /// Whether an animal in an enemy trap cannot capture (a rule variant).
     #[getter]
     fn trapped_lose_attack(&self) -> bool {
         self.game.rules().moves.trapped_lose_attack
@@ -410,6 +421,7 @@ impl PyBoard {
         self.game.position().halfmove_clock()
     }
 
+    /// The move number: 1 at the start, one more after each of Blue's moves.
     #[getter]
     fn fullmove_number(&self) -> u32 {
         self.game.position().fullmove_number()
@@ -489,6 +501,7 @@ impl PyBoard {
             .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))
     }
 
+    /// The moves played on this board, first to last.
     #[getter]
     fn move_stack(&self) -> Vec<PyMove> {
         self.game.moves().iter().map(|&m| PyMove(m)).collect()
@@ -504,6 +517,7 @@ impl PyBoard {
         self.game = Game::with_rules(*self.game.start_position(), *self.game.rules());
     }
 
+    /// A copy with its own move stack.
     fn copy(&self) -> PyBoard {
         self.clone()
     }
@@ -537,12 +551,84 @@ impl PyBoard {
         Ok(self.game.position().piece_at(square).map(PyPiece))
     }
 
-    /// Every animal on the board by its square number.
-    fn piece_map(&self) -> Vec<(usize, PyPiece)> {
+    /// Every animal on the board: a dict from square numbers (ascending) to `Piece`s.
+    fn piece_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let pos = self.game.position();
-        Square::all()
-            .filter_map(|sq| pos.piece_at(sq).map(|p| (sq.index(), PyPiece(p))))
-            .collect()
+        let map = PyDict::new(py);
+        for sq in Square::all() {
+            if let Some(p) = pos.piece_at(sq) {
+                map.set_item(sq.index(), PyPiece(p))?;
+            }
+        }
+        Ok(map)
+    }
+
+    /// The placement part of the position string (`l5t/1d3c1/…/T5L`).
+    fn board_fen(&self) -> String {
+        let fen = self.fen();
+        fen.split(' ').next().unwrap_or_default().to_string()
+    }
+
+    /// Sets the position from a position string under the board's rules; the move
+    /// stack is cleared (`ValueError` for a bad string, the board unchanged).
+    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+        let rules = *self.game.rules();
+        let start = Position::from_fen_with(fen, rules.moves)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        self.game = Game::with_rules(start, rules);
+        Ok(())
+    }
+
+    /// A board at this one's start position, with its rules and no moves.
+    fn root(&self) -> PyBoard {
+        PyBoard::new_game(*self.game.start_position(), *self.game.rules())
+    }
+
+    /// The position seen from the other side: the board turned half round (a1 is g9;
+    /// the board is symmetric so, and the start position maps onto itself) with the
+    /// colours swapped, the other side to move; the counters kept, no moves.
+    fn mirror(&self) -> PyResult<PyBoard> {
+        let fen = self.fen();
+        let mut fields = fen.split(' ');
+        let placement = fields.next().unwrap_or_default();
+        let turned: Vec<String> = placement
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .rev()
+                    .map(|c| match c.is_ascii_uppercase() {
+                        true => c.to_ascii_lowercase(),
+                        false => c.to_ascii_uppercase(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = match fields.next() {
+            Some("r") => "b",
+            _ => "r",
+        };
+        let counters: Vec<&str> = fields.collect();
+        let text = format!("{} {side} {}", turned.join("/"), counters.join(" "));
+        let rules = *self.game.rules();
+        let start = Position::from_fen_with(text.trim_end(), rules.moves)
+            .map_err(|e| PyRuntimeError::new_err(format!("the mirrored position: {e}")))?;
+        Ok(PyBoard::new_game(start, rules))
+    }
+
+    /// Whether the current position has occurred `count` times (default 3; this time
+    /// included).
+    #[pyo3(signature = (count=None))]
+    fn is_repetition(&self, count: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let count = args::whole_opt(count, "count", 1, i64::MAX)?.unwrap_or(3) as usize;
+        Ok(self.game.repetition_count() >= count)
+    }
+
+    /// Jungle's draws are not claimed: its rules (repetition, no capture) end the game
+    /// themselves. True when one of them has, so that code written for python-chess
+    /// reads the same.
+    fn can_claim_draw(&self) -> bool {
+        matches!(self.game.result(), GameResult::Draw(_))
     }
 
     /// Whether a move (a `Move` or text) takes an animal.
@@ -559,6 +645,7 @@ impl PyBoard {
         self.game.repetition_count()
     }
 
+    /// Whether the game has ended (a win or a draw under the board's rules).
     fn is_game_over(&self) -> bool {
         self.game.result() != GameResult::Ongoing
     }
@@ -606,7 +693,7 @@ impl PyBoard {
         actions
     }
 
-    /// The observation tensor: `float32[23, 9, 7]` (see `jungle.OBSERVATION_PLANES`).
+    /// The observation tensor: `float32[23, 9, 7]` (see `jungle.rl.OBSERVATION_PLANES`).
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
         let mut data = vec![0.0f32; OBSERVATION_SIZE];
         encoding::write_observation(&self.game, &mut data, false);

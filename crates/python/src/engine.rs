@@ -51,12 +51,18 @@ fn refuse_finished(board: &PyBoard) -> PyResult<()> {
 /// the search's `score`, `depth`, `nodes` and `time` (seconds).
 #[pyclass(module = "jungle", name = "PlayResult", frozen, get_all)]
 pub struct PyPlayResult {
+    /// The move chosen (a `Move`).
     #[pyo3(name = "move")]
     mv: PyMove,
+    /// The reply the engine expects (a `Move`), or `None`.
     ponder: Option<PyMove>,
+    /// The search's score for the side to move (a `Score`), or `None`.
     score: Option<PyScore>,
+    /// Plies of the deepest iteration the search completed.
     depth: i32,
+    /// Positions the search visited.
     nodes: u64,
+    /// Seconds the search took.
     time: f64,
 }
 

@@ -24,9 +24,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// not decided within it) and `moves` (every legal move's value, best first).
 #[pyclass(module = "jungle.tablebase", name = "Probe", frozen, get_all)]
 pub struct PyProbe {
+    /// `win`, `cursed win`, `draw`, `blessed loss` or `loss`, for the side to move.
     wdl: &'static str,
+    /// Plies to the end with best play (positive: the side to move wins), or `None`.
     dtm: Option<i32>,
+    /// Plies to the capture or win that keeps the result, or `None`.
     dtz: Option<u16>,
+    /// Every legal move's `MoveValue`, best first.
     moves: Vec<PyMoveValue>,
 }
 
@@ -47,11 +51,16 @@ impl PyProbe {
 #[pyclass(module = "jungle.tablebase", name = "MoveValue", frozen, get_all)]
 #[derive(Clone)]
 pub struct PyMoveValue {
+    /// The move.
     #[pyo3(name = "move")]
     mv: PyMove,
+    /// Its value for the side that makes it (`win` … `loss`).
     wdl: &'static str,
+    /// Plies to the end after it, the move counted (positive: a win), or `None`.
     dtm: Option<i32>,
+    /// Plies to the capture or win that keeps the result, or `None`.
     dtz: Option<u16>,
+    /// Whether it takes an animal.
     capture: bool,
 }
 

@@ -267,6 +267,7 @@ impl PyVectorEnv {
         })
     }
 
+    /// The number of games.
     #[getter]
     fn num_envs(&self) -> usize {
         self.games.len()
