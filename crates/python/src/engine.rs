@@ -106,10 +106,14 @@ struct TableCache {
     dir: Option<PathBuf>,
 }
 
-/// The engine: `Engine(threads=1, hash_mb=16, elo=None, skill_level=None,
-/// eval="nnue", tablebases=True)`. `elo` (`jungle.ELO_MIN` to `jungle.ELO_MAX`) or
-/// `skill_level` (0–20) weaken it to a measured strength level; `tablebases` builds
-/// the tables of up to 3 animals in memory on first need, as the `jungle` engine does.
+/// The engine: `Engine(threads=None, hash_mb=None, elo=None, skill_level=None,
+/// eval=None, tablebases=True, options=None)`. The values, their ranges and defaults
+/// are the `jungle` engine's options (`Threads` 1, `Hash` 64 MB, `Eval` nnue), refused
+/// in its words; `options` sets any of them by protocol name (see `configure`). `elo`
+/// (`jungle.ELO_MIN` to `jungle.ELO_MAX`) or `skill_level` (0–20) weaken it to a
+/// measured strength level (`jungle.LEVELS`); `tablebases` builds the tables of up to
+/// 3 animals in memory on first need, as the `jungle` engine does. Ctrl-C stops a
+/// search (`KeyboardInterrupt`), and the engine stays usable.
 #[pyclass(module = "jungle", name = "Engine", frozen)]
 pub struct PyEngine {
     engine: Mutex<Engine>,
@@ -511,7 +515,9 @@ impl PyEngine {
     }
 
     /// Searches `board` and returns its lines (`InfoLine`, best first): one limit or
-    /// more of `depth`, `nodes`, `movetime` (seconds); `multipv` lines.
+    /// more of `depth` (1–124), `nodes`, `movetime` (seconds); `multipv` lines (1–32;
+    /// default the `MultiPV` option, 1). A finished game raises `ValueError`, as in
+    /// `play`.
     #[pyo3(signature = (board, *, depth=None, nodes=None, movetime=None, multipv=None))]
     fn analyse(
         &self,
@@ -543,7 +549,8 @@ impl PyEngine {
 
     /// Chooses a move for `board`: a limit of `depth`, `nodes`, `movetime` (seconds),
     /// or the clocks `clock=(red, blue)` in seconds with `increment=(red, blue)`.
-    /// At a weakened strength the move is drawn as the level plays.
+    /// At a weakened strength the move is drawn as the level plays. A finished game
+    /// raises `ValueError`.
     #[pyo3(signature = (board, *, depth=None, nodes=None, movetime=None, clock=None, increment=None))]
     #[allow(clippy::too_many_arguments)]
     fn play(
