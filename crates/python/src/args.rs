@@ -3,7 +3,7 @@
 //! what it accepts (PyO3's own messages name Rust types, and a large int is its
 //! `OverflowError`).
 
-use crate::board::PyMove;
+use crate::board::{PyBoard, PyMove};
 use crate::encoding;
 use jungle_core::board::{Move, Square};
 use jungle_core::text::quote;
@@ -157,6 +157,47 @@ pub fn readable_dir(dir: &std::path::Path, what: &str) -> PyResult<()> {
         PyValueError::new_err(format!(
             "{what}: cannot read directory '{}': {e}",
             quote(&dir.to_string_lossy())
+        ))
+    })
+}
+
+/// `obj` as text (a `str`), else `TypeError` naming `name`.
+pub fn text(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
+    match obj.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{name} must be text (str), not {}",
+            type_name(obj)
+        ))),
+    }
+}
+
+/// `text` for an optional argument.
+pub fn text_opt(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<String>> {
+    obj.map(|o| text(o, name)).transpose()
+}
+
+/// `obj` as `True` or `False` (or numpy's bools), else `TypeError` naming `name`.
+pub fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    obj.extract::<bool>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} must be True or False, not {}",
+            type_name(obj)
+        ))
+    })
+}
+
+/// `flag` for an optional argument.
+pub fn flag_opt(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<bool>> {
+    obj.map(|o| flag(o, name)).transpose()
+}
+
+/// `obj` as a `jungle.Board`, else `TypeError` naming `name`.
+pub fn board<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<PyRef<'py, PyBoard>> {
+    obj.extract::<PyRef<'py, PyBoard>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{name} must be a jungle.Board, not {}",
+            type_name(obj)
         ))
     })
 }

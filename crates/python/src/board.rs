@@ -3,7 +3,7 @@
 
 use crate::args;
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
-use crate::rules::{parse_rules, RuleArgs};
+use crate::rules::{parse_rules, start_position, RuleArgs};
 use crate::wait::interruptible;
 use jungle_core::board::movegen::MoveError;
 use jungle_core::board::{Animal, Color, Move, MoveList, Piece, Position, Square, WinReason};
@@ -43,6 +43,25 @@ fn color_of(name: &str) -> PyResult<Color> {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PyMove(pub Move);
 
+impl PyMove {
+    /// The move of coordinate text such as `g3g4` (from-square, to-square).
+    pub fn from_uci(text: &str) -> PyResult<PyMove> {
+        let malformed =
+            || PyValueError::new_err(MoveError::Malformed(text.to_string()).to_string());
+        if text.len() != 4 || !text.is_char_boundary(2) {
+            return Err(malformed());
+        }
+        let from = text[..2].parse::<Square>().map_err(|_| malformed())?;
+        let to = text[2..].parse::<Square>().map_err(|_| malformed())?;
+        if from == to {
+            return Err(PyValueError::new_err(
+                MoveError::Illegal(text.to_string()).to_string(),
+            ));
+        }
+        Ok(PyMove(Move::new(from, to)))
+    }
+}
+
 #[pymethods]
 impl PyMove {
     #[new]
@@ -59,20 +78,9 @@ impl PyMove {
 
     /// The move of coordinate text such as `g3g4` (from-square, to-square).
     #[staticmethod]
-    pub fn from_uci(text: &str) -> PyResult<PyMove> {
-        let malformed =
-            || PyValueError::new_err(MoveError::Malformed(text.to_string()).to_string());
-        if text.len() != 4 || !text.is_char_boundary(2) {
-            return Err(malformed());
-        }
-        let from = text[..2].parse::<Square>().map_err(|_| malformed())?;
-        let to = text[2..].parse::<Square>().map_err(|_| malformed())?;
-        if from == to {
-            return Err(PyValueError::new_err(
-                MoveError::Illegal(text.to_string()).to_string(),
-            ));
-        }
-        Ok(PyMove(Move::new(from, to)))
+    #[pyo3(name = "from_uci")]
+    fn py_from_uci(text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        PyMove::from_uci(&args::text(text, "text")?)
     }
 
     /// The move as coordinate text (`"g3g4"`).
@@ -120,15 +128,16 @@ pub struct PyPiece(pub Piece);
 #[pymethods]
 impl PyPiece {
     #[new]
-    fn new(color: &str, animal: &str) -> PyResult<PyPiece> {
-        let color = color_of(color)?;
+    fn new(color: &Bound<'_, PyAny>, animal: &Bound<'_, PyAny>) -> PyResult<PyPiece> {
+        let color = color_of(&args::text(color, "color")?)?;
+        let animal = args::text(animal, "animal")?;
         let found = Animal::ALL
             .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(animal));
+            .find(|a| a.name().eq_ignore_ascii_case(&animal));
         let animal = found.ok_or_else(|| {
             PyValueError::new_err(format!(
                 "'{}' is not an animal (rat, cat, dog, wolf, leopard, tiger, lion, elephant)",
-                jungle_core::text::quote(animal)
+                jungle_core::text::quote(&animal)
             ))
         })?;
         Ok(PyPiece(Piece::new(color, animal)))
@@ -136,13 +145,14 @@ impl PyPiece {
 
     /// The piece of a letter of the position string (`E` red elephant, `r` blue rat).
     #[staticmethod]
-    fn from_symbol(symbol: &str) -> PyResult<PyPiece> {
+    fn from_symbol(symbol: &Bound<'_, PyAny>) -> PyResult<PyPiece> {
+        let symbol = args::text(symbol, "symbol")?;
         let mut chars = symbol.chars();
         match (chars.next().and_then(Piece::from_letter), chars.next()) {
             (Some(p), None) => Ok(PyPiece(p)),
             _ => Err(PyValueError::new_err(format!(
                 "'{}' is not an animal letter (E L T P W D C R, lower case for Blue)",
-                jungle_core::text::quote(symbol)
+                jungle_core::text::quote(&symbol)
             ))),
         }
     }
@@ -311,13 +321,13 @@ impl PyBoard {
     #[pyo3(signature = (fen=None, *, rules=None, dog_swims=None, trapped_lose_attack=None,
         no_capture_plies=None, repetitions=None, anti_chase=None))]
     fn py_new(
-        fen: Option<&str>,
-        rules: Option<&str>,
-        dog_swims: Option<bool>,
-        trapped_lose_attack: Option<bool>,
+        fen: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        dog_swims: Option<&Bound<'_, PyAny>>,
+        trapped_lose_attack: Option<&Bound<'_, PyAny>>,
         no_capture_plies: Option<&Bound<'_, PyAny>>,
         repetitions: Option<&Bound<'_, PyAny>>,
-        anti_chase: Option<bool>,
+        anti_chase: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBoard> {
         let rules = RuleArgs {
             rules,
@@ -328,11 +338,7 @@ impl PyBoard {
             anti_chase,
         }
         .resolve()?;
-        let start = match fen {
-            None => Position::startpos(),
-            Some(text) => Position::from_fen_with(text, rules.moves)
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
-        };
+        let start = start_position(fen, &rules)?;
         Ok(PyBoard::new_game(start, rules))
     }
 
@@ -452,14 +458,16 @@ impl PyBoard {
     }
 
     /// Plays a move given as text and returns it.
-    fn push_uci(&mut self, text: &str) -> PyResult<PyMove> {
-        let m = PyMove::from_uci(text)?.0;
+    fn push_uci(&mut self, text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let m = PyMove::from_uci(&args::text(text, "text")?)?.0;
         self.play(m)?;
         Ok(PyMove(m))
     }
 
     /// The legal move of a text, or `ValueError` with the reason it is not one.
-    fn parse_uci(&self, text: &str) -> PyResult<PyMove> {
+    fn parse_uci(&self, text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let text = args::text(text, "text")?;
+        let text = text.as_str();
         self.game.parse_move(text).map(PyMove).map_err(|e| match e {
             MoveError::Forbidden(_) => {
                 let m = PyMove::from_uci(text).map(|m| m.0);
@@ -571,10 +579,9 @@ impl PyBoard {
 
     /// Sets the position from a position string under the board's rules; the move
     /// stack is cleared (`ValueError` for a bad string, the board unchanged).
-    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
+    fn set_fen(&mut self, fen: &Bound<'_, PyAny>) -> PyResult<()> {
         let rules = *self.game.rules();
-        let start = Position::from_fen_with(fen, rules.moves)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let start = start_position(Some(fen), &rules)?;
         self.game = Game::with_rules(start, rules);
         Ok(())
     }

@@ -403,7 +403,7 @@ fn final_lines(outcome: &SearchOutcome, reports: &[SearchInfo], multipv: usize) 
 impl PyEngine {
     #[new]
     #[pyo3(signature = (*, threads=None, hash_mb=None, elo=None, skill_level=None, eval=None,
-        tablebases=true, options=None))]
+        tablebases=None, options=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -411,8 +411,8 @@ impl PyEngine {
         hash_mb: Option<&Bound<'_, PyAny>>,
         elo: Option<&Bound<'_, PyAny>>,
         skill_level: Option<&Bound<'_, PyAny>>,
-        eval: Option<&str>,
-        tablebases: bool,
+        eval: Option<&Bound<'_, PyAny>>,
+        tablebases: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyEngine> {
         // Every value is read before the table is allocated.
@@ -424,9 +424,10 @@ impl PyEngine {
             Some(mb) => number_option("hash_mb", mb, "Hash")?,
             None => Setting::Hash(table_default(OptionId::Hash) as usize),
         };
-        if let Some(kind) = eval {
-            settings.push(read_option("Eval", Some(kind), Some("eval"))?);
+        if let Some(kind) = args::text_opt(eval, "eval")? {
+            settings.push(read_option("Eval", Some(&kind), Some("eval"))?);
         }
+        let tablebases = args::flag_opt(tablebases, "tablebases")?.unwrap_or(true);
         settings.extend(strength_settings(elo, skill_level)?);
         let Setting::Hash(mb) = hash else {
             return Err(PyRuntimeError::new_err("Hash read as another option"));
@@ -522,12 +523,13 @@ impl PyEngine {
     fn analyse(
         &self,
         py: Python<'_>,
-        board: &PyBoard,
+        board: &Bound<'_, PyAny>,
         depth: Option<&Bound<'_, PyAny>>,
         nodes: Option<&Bound<'_, PyAny>>,
         movetime: Option<&Bound<'_, PyAny>>,
         multipv: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyInfoLine>> {
+        let board = args::board(board, "board")?;
         let limits = LimitArgs {
             depth,
             nodes,
@@ -542,7 +544,7 @@ impl PyEngine {
             },
             None => lock(&self.config).multipv,
         };
-        refuse_finished(board)?;
+        refuse_finished(&board)?;
         let (outcome, lines) = self.search(py, board.game.clone(), limits, multipv)?;
         Ok(final_lines(&outcome, &lines, multipv))
     }
@@ -556,13 +558,14 @@ impl PyEngine {
     fn play(
         &self,
         py: Python<'_>,
-        board: &PyBoard,
+        board: &Bound<'_, PyAny>,
         depth: Option<&Bound<'_, PyAny>>,
         nodes: Option<&Bound<'_, PyAny>>,
         movetime: Option<&Bound<'_, PyAny>>,
         clock: Option<&Bound<'_, PyAny>>,
         increment: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyPlayResult> {
+        let board = args::board(board, "board")?;
         let limits = LimitArgs {
             depth,
             nodes,
@@ -571,7 +574,7 @@ impl PyEngine {
             increment,
         }
         .limits()?;
-        refuse_finished(board)?;
+        refuse_finished(&board)?;
         let (outcome, _) = self.search(py, board.game.clone(), limits, 1)?;
         let mv = outcome
             .best
@@ -636,6 +639,10 @@ pub fn go_line(
 /// The protocol's `position` line of a board's game (its start position and moves),
 /// written by the core's one writer of `position` lines.
 #[pyfunction]
-pub fn position_line(board: &PyBoard) -> String {
-    position::line(board.game.start_position(), board.game.moves())
+pub fn position_line(board: &Bound<'_, PyAny>) -> PyResult<String> {
+    let board = args::board(board, "board")?;
+    Ok(position::line(
+        board.game.start_position(),
+        board.game.moves(),
+    ))
 }

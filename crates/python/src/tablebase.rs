@@ -3,7 +3,7 @@
 //! table files (`jungle tb build`).
 
 use crate::args;
-use crate::board::{PyBoard, PyMove};
+use crate::board::PyMove;
 use jungle_core::board::Position;
 use jungle_core::tb::store::BUILD_IN_MEMORY;
 use jungle_core::tb::{
@@ -117,10 +117,11 @@ fn tables_for(rules: TbRules, dir: Option<PathBuf>, build_up_to: usize) -> Arc<T
 #[pyo3(signature = (board, *, build=None, directory=None))]
 pub fn probe(
     py: Python<'_>,
-    board: &PyBoard,
+    board: &Bound<'_, PyAny>,
     build: Option<&Bound<'_, PyAny>>,
     directory: Option<PathBuf>,
 ) -> PyResult<Option<PyProbe>> {
+    let board = args::board(board, "board")?;
     let build = match build {
         Some(b) => args::whole(b, "build", 0, BUILD_MOST as i64)? as usize,
         None => BUILD_IN_MEMORY,

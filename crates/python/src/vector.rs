@@ -4,7 +4,7 @@
 use crate::args;
 use crate::board::PyBoard;
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
-use crate::rules::RuleArgs;
+use crate::rules::{start_position, RuleArgs};
 use jungle_core::board::{Color, Move, Position};
 use jungle_core::game::{Game, GameResult, Rules};
 use jungle_core::rng::Rng;
@@ -207,22 +207,23 @@ impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (num_envs, *, rules=None, dog_swims=None, trapped_lose_attack=None,
         no_capture_plies=None, repetitions=None, anti_chase=None, fen=None, max_plies=None,
-        seed=None, perspective="fixed"))]
+        seed=None, perspective=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: &Bound<'_, PyAny>,
-        rules: Option<&str>,
-        dog_swims: Option<bool>,
-        trapped_lose_attack: Option<bool>,
+        rules: Option<&Bound<'_, PyAny>>,
+        dog_swims: Option<&Bound<'_, PyAny>>,
+        trapped_lose_attack: Option<&Bound<'_, PyAny>>,
         no_capture_plies: Option<&Bound<'_, PyAny>>,
         repetitions: Option<&Bound<'_, PyAny>>,
-        anti_chase: Option<bool>,
-        fen: Option<&str>,
+        anti_chase: Option<&Bound<'_, PyAny>>,
+        fen: Option<&Bound<'_, PyAny>>,
         max_plies: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
-        perspective: &str,
+        perspective: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyVectorEnv> {
-        let side_to_move = match perspective {
+        let perspective = args::text_opt(perspective, "perspective")?;
+        let side_to_move = match perspective.as_deref().unwrap_or("fixed") {
             "fixed" => false,
             "side_to_move" => true,
             other => {
@@ -244,11 +245,7 @@ impl PyVectorEnv {
             anti_chase,
         }
         .resolve()?;
-        let start = match fen {
-            None => Position::startpos(),
-            Some(text) => Position::from_fen_with(text, rules.moves)
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
-        };
+        let start = start_position(fen, &rules)?;
         let game = Game::with_rules(start, rules);
         if game.result() != GameResult::Ongoing {
             return Err(PyValueError::new_err(format!(

@@ -104,3 +104,37 @@ def test_a_refused_option_reads_properly(engine_binary):
         EngineProcess(engine_binary, options={"Colour": "red"})
     with pytest.raises(EngineError, match=r"refused: option Hash takes a whole number from 1 to 65536, got 'lots'$"):
         EngineProcess(engine_binary, options={"Hash": "lots"})
+
+
+# Every argument taking text, a flag or a board, with its name.
+TYPED = [
+    ("fen", lambda v: jungle.Board(v)),
+    ("rules", lambda v: jungle.Board(rules=v)),
+    ("dog_swims", lambda v: jungle.Board(dog_swims=v)),
+    ("trapped_lose_attack", lambda v: jungle.Board(trapped_lose_attack=v)),
+    ("anti_chase", lambda v: jungle.Board(anti_chase=v)),
+    ("fen", lambda v: jungle.Board().set_fen(v)),
+    ("color", lambda v: jungle.Piece(v, "rat")),
+    ("animal", lambda v: jungle.Piece("red", v)),
+    ("symbol", lambda v: jungle.Piece.from_symbol(v)),
+    ("text", lambda v: jungle.Move.from_uci(v)),
+    ("text", lambda v: jungle.Board().push_uci(v)),
+    ("text", lambda v: jungle.Board().parse_uci(v)),
+    ("fen", lambda v: jungle.VectorEnv(1, fen=v)),
+    ("rules", lambda v: jungle.VectorEnv(1, rules=v)),
+    ("perspective", lambda v: jungle.VectorEnv(1, perspective=v)),
+    ("eval", lambda v: jungle.Engine(hash_mb=1, eval=v)),
+    ("tablebases", lambda v: jungle.Engine(hash_mb=1, tablebases=v)),
+    ("board", lambda v: jungle.Engine(hash_mb=1).analyse(v, depth=1)),
+    ("board", lambda v: jungle.Engine(hash_mb=1).play(v, depth=1)),
+    ("board", lambda v: tablebase.probe(v)),
+    ("board", lambda v: jungle.engine.position_line(v)),
+]
+
+
+@pytest.mark.parametrize("name, call", TYPED, ids=[f"{i}-{c[0]}" for i, c in enumerate(TYPED)])
+def test_every_typed_argument_names_itself(name, call):
+    for value in (5, 2.5, [1], object()):
+        with pytest.raises(TypeError) as raised:
+            call(value)
+        assert str(raised.value).startswith(f"{name} must be"), str(raised.value)
