@@ -636,6 +636,16 @@ pub fn go_line(
     Ok(command::go_line(&limits))
 }
 
+/// The protocol's `setoption` line giving option `name` the value `value` (text),
+/// written by the core's one writer of `setoption` lines.
+#[pyfunction]
+pub fn setoption_line(name: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(command::setoption_line(
+        &args::text(name, "name")?,
+        &args::text(value, "value")?,
+    ))
+}
+
 /// The protocol's `position` line of a board's game (its start position and moves),
 /// written by the core's one writer of `position` lines.
 #[pyfunction]

@@ -138,3 +138,15 @@ def test_depth_is_the_protocols(native):
         assert python_error(lambda: engine.analyse(jungle.Board(), depth=depth)) == \
             f"depth must be a whole number from 1 to 124, got {depth}"
     assert jungle.engine.go_line(depth=124) == "go depth 124"
+
+
+def test_the_client_writes_its_lines_with_the_cores_writers():
+    board = jungle.Board()
+    assert jungle.engine.position_line(board) == "position startpos"
+    board.push("g3g4")
+    assert jungle.engine.position_line(board) == "position startpos moves g3g4"
+    other = jungle.Board("l5t/3R3/7/7/7/7/7/7/6L r")
+    assert jungle.engine.position_line(other) == "position fen l5t/3R3/7/7/7/7/7/7/6L r 0 1"
+    assert jungle.engine.go_line(movetime=0.25, nodes=10) == "go nodes 10 movetime 250"
+    assert jungle.engine.go_line(clock=(60, 59.5), increment=(1, 1)) == "go wtime 60000 btime 59500 winc 1000 binc 1000"
+    assert jungle.engine.setoption_line("Skill Level", "3") == "setoption name Skill Level value 3"

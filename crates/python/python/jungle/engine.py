@@ -21,9 +21,9 @@ import threading
 import time
 
 from . import Board, InfoLine, Move, PlayResult, parse_info
-from ._jungle import go_line, position_line
+from ._jungle import go_line, position_line, setoption_line
 
-__all__ = ["EngineError", "EngineProcess", "EngineTimeout", "InfoLine", "PlayResult", "go_line", "position_line"]
+__all__ = ["EngineError", "EngineProcess", "EngineTimeout", "InfoLine", "PlayResult", "go_line", "position_line", "setoption_line"]
 
 # How long an engine may take past its limit before it has lost on time.
 DEFAULT_MARGIN = 1.0
@@ -83,7 +83,7 @@ class EngineProcess:
             elif line.startswith("option "):
                 self.options.append(line[len("option "):].strip())
         for name, value in (options or {}).items():
-            self._send(f"setoption name {name} value {_option_value(value)}")
+            self._send(setoption_line(name, _option_value(value)))
         self._sync(timeout)
 
     # ----- the process ------------------------------------------------------------
@@ -136,7 +136,7 @@ class EngineProcess:
     def configure(self, options):
         """Sends ``setoption`` for each name and value; ``EngineError`` if refused."""
         for name, value in options.items():
-            self._send(f"setoption name {name} value {_option_value(value)}")
+            self._send(setoption_line(name, _option_value(value)))
         self._sync()
 
     # ----- searches -----------------------------------------------------------------
@@ -146,10 +146,10 @@ class EngineProcess:
             # Nothing is sent while the rules are the default ones, so that engines
             # without these options work.
             for name, value in board.rule_options():
-                self._send(f"setoption name {name} value {value}")
+                self._send(setoption_line(name, value))
             self._rules_sent = board.rules
         if multipv != self._multipv:
-            self._send(f"setoption name MultiPV value {multipv}")
+            self._send(setoption_line("MultiPV", str(multipv)))
             self._multipv = multipv
         self._sync()
         self._send(position_line(board))
