@@ -134,9 +134,9 @@ pub fn event_json(e: &Stored, st_after: &GameState) -> Value {
     })
 }
 
-/// A fresh random id (12 hex digits' worth of base-32: 60 bits) for a game.
+/// A fresh random id for a game: 12 letters and digits of a 32-sign alphabet (60 bits).
 pub fn new_game_id() -> Result<String, String> {
-    let mut bytes = [0u8; 8];
+    let mut bytes = [0u8; 12];
     getrandom::fill(&mut bytes).map_err(|e| format!("no randomness: {e}"))?;
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     Ok(bytes

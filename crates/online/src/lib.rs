@@ -3,10 +3,12 @@
 //! a database (SQLite by default, PostgreSQL for several nodes). Protocol:
 //! protocol.md, section "Online games".
 //!
-//! `model` is the game with no network and no database, `store` the database, `hub`
-//! the games in memory, `server` the HTTP and websocket front.
+//! `model` is the game with no network and no database, `messages` what clients send
+//! read into types, `store` the database, `hub` the games in memory, `server` the HTTP
+//! and websocket front.
 
 pub mod hub;
+pub mod messages;
 pub mod model;
 pub mod server;
 pub mod store;

@@ -3,7 +3,8 @@
 //! protocol.md, section "Online games", describes every endpoint and message.
 
 use crate::hub::{Hub, Live, Reply};
-use crate::model::{Command, Side, TimeControl};
+use crate::messages::{self, ClientMsg, MAX_MESSAGE};
+use crate::model::{Side, TimeControl};
 use crate::store::{Kind, Store, CHANNEL};
 use crate::{now_ms, token_hash, token_ok, ServeArgs};
 use axum::extract::rejection::JsonRejection;
@@ -24,8 +25,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The largest message a client may send (bytes).
-pub const MAX_MESSAGE: usize = 4096;
 /// The time a new connection has to say `hello`.
 const HELLO_WAIT: Duration = Duration::from_secs(10);
 
@@ -45,6 +44,15 @@ fn refuse(status: StatusCode, code: &str, reason: impl Into<String>) -> Response
     (status, Json(json!({"code": code, "reason": reason.into()}))).into_response()
 }
 
+/// A body that is not the JSON asked for, or too big.
+fn bad_body(e: JsonRejection) -> Response {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        refuse(e.status(), "too_big", "the request body is too big")
+    } else {
+        refuse(StatusCode::BAD_REQUEST, "malformed", e.body_text())
+    }
+}
+
 fn internal(e: impl std::fmt::Display) -> Response {
     log::error!("{e}");
     refuse(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
@@ -60,31 +68,6 @@ impl App {
             )
         })
     }
-}
-
-/// What the client sends on a game's websocket (`t` names the kind).
-#[derive(Deserialize, Debug)]
-#[serde(tag = "t", rename_all = "snake_case")]
-enum ClientMsg {
-    Hello {
-        token: Option<String>,
-        since: Option<u64>,
-    },
-    Move {
-        ply: u32,
-        mv: String,
-        think_ms: Option<i64>,
-    },
-    Resign,
-    DrawOffer,
-    DrawAccept,
-    DrawDecline,
-    Abort,
-    Rematch,
-    Claim {
-        draw: bool,
-    },
-    Ping,
 }
 
 #[derive(Deserialize)]
@@ -151,7 +134,7 @@ async fn create(
     }
     let Json(req) = match body {
         Ok(b) => b,
-        Err(e) => return refuse(StatusCode::BAD_REQUEST, "malformed", e.body_text()),
+        Err(e) => return bad_body(e),
     };
     let (rules, tc) = match game_settings(&req.tc, req.rules.as_deref()) {
         Ok(s) => s,
@@ -287,7 +270,7 @@ async fn quick(
     }
     let Json(req) = match body {
         Ok(b) => b,
-        Err(e) => return refuse(StatusCode::BAD_REQUEST, "malformed", e.body_text()),
+        Err(e) => return bad_body(e),
     };
     let (rules, tc) = match game_settings(&req.tc, req.rules.as_deref()) {
         Ok(s) => s,
@@ -319,7 +302,7 @@ async fn mine(
     }
     let Json(req) = match body {
         Ok(b) => b,
-        Err(e) => return refuse(StatusCode::BAD_REQUEST, "malformed", e.body_text()),
+        Err(e) => return bad_body(e),
     };
     if req.tokens.len() > 50 || !req.tokens.iter().all(|t| token_ok(t)) {
         return refuse(
@@ -397,12 +380,9 @@ async fn send(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>, v:
     sink.send(Message::Text(v.to_string().into())).await.is_ok()
 }
 
-/// Reads a client's message: a text of at most `MAX_MESSAGE` bytes, parsed into a type.
+/// Reads a client's message, or the refusal to send back.
 fn parse(text: &str) -> Result<ClientMsg, Value> {
-    if text.len() > MAX_MESSAGE {
-        return Err(refused("too_big", "message too big"));
-    }
-    serde_json::from_str(text).map_err(|e| refused("malformed", format!("unreadable message: {e}")))
+    messages::parse(text).map_err(|r| refused(r.code, r.reason))
 }
 
 /// One websocket connection to a game: `hello`, the catch-up (the events after the
@@ -556,22 +536,13 @@ async fn session(app: Arc<App>, live: Arc<Live>, socket: WebSocket) {
 
 /// One command from a connection; what to answer it directly, if anything.
 async fn handle(app: &App, live: &Arc<Live>, seat: Option<Side>, msg: ClientMsg) -> Option<Value> {
-    let cmd = match msg {
-        ClientMsg::Hello { .. } => return Some(refused("hello_again", "hello was already said")),
-        ClientMsg::Ping => return Some(json!({"t": "pong", "now": now_ms()})),
-        ClientMsg::Move { ply, mv, think_ms } => {
-            if mv.len() > 8 {
-                return Some(refused("malformed_move", "a move is like g3g4"));
-            }
-            Command::Move { ply, mv, think_ms }
-        }
-        ClientMsg::Resign => Command::Resign,
-        ClientMsg::DrawOffer => Command::DrawOffer,
-        ClientMsg::DrawAccept => Command::DrawAccept,
-        ClientMsg::DrawDecline => Command::DrawDecline,
-        ClientMsg::Abort => Command::Abort,
-        ClientMsg::Rematch => Command::Rematch,
-        ClientMsg::Claim { draw } => Command::Claim { draw },
+    if matches!(msg, ClientMsg::Hello { .. }) {
+        return Some(refused("hello_again", "hello was already said"));
+    }
+    let cmd = match msg.command() {
+        Ok(Some(cmd)) => cmd,
+        Ok(None) => return Some(json!({"t": "pong", "now": now_ms()})),
+        Err(r) => return Some(refused(r.code, r.reason)),
     };
     match app.hub.command(live, seat, cmd).await {
         Reply::Done => None,
@@ -666,7 +637,6 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
         Some(u) => u.clone(),
         None => format!("sqlite:{}?mode=rwc", args.db.display()),
     };
-    let store = Store::open(&url).await?;
     let node = match &args.node {
         Some(n)
             if !n.is_empty()
@@ -678,6 +648,7 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
         Some(_) => return Err("--node: 1 to 32 letters, digits or '-'".into()),
         None => crate::hub::new_game_id()?,
     };
+    let store = Store::open(&url, &node).await?;
     let hub = Hub::new(store.clone(), node.clone());
     let per_minute = NonZeroU32::new(args.creates_per_minute)
         .ok_or("--creates-per-minute must be at least 1")?;
@@ -762,8 +733,12 @@ async fn listen(hub: Arc<Hub>, url: String) -> Result<(), String> {
 }
 
 async fn notified(hub: &Arc<Hub>, payload: &str) {
-    if let Some(id) = payload.strip_prefix("g:") {
-        hub.changed(id).await;
+    if let Some(rest) = payload.strip_prefix("g:") {
+        match rest.split_once(':') {
+            Some((_, node)) if node == hub.node => {}
+            Some((id, _)) => hub.changed(id).await,
+            None => {}
+        }
     } else if let Some(rest) = payload.strip_prefix("p:") {
         let parts: Vec<&str> = rest.split(':').collect();
         let [id, node, red, blue] = parts[..] else {

@@ -94,6 +94,8 @@ pub struct NewGame<'a> {
 pub struct Store {
     pool: AnyPool,
     kind: Kind,
+    /// This node's name, in its notifications (so that it skips its own).
+    node: String,
 }
 
 /// The channel of PostgreSQL notifications between nodes.
@@ -102,7 +104,7 @@ pub const CHANNEL: &str = "jungle_online";
 impl Store {
     /// Opens (creating if needed) the database at `url` (`sqlite:…` or
     /// `postgres://…`) and migrates its schema.
-    pub async fn open(url: &str) -> Result<Store, String> {
+    pub async fn open(url: &str, node: &str) -> Result<Store, String> {
         sqlx::any::install_default_drivers();
         let kind = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Kind::Postgres
@@ -135,7 +137,11 @@ impl Store {
             .connect(url)
             .await
             .map_err(|e| format!("cannot open the database: {e}"))?;
-        let store = Store { pool, kind };
+        let store = Store {
+            pool,
+            kind,
+            node: node.to_string(),
+        };
         store
             .migrate()
             .await
@@ -277,7 +283,7 @@ impl Store {
         if self.kind == Kind::Postgres {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANNEL)
-                .bind(format!("g:{id}"))
+                .bind(format!("g:{id}:{}", self.node))
                 .execute(&mut **tx)
                 .await?;
         }
