@@ -507,3 +507,47 @@ fn two_nodes_on_postgresql() {
         Ok(())
     });
 }
+
+/// The service down for 4.5 s: on restart each running game gets a `downtime` event,
+/// and the time down runs no one's clock (protocol.md, "Restarts and downtime").
+#[test]
+fn downtime_runs_no_clock() {
+    let dir = TempDir::new("online-downtime");
+    let args = sqlite_args(&dir.0);
+    let mut server = Server::start(0, &args);
+    let port = server.port();
+    block_on(async move {
+        let red = server.create("3+0", "jungle", "red");
+        let id = text(&red["id"]);
+        let blue = server.join(&id);
+        let mut r = Client::connect(&server.addr, &id, red["token"].as_str(), None).await?;
+        let mut b = Client::connect(&server.addr, &id, blue["token"].as_str(), None).await?;
+        r.play("g1g2").await?;
+        b.wait_moves(1).await?;
+        b.play("a9a8").await?;
+        // Red's clock runs from here; a heartbeat lands within a second.
+        std::thread::sleep(std::time::Duration::from_millis(1_200));
+        server.kill();
+        std::thread::sleep(std::time::Duration::from_millis(4_500));
+        server = Server::start(port, &args);
+        r.reconnect(&server.addr).await?;
+        // The catch-up (read up to `welcome`) brings the downtime event.
+        let down = r
+            .seen
+            .iter()
+            .find(|m| m["t"] == "event" && m["e"]["kind"] == "downtime")
+            .cloned()
+            .ok_or("no downtime event")?;
+        let ms = down["e"]["ms"].as_i64().unwrap_or(0);
+        assert!((3_000..10_000).contains(&ms), "{down}");
+        // 180 s less what ran before the crash and during the restart (a few
+        // seconds at most), not the 4.5 s down.
+        let state = server.state(&id);
+        let left = state["clock"]["red"].as_i64().unwrap_or(0);
+        assert_eq!(state["clock"]["running"], "red");
+        assert!(left > 180_000 - 4_000, "{state}");
+        let ran = 180_000 - left;
+        eprintln!("down {ms} ms; Red's clock ran {ran} ms over the crash and restart");
+        Ok(())
+    });
+}
