@@ -496,6 +496,18 @@ impl Hub {
         }
     }
 
+    /// Reads what other nodes stored in every game held (after lost notifications).
+    pub async fn catch_up_all(self: &Arc<Self>) {
+        let all: Vec<Arc<Live>> = match self.games.lock() {
+            Ok(g) => g.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for live in all {
+            let mut inner = live.inner.lock().await;
+            self.catch_up(&live, &mut inner).await;
+        }
+    }
+
     /// Presence counts of a node for a game (ours, or another's by notification).
     pub fn presence(&self, live: &Live, node: &str, counts: [u32; 2]) -> Value {
         let mut p = match live.presence.lock() {

@@ -667,6 +667,14 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
     let resumed = hub.resume().await?;
     log::info!("node {node}: {resumed} games not over resumed");
     tokio::spawn(background(hub.clone()));
+    // The rate limiter forgets addresses that have been quiet.
+    let quiet = app.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            quiet.limiter.retain_recent();
+        }
+    });
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
         .await
         .map_err(|e| format!("cannot listen on {}:{}: {e}", args.host, args.port))?;
@@ -720,8 +728,14 @@ async fn listen(hub: Arc<Hub>, url: String) -> Result<(), String> {
     listener.listen(CHANNEL).await.map_err(|e| e.to_string())?;
     tokio::spawn(async move {
         loop {
-            match listener.recv().await {
-                Ok(n) => notified(&hub, n.payload()).await,
+            match listener.try_recv().await {
+                Ok(Some(n)) => notified(&hub, n.payload()).await,
+                // The connection was lost (the listener connects again on the next
+                // call): what was notified meanwhile is read from the database.
+                Ok(None) => {
+                    log::warn!("database notifications: connection lost; catching up");
+                    hub.catch_up_all().await;
+                }
                 Err(e) => {
                     log::warn!("database notifications: {e}");
                     tokio::time::sleep(Duration::from_millis(500)).await;
