@@ -551,3 +551,48 @@ fn downtime_runs_no_clock() {
         Ok(())
     });
 }
+
+/// A rematch: both ask, the server makes a new game with the same clock and rules and
+/// the seats swapped, held by the same tokens.
+#[test]
+fn rematch_swaps_the_seats_for_the_same_tokens() {
+    let dir = TempDir::new("online-rematch");
+    let server = Server::sqlite(&dir.0);
+    block_on(async {
+        let red = server.create("3+2", "jungle-cn", "red");
+        let id = text(&red["id"]);
+        let blue = server.join(&id);
+        let mut r = Client::connect(&server.addr, &id, red["token"].as_str(), None).await?;
+        let mut b = Client::connect(&server.addr, &id, blue["token"].as_str(), None).await?;
+        r.send(json!({"t": "rematch"})).await?;
+        let early = r.until(|m| m["t"] == "refused").await?;
+        assert_eq!(early["code"], "not_over");
+        r.send(json!({"t": "abort"})).await?;
+        r.wait_end().await?;
+        r.send(json!({"t": "rematch"})).await?;
+        b.until(|m| m["t"] == "event" && m["e"]["kind"] == "rematch_offer")
+            .await?;
+        b.send(json!({"t": "rematch"})).await?;
+        let made = r
+            .until(|m| m["t"] == "event" && m["e"]["kind"] == "rematch")
+            .await?;
+        let next = text(&made["e"]["game"]);
+        assert!(!next.is_empty() && next != id, "{made}");
+        let state = server.state(&next);
+        assert_eq!(state["tc"], "3+2");
+        assert_eq!(state["rules"], "jungle-cn");
+        assert_eq!(state["status"], "playing");
+        // Red's token holds Blue in the new game, and Blue's Red.
+        let r2 = Client::connect(&server.addr, &next, red["token"].as_str(), None).await?;
+        let b2 = Client::connect(&server.addr, &next, blue["token"].as_str(), None).await?;
+        let you = |c: &Client| {
+            c.seen
+                .iter()
+                .find(|m| m["t"] == "welcome")
+                .map(|m| m["you"].clone())
+        };
+        assert_eq!(you(&r2), Some(json!("blue")));
+        assert_eq!(you(&b2), Some(json!("red")));
+        Ok(())
+    });
+}
