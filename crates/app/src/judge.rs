@@ -54,7 +54,8 @@ struct TaskData {
 
 /// Reads the lessons from the text of lessons.js (the JSON array it assigns).
 pub fn read_lessons(text: &str) -> Result<Vec<Lesson>, String> {
-    let (Some(open), Some(close)) = (text.find('['), text.rfind(']')) else {
+    // The list assigned (`… = [`), to its end.
+    let (Some(open), Some(close)) = (text.find(" = [").map(|i| i + 3), text.rfind(']')) else {
         return Err("no list of lessons".into());
     };
     let data: Vec<LessonData> =
@@ -188,7 +189,7 @@ impl Judge {
             .find(|l| l.id == id)
             .and_then(|l| l.tasks.get(number))
             .ok_or_else(|| {
-                let (id, n) = (quote(id), (number as u64 + 1).to_string());
+                let (id, n) = (quote(id), (number as u128 + 1).to_string());
                 Refusal::bad(format!("no task {n} in a lesson '{id}'"))
                     .coded("lessonUnknown", &[("lesson", &id), ("task", &n)])
             })?;
@@ -459,4 +460,36 @@ pub struct VerdictView {
 pub struct HintView {
     pub square: String,
     pub animal: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lessons_read_from_the_pages_file_and_bad_ones_are_named() {
+        assert_eq!(read_lessons(LESSONS_TEXT).map(|l| l.len()), Ok(9));
+        let bad =
+            |tasks: &str| read_lessons(&format!("x = [{{\"id\": \"a\", \"tasks\": [{tasks}]}}];"));
+        assert!(bad(r#"{"fen": "c6/7/7/7/7/7/3D3/7/7 r", "accept": ["d3d4"]}"#).is_ok());
+        for (tasks, says) in [
+            (r#"{"fen": "no", "accept": []}"#, "lesson a task 1"),
+            (
+                r#"{"fen": "c6/7/7/7/7/7/3D3/7/7 r", "accept": ["d3d5"]}"#,
+                "d3d5",
+            ),
+            (
+                r#"{"fen": "c6/7/7/7/7/7/3D3/7/7 r", "accept": [], "variant": "chess"}"#,
+                "chess",
+            ),
+            (
+                r#"{"fen": "c6/7/7/7/7/7/3D3/7/7 r", "accept": [], "before": ["a1a9"]}"#,
+                "a1a9",
+            ),
+        ] {
+            let e = bad(tasks).expect_err(tasks);
+            assert!(e.contains(says), "{tasks}: {e}");
+        }
+        assert!(read_lessons("nothing").is_err());
+    }
 }

@@ -248,6 +248,14 @@ fn a_lesson_judged_through_the_app() {
     let unknown =
         post(&mut c, "judge", r#"{"do":"lesson","id":"rat","task":2}"#).expect_err("two tasks");
     assert_eq!(code(&unknown), "lessonUnknown");
+    let last = format!(r#"{{"do":"lesson","id":"rat","task":{}}}"#, usize::MAX);
+    let unknown = post(&mut c, "judge", &last).expect_err("no such task");
+    let args = unknown.code.map(|c| c.args).unwrap_or_default();
+    assert_eq!(
+        args[1].1,
+        (usize::MAX as u128 + 1).to_string(),
+        "counted from 1"
+    );
     // A new game ends the lesson.
     let view = post(&mut c, "new", r#"{"players":"both"}"#).expect("a new game");
     assert!(view.judge.is_none());
