@@ -1,9 +1,9 @@
 // ----- lessons -------------------------------------------------------------------
 // "Learn": short lessons on the real board (lessons.js). A task is a position with
-// Red to move; the person plays both sides' seat ("Two people": no engine answers),
-// the back end's rules core checks the move as in any game, and the page checks the
-// goal: one of the task's moves. A wrong try is answered with the task's hint and
-// taken back. Progress stays in the browser.
+// Red to move; the person plays both sides' seat ("Two people": no engine answers).
+// The back end's judge (`POST judge`) sets the task and judges the try: the rules core
+// checks the move as in any game, the judge whether it is one of the task's. A wrong
+// try is answered with the task's hint and taken back. Progress stays in the browser.
 Jungle.lessons = (() => {
   "use strict";
   const { $, stored, keep } = Jungle.base;
@@ -90,26 +90,22 @@ Jungle.lessons = (() => {
   }
 
   function startTask() {
-    const task = LESSONS[lesson.i].tasks[lesson.task];
     lesson.phase = "loading";
     lesson.said = null;
     clearErrors();
     renderLesson();
     placeChanged();
-    setUpTask(task).then((ok) => {
+    setUpTask(false).then((ok) => {
       if (lesson && ok) lesson.phase = "waiting";
       renderLesson();
     });
   }
 
-  // The task's position as a new game, then the moves played before it (their history
-  // matters to the anti-chase rules), in silence.
-  async function setUpTask(task) {
-    let ok = await post("new", { fen: task.fen, players: "both", rules: { variant: task.variant || "jungle" } });
-    for (const move of task.before || []) {
-      if (ok) ok = await post("move", { move });
-    }
-    return ok;
+  // The task set on the board by the back end's judge (its position and the moves
+  // played before it, whose history matters to the anti-chase rules), in silence;
+  // `again`: set again from its start after a wrong try.
+  function setUpTask(again) {
+    return post("judge", again ? { do: "again" } : { do: "lesson", id: LESSONS[lesson.i].id, task: lesson.task });
   }
 
   // `bring`: the kept game comes back (not when the puzzles take the board next).
@@ -140,13 +136,12 @@ Jungle.lessons = (() => {
     return lesson ? "learn/" + (lesson.i + 1) + "/" + (lesson.task + 1) : null;
   }
 
-  // Whether the task's move was played: called with each new state.
+  // What the back end's judge said of the task's try: called with each new state.
   function checkLesson(s) {
     if (!lesson || lesson.phase !== "waiting") return;
-    const task = LESSONS[lesson.i].tasks[lesson.task];
-    const base = (task.before || []).length;
-    if (s.ply !== base + 1 || s.moves.length < base + 1) return;
-    if (task.accept.includes(s.moves[base])) {
+    const j = s.judge;
+    if (!j || j.kind !== "lesson" || j.id !== LESSONS[lesson.i].id || j.task !== lesson.task || !j.verdict) return;
+    if (j.verdict.answer === "solved") {
       lesson.phase = "solved";
       const praise = ["lesson.praise.1", "lesson.praise.2", "lesson.praise.3"][(lesson.i + lesson.task) % 3];
       const last = lesson.task === LESSONS[lesson.i].tasks.length - 1;
@@ -163,7 +158,7 @@ Jungle.lessons = (() => {
       setTimeout(() => {
         if (!lesson || lesson.i + "." + lesson.task !== at) return;
         lesson.phase = "loading";
-        setUpTask(task).then((ok) => {
+        setUpTask(true).then((ok) => {
           if (lesson && lesson.phase === "loading" && ok) lesson.phase = "waiting";
           renderLesson();
         });
