@@ -46,6 +46,9 @@ enum Command {
     Tune(TuneArgs),
     /// Generate training positions by self-play (record format: protocol.md).
     Datagen(DatagenArgs),
+    /// Training data in shards from a committed manifest: new, run (resumable), verify, stats.
+    #[command(subcommand)]
+    Data(train::command::DataCommand),
     /// Train a network (NNUE) on data files of `jungle datagen`.
     Train(TrainArgs),
     /// Endgame tablebases: build tables, probe positions.
@@ -76,6 +79,7 @@ pub fn run() -> i32 {
         Some(Command::Analyse(args)) => analyse::command::run_analyse(args),
         Some(Command::Tune(args)) => train::command::run_tune(args),
         Some(Command::Datagen(args)) => train::command::run_datagen(args),
+        Some(Command::Data(cmd)) => train::command::run_data(cmd),
         Some(Command::Train(args)) => train::command::run_train(args),
         Some(Command::Tb(cmd)) => tb_files::command::run(cmd),
         Some(Command::Openings(args)) => books::command::run_openings(args),
