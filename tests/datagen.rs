@@ -158,7 +158,7 @@ fn a_manifest_run_is_verified_remade_and_described() {
     assert_eq!(code, 0, "{err}");
     assert!(out.is_empty(), "stdout carries nothing: {out}");
     assert!(
-        err.contains("2 shards made, 0 made again, 0 already there"),
+        err.contains("2 shards made, 0 made again, 0 already there, 0 rows taken"),
         "{err}"
     );
     let shard1 = data.join("pilot").join("shard-1.bin");
@@ -174,7 +174,7 @@ fn a_manifest_run_is_verified_remade_and_described() {
     let (code, _, err) = jungle_run(&["data", "run", m, "--dir", d, "--quiet"]);
     assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("0 shards made, 1 made again, 1 already there"),
+        err.contains("0 shards made, 1 made again, 1 already there, 0 rows taken"),
         "{err}"
     );
     assert_eq!(std::fs::read(&shard1).expect("made again"), before);

@@ -388,8 +388,8 @@ fn data_run(a: DataRunArgs) -> Result<i32, String> {
     )
     .map_err(|e| e.to_string())?;
     eprintln!(
-        "{} shards made, {} made again, {} already there",
-        s.made, s.remade, s.skipped
+        "{} shards made, {} made again, {} already there, {} rows taken from the data folder",
+        s.made, s.remade, s.skipped, s.adopted
     );
     Ok(0)
 }

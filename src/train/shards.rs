@@ -22,6 +22,12 @@
 //! come out byte for byte as its row says (datagen depends only on the seed, the game
 //! index and the settings: never on the threads or the machine). One runner at a
 //! time per manifest.
+//!
+//! Each row is also written beside its data, as `shard-K.row` (the manifest's row
+//! line), before the manifest is. A manifest that is behind its folder (the rows a
+//! background run added after the last commit were lost with a work tree) catches up:
+//! `run` takes the row of a shard it has no row for from `shard-K.row` when the file
+//! matches it, instead of playing the shard again.
 
 use super::data::RECORD_BYTES;
 use super::datagen::{self, DatagenError, Settings, Stats};
@@ -219,19 +225,8 @@ impl Manifest {
             out += &format!("{key}\t{value}\n");
         }
         out += ROW_HEADER;
-        for (k, r) in &self.done {
-            out += &format!(
-                "shard\t{k}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
-                r.games,
-                r.positions,
-                r.samples,
-                r.bytes,
-                r.sha256,
-                r.red_wins,
-                r.blue_wins,
-                r.repetitions,
-                r.no_capture_draws
-            );
+        for (&k, r) in &self.done {
+            out += &row_line(k, r);
         }
         out
     }
@@ -342,11 +337,7 @@ impl Manifest {
 
     /// Writes the manifest through a temporary file, so it is never half written.
     pub fn save(&self, path: &Path) -> Result<(), ShardError> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        fs::write(&tmp, self.to_text()).map_err(io_error(&tmp))?;
-        fs::rename(&tmp, path).map_err(io_error(path))
+        write_atomically(path, &self.to_text())
     }
 
     fn shard(&self, k: u32) -> Shard {
@@ -363,6 +354,41 @@ impl Manifest {
             .ok_or_else(|| {
                 ShardError::Settings(format!("{}: not a manifest file name", path.display()))
             })
+    }
+}
+
+/// The manifest's line of shard `k`.
+fn row_line(k: u32, r: &ShardRow) -> String {
+    format!(
+        "shard\t{k}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+        r.games,
+        r.positions,
+        r.samples,
+        r.bytes,
+        r.sha256,
+        r.red_wins,
+        r.blue_wins,
+        r.repetitions,
+        r.no_capture_draws
+    )
+}
+
+/// Writes `text` to `path` through a temporary file, so it is never half written.
+fn write_atomically(path: &Path, text: &str) -> Result<(), ShardError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    fs::write(&tmp, text).map_err(io_error(&tmp))?;
+    fs::rename(&tmp, path).map_err(io_error(path))
+}
+
+/// The row kept beside shard `k`'s data, if there is one that reads as shard `k`'s.
+fn read_row_file(path: &Path, k: u32) -> Option<ShardRow> {
+    let text = fs::read_to_string(path).ok()?;
+    let fields: Vec<&str> = text.trim_end().split('\t').collect();
+    match parse_row(fields.get(1..)?) {
+        Ok((shard, row)) if fields[0] == "shard" && shard == k => Some(row),
+        _ => None,
     }
 }
 
@@ -480,6 +506,10 @@ impl Layout {
     fn part(&self, k: u32) -> PathBuf {
         self.folder.join(format!("shard-{k}.part"))
     }
+
+    fn row(&self, k: u32) -> PathBuf {
+        self.folder.join(format!("shard-{k}.row"))
+    }
 }
 
 /// Checks the file at `path` against `row`.
@@ -534,6 +564,8 @@ pub struct RunSummary {
     pub made: u32,
     pub remade: u32,
     pub skipped: u32,
+    /// Rows taken from the data folder (`shard-K.row`) into the manifest.
+    pub adopted: u32,
 }
 
 /// Makes the shards `first..=last` of the manifest at `path` that are missing or
@@ -602,6 +634,25 @@ pub fn run(
             );
             summary.remade += 1;
         } else {
+            let range = m.shard(k).range(m.settings.games);
+            if let Some(row) = read_row_file(&layout.row(k), k) {
+                if row.games == range.end - range.start
+                    && check_file(&file, &row)? == ShardState::Ok
+                {
+                    say(
+                        log,
+                        format!(
+                            "shard {k}/{}: row taken from {}",
+                            m.shards,
+                            layout.row(k).display()
+                        ),
+                    );
+                    m.done.insert(k, row);
+                    m.save(path)?;
+                    summary.adopted += 1;
+                    continue;
+                }
+            }
             let (row, secs) = make_shard(&m, k, &part, opts)?;
             say(
                 log,
@@ -610,6 +661,7 @@ pub fn run(
                     m.shards, row.games, row.positions, row.samples
                 ),
             );
+            write_atomically(&layout.row(k), &row_line(k, &row))?;
             m.done.insert(k, row);
             m.save(path)?;
             fs::rename(&part, &file).map_err(io_error(&file))?;
@@ -706,7 +758,8 @@ mod tests {
             RunSummary {
                 made: 1,
                 remade: 0,
-                skipped: 0
+                skipped: 0,
+                adopted: 0
             }
         );
         let m = Manifest::load(&path).expect("loads");
@@ -720,7 +773,8 @@ mod tests {
             RunSummary {
                 made: 2,
                 remade: 0,
-                skipped: 1
+                skipped: 1,
+                adopted: 0
             }
         );
         let m = Manifest::load(&path).expect("loads");
@@ -759,12 +813,32 @@ mod tests {
             RunSummary {
                 made: 0,
                 remade: 2,
-                skipped: 1
+                skipped: 1,
+                adopted: 0
             }
         );
         assert_eq!(fs::read(layout.file(1)).expect("reads"), before);
         assert!(all_ok(&m));
         assert_eq!(Manifest::load(&path).expect("loads").to_text(), m.to_text());
+        // A manifest behind its folder (rows lost) catches up from the rows kept
+        // beside the data, without playing again; a row that does not match is not taken.
+        let mut behind = m.clone();
+        behind.done.remove(&1);
+        behind.done.remove(&3);
+        behind.save(&path).expect("saves");
+        fs::write(layout.row(3), row_line(3, &m.done[&1])).expect("writes");
+        let s = run(&path, &data, &opts(2), 42, &mut log).expect("runs");
+        assert_eq!(
+            s,
+            RunSummary {
+                made: 1,
+                remade: 0,
+                skipped: 1,
+                adopted: 1
+            }
+        );
+        assert_eq!(Manifest::load(&path).expect("loads").to_text(), m.to_text());
+        assert_eq!(read_row_file(&layout.row(3), 3), m.done.get(&3).cloned());
         // A run that changes the manifest's rows is refused, leaving the file alone.
         let mut wrong = m.clone();
         wrong.done.get_mut(&2).expect("row").sha256 = "0".repeat(64);
