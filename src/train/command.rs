@@ -114,7 +114,7 @@ impl GameSettingsArgs {
     }
 }
 
-/// `jungle data`: data made in shards from a manifest (README.md, "Training data").
+/// `jungle data`: data made in shards from a manifest (protocol.md, "Training data").
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum DataCommand {
     /// Write a new manifest: the run's settings (those of `jungle datagen`), no shard made.

@@ -156,7 +156,7 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ShardError + '_ {
 }
 
 const HEADER: &str =
-    "# Training data manifest of `jungle data` (README.md, \"Training data\"): the run's
+    "# Training data manifest of `jungle data` (protocol.md, \"Training data\"): the run's
 # settings, then a row for each finished shard. The data is DIR/RUN/shard-K.bin outside
 # git (DIR: --dir, $JUNGLE_DATA or /work/data; RUN: this file's name without .tsv).
 # `jungle data run` makes the missing shards and adds their rows; `jungle data verify`
