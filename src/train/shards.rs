@@ -695,14 +695,29 @@ fn make_shard(
     Ok((ShardRow::new(&stats, sha), start.elapsed().as_secs_f64()))
 }
 
-/// UTC time of day and date for log lines, without a time crate.
+/// The UTC date and time for log lines (`2026-12-05T02:14:02Z`), without a time crate.
 fn timestamp() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    format_utc(secs)
+}
+
+/// Seconds since 1970 as a UTC date and time (the civil calendar from days, as in
+/// Howard Hinnant's `civil_from_days`).
+fn format_utc(secs: u64) -> String {
     let (days, rest) = (secs / 86_400, secs % 86_400);
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
     format!(
-        "day {days} {:02}:{:02}:{:02}Z",
+        "{year}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
         rest / 3600,
         rest / 60 % 60,
         rest % 60
@@ -918,6 +933,9 @@ mod tests {
             "g5"
         );
         assert_eq!(data_dir(Some("/x")), PathBuf::from("/x"));
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_utc(951_782_400 + 3_661), "2000-02-29T01:01:01Z");
+        assert_eq!(format_utc(1_796_437_242), "2026-12-05T02:20:42Z");
         let _ = fs::remove_dir_all(&dir);
     }
 }
