@@ -31,7 +31,7 @@
 
 use super::data::RECORD_BYTES;
 use super::datagen::{self, DatagenError, Settings, Stats};
-use crate::arena::shard::Shard;
+use crate::common::shard::Shard;
 use crate::nnue::EvalKind;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
