@@ -12,7 +12,7 @@ use jungle::matches::match_runner::Termination;
 use jungle::matches::match_runner::{write_record, GameRecord};
 use jungle::record::{read_openings, read_records};
 use jungle::rng::Rng;
-use jungle::train::data::{self, Outcome, Sample};
+use jungle::train::data::{self, Sample, Wdl};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -550,7 +550,7 @@ proptest! {
                 samples.push(Sample {
                     pos,
                     score: (rng.next_u64() as i16).wrapping_add(ply as i16),
-                    outcome: [Outcome::Loss, Outcome::Draw, Outcome::Win][ply % 3],
+                    outcome: [Wdl::Loss, Wdl::Draw, Wdl::Win][ply % 3],
                 });
             }
             let legal = game.legal_moves();

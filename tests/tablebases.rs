@@ -6,7 +6,7 @@ mod protocol_common;
 
 use jungle::board::Position;
 use jungle::tb::material::{Material, TbRules};
-use jungle::tb::{probe_moves, probe_position, Outcome, Tablebases, Wdl};
+use jungle::tb::{probe_moves, probe_position, Tablebases, TbValue, Wdl};
 use protocol_common::*;
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ fn temp_dir(tag: &str) -> std::path::PathBuf {
 }
 
 /// The library's verdict on every move of a position (tables built in memory).
-fn table_best_moves(fen: &str) -> (Outcome, Vec<String>) {
+fn table_best_moves(fen: &str) -> (TbValue, Vec<String>) {
     let tb = Tablebases::new(TbRules::default(), None);
     let pos = Position::from_fen(fen).unwrap();
     tb.ensure(Material::of(&pos), &|_| {}).unwrap();
@@ -38,7 +38,7 @@ fn table_best_moves(fen: &str) -> (Outcome, Vec<String>) {
 #[test]
 fn a_won_three_animal_position_is_a_mate_at_depth_one() {
     let (outcome, best) = table_best_moves(WON_LRVE);
-    let Outcome::Win(plies) = outcome else {
+    let TbValue::Win(plies) = outcome else {
         panic!("{WON_LRVE} should be won: {outcome:?}")
     };
     let mut e = Engine::start("tb-mate");
@@ -180,12 +180,12 @@ fn tables_agree_with_the_labelled_mate_suite() {
         tb.ensure(m, &|_| {}).unwrap();
         let set = tb.snapshot();
         let p = probe_position(&set, &pos).unwrap();
-        assert_eq!(p.outcome, Outcome::Win(2 * n - 1), "{line}");
+        assert_eq!(p.outcome, TbValue::Win(2 * n - 1), "{line}");
         assert_eq!(p.wdl, Wdl::Win, "{line}");
         let values = probe_moves::<jungle::board::Standard>(&set, &pos).unwrap();
         let mut winning: Vec<String> = values
             .iter()
-            .filter(|v| v.outcome == Outcome::Win(2 * n - 1))
+            .filter(|v| v.outcome == TbValue::Win(2 * n - 1))
             .map(|v| v.mv.to_string())
             .collect();
         let mut listed: Vec<String> = f[2].split_whitespace().map(str::to_string).collect();

@@ -9,7 +9,7 @@ use crate::board::Position;
 use crate::game::Game;
 use crate::puzzle::{Goal, Puzzle};
 use crate::rng::Rng;
-use crate::tb::{Material, Outcome, Tablebases};
+use crate::tb::{Material, Tablebases, TbValue};
 use std::collections::HashSet;
 
 /// How many puzzles to take from one signature, and how hard to look.
@@ -87,8 +87,8 @@ pub fn mine_signature(
         rng = Rng::new(rng).next_u64();
         let index = (rng % table.len() as u64) as usize;
         let goal = match table.entry(index).outcome() {
-            Outcome::Win(d) if (d as usize) < 2 * max && wins < settings.wins => Goal::Win,
-            Outcome::Draw if draws < settings.draws => Goal::Draw,
+            TbValue::Win(d) if (d as usize) < 2 * max && wins < settings.wins => Goal::Win,
+            TbValue::Draw if draws < settings.draws => Goal::Draw,
             _ => continue,
         };
         let pos = table.indexer.position(&table.indexer.decode(index));

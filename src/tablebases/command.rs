@@ -6,7 +6,7 @@ use crate::tb::build::{Geometry, MoveGraphs};
 use crate::tb::material::{Material, TbRules, MAX_ANIMALS};
 use crate::tb::probe::{probe_moves, probe_position};
 use crate::tb::store::{Event, Tablebases};
-use crate::tb::table::{Outcome, Table};
+use crate::tb::table::{Table, TbValue};
 use crate::with_move_rules;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -283,13 +283,13 @@ fn probe(fen: &str, dir: Option<PathBuf>, rules: TbRules) -> Result<(), String> 
     Ok(())
 }
 
-fn describe_outcome(o: Outcome) -> String {
+fn describe_outcome(o: TbValue) -> String {
     match o {
-        Outcome::Win(d) => format!(
+        TbValue::Win(d) => format!(
             "{d} plies (the side to move wins: mate in {})",
             d.div_ceil(2)
         ),
-        Outcome::Loss(d) => format!("{d} plies (the side to move loses: mated in {})", d / 2),
-        Outcome::Draw => "- (draw)".into(),
+        TbValue::Loss(d) => format!("{d} plies (the side to move loses: mated in {})", d / 2),
+        TbValue::Draw => "- (draw)".into(),
     }
 }

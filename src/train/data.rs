@@ -26,23 +26,23 @@ const CAPTURED_CODE: u8 = 63;
 
 /// The result of the game a position came from, for the side to move there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Wdl {
     Loss = 0,
     Draw = 1,
     Win = 2,
 }
 
-impl Outcome {
+impl Wdl {
     /// 0, ½ or 1.
     pub fn value(self) -> f32 {
         self as u8 as f32 / 2.0
     }
 
-    pub fn flipped(self) -> Outcome {
+    pub fn flipped(self) -> Wdl {
         match self {
-            Outcome::Loss => Outcome::Win,
-            Outcome::Draw => Outcome::Draw,
-            Outcome::Win => Outcome::Loss,
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
         }
     }
 }
@@ -54,7 +54,7 @@ pub struct Sample {
     /// Search score from the side to move's view.
     pub score: i16,
     /// Game result from the side to move's view.
-    pub outcome: Outcome,
+    pub outcome: Wdl,
 }
 
 /// Why a record or a data file cannot be read.
@@ -147,9 +147,9 @@ pub fn decode(record: &[u8; RECORD_BYTES], index: u64) -> Result<Sample, DataErr
     }
     let flags = record[12];
     let outcome = match (flags >> 1) & 3 {
-        0 => Outcome::Loss,
-        1 => Outcome::Draw,
-        2 => Outcome::Win,
+        0 => Wdl::Loss,
+        1 => Wdl::Draw,
+        2 => Wdl::Win,
         _ => {
             return Err(DataError::BadFlags {
                 record: index,
@@ -235,7 +235,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            let outcome = [Outcome::Loss, Outcome::Draw, Outcome::Win][ply % 3];
+            let outcome = [Wdl::Loss, Wdl::Draw, Wdl::Win][ply % 3];
             out.push(Sample {
                 pos: *game.position(),
                 score: (ply as i16 - 100) * 37,
@@ -276,7 +276,7 @@ mod tests {
         let s = Sample {
             pos: Position::startpos(),
             score: -2,
-            outcome: Outcome::Win,
+            outcome: Wdl::Win,
         };
         let r = encode(&s);
         assert_eq!(r[12], 0b100);

@@ -44,7 +44,7 @@
 //! `--shard K/N` plays the games `[⌊(K−1)G/N⌋, ⌊KG/N⌋)` of the `G` games
 //! (`common::shard`), so the files of shards 1…N concatenate into the unsharded file.
 
-use super::data::{encode, Outcome, Sample};
+use super::data::{encode, Sample, Wdl};
 use super::quiet::is_quiet;
 use crate::board::{Animal, Color, Move, Position};
 use crate::common::shard::Shard;
@@ -382,11 +382,11 @@ pub fn sample_score(pos: &Position, score: Score, excluded: &HashSet<u64>) -> Op
 }
 
 /// The result of a finished game for the side to move in `pos`.
-fn outcome_for(result: GameResult, pos: &Position) -> Outcome {
+fn outcome_for(result: GameResult, pos: &Position) -> Wdl {
     match result {
-        GameResult::Win { winner, .. } if winner == pos.side_to_move() => Outcome::Win,
-        GameResult::Win { .. } => Outcome::Loss,
-        _ => Outcome::Draw,
+        GameResult::Win { winner, .. } if winner == pos.side_to_move() => Wdl::Win,
+        GameResult::Win { .. } => Wdl::Loss,
+        _ => Wdl::Draw,
     }
 }
 
@@ -687,10 +687,10 @@ mod tests {
             for sample in &g.samples {
                 let expected = match g.result {
                     GameResult::Win { winner, .. } if winner == sample.pos.side_to_move() => {
-                        Outcome::Win
+                        Wdl::Win
                     }
-                    GameResult::Win { .. } => Outcome::Loss,
-                    _ => Outcome::Draw,
+                    GameResult::Win { .. } => Wdl::Loss,
+                    _ => Wdl::Draw,
                 };
                 assert_eq!(sample.outcome, expected);
                 assert!(is_quiet(&sample.pos, Rules::default()));

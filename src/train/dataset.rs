@@ -2,7 +2,7 @@
 //! (16 bytes a position, so tens of millions fit), checked once when loaded and
 //! turned into network inputs as batches need them.
 
-use super::data::{self, DataError, Outcome, Sample, RECORD_BYTES};
+use super::data::{self, DataError, Sample, Wdl, RECORD_BYTES};
 use super::float_net::Inputs;
 use crate::board::{Color, Square};
 use rayon::prelude::*;
@@ -115,9 +115,9 @@ impl Dataset {
             Color::Blue
         };
         let result = match (r[12] >> 1) & 3 {
-            0 => Outcome::Loss,
-            1 => Outcome::Draw,
-            _ => Outcome::Win,
+            0 => Wdl::Loss,
+            1 => Wdl::Draw,
+            _ => Wdl::Win,
         }
         .value();
         let score = i16::from_le_bytes([r[14], r[15]]);
@@ -129,7 +129,7 @@ impl Dataset {
     /// 13 of its record), else 1.
     pub fn weight(&self, i: usize, shuffle_plies: u8, shuffle_weight: f32) -> f32 {
         let r = self.record(i);
-        let drawn = (r[12] >> 1) & 3 == Outcome::Draw as u8;
+        let drawn = (r[12] >> 1) & 3 == Wdl::Draw as u8;
         if drawn && r[13] >= shuffle_plies {
             shuffle_weight
         } else {
@@ -175,7 +175,7 @@ mod tests {
         let sample = Sample {
             pos,
             score: -37,
-            outcome: Outcome::Win,
+            outcome: Wdl::Win,
         };
         let ds = Dataset::from_samples(&[sample]);
         let (score, result, inputs) = ds.get(0, false, 8);
@@ -203,7 +203,7 @@ mod tests {
         let sample = Sample {
             pos: Position::startpos(),
             score: 0,
-            outcome: Outcome::Draw,
+            outcome: Wdl::Draw,
         };
         let ds = Dataset::from_samples(&vec![sample; HOLDOUT_BLOCK * 5 + 10]);
         let (train, held) = ds.split(3);

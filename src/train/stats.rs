@@ -3,7 +3,7 @@
 //! the spread of |score|, the number of animals on the board, the samples per file.
 //! Given a manifest it also reports the games (from the shards' rows).
 
-use super::data::{decode, DataError, Outcome, RECORD_BYTES};
+use super::data::{decode, DataError, Wdl, RECORD_BYTES};
 use super::shards::Manifest;
 use crate::board::{Animal, Color};
 use std::fmt::Write as _;
@@ -59,9 +59,9 @@ impl DataStats {
                 count += 1;
                 self.samples += 1;
                 match sample.outcome {
-                    Outcome::Win => self.wins += 1,
-                    Outcome::Loss => self.losses += 1,
-                    Outcome::Draw => {}
+                    Wdl::Win => self.wins += 1,
+                    Wdl::Loss => self.losses += 1,
+                    Wdl::Draw => {}
                 }
                 self.plies[usize::from(record[13])] += 1;
                 self.abs_score[usize::from(sample.score.unsigned_abs().min(32767))] += 1;
@@ -213,7 +213,7 @@ mod tests {
     use crate::board::Position;
     use crate::train::data::{encode, Sample};
 
-    fn sample(fen: &str, score: i16, outcome: Outcome) -> [u8; RECORD_BYTES] {
+    fn sample(fen: &str, score: i16, outcome: Wdl) -> [u8; RECORD_BYTES] {
         encode(&Sample {
             pos: Position::from_fen(fen).expect("valid"),
             score,
@@ -225,10 +225,10 @@ mod tests {
     fn counts_results_plies_scores_and_animals() {
         let mut bytes = Vec::new();
         // Two animals, 60 plies since a capture, a win.
-        bytes.extend(sample("l6/7/7/7/7/7/7/7/6L r 60 80", 500, Outcome::Win));
+        bytes.extend(sample("l6/7/7/7/7/7/7/7/6L r 60 80", 500, Wdl::Win));
         // The start: 16 animals.
         for score in [-10, 20, -30] {
-            bytes.extend(sample(&Position::startpos().to_fen(), score, Outcome::Draw));
+            bytes.extend(sample(&Position::startpos().to_fen(), score, Wdl::Draw));
         }
         let mut stats = DataStats::default();
         stats.add_file("a", &mut bytes.as_slice()).expect("reads");

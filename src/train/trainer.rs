@@ -127,7 +127,7 @@ pub struct EpochStats {
 }
 
 /// What a run produced.
-pub struct Outcome {
+pub struct TrainingRun {
     pub net: FloatNetwork,
     pub k: f32,
     pub epochs: Vec<EpochStats>,
@@ -332,7 +332,7 @@ pub fn train(
     ds: &Dataset,
     settings: &Settings,
     log: &mut impl Write,
-) -> Result<Outcome, TrainError> {
+) -> Result<TrainingRun, TrainError> {
     check(settings)?;
     let io_err = |file: &Path| {
         let file = file.to_path_buf();
@@ -482,7 +482,7 @@ pub fn train(
         quantisation_error.1
     )
     .map_err(&stdout_err)?;
-    Ok(Outcome {
+    Ok(TrainingRun {
         net,
         k,
         epochs,
@@ -723,7 +723,7 @@ mod tests {
     use super::*;
     use crate::board::movegen::legal_moves;
     use crate::board::Position;
-    use crate::train::data::{Outcome as Result3, Sample};
+    use crate::train::data::{Sample, Wdl as Result3};
 
     /// Positions of random games, scored by the classical evaluation (a target the
     /// network can learn), with the result of a coin weighted by that score.
@@ -824,10 +824,10 @@ mod tests {
         let shuffle = Sample {
             pos: Position::from_fen("l6/7/7/7/7/7/7/7/6L r 90 200").unwrap(),
             score: 0,
-            outcome: crate::train::data::Outcome::Draw,
+            outcome: crate::train::data::Wdl::Draw,
         };
         let won = Sample {
-            outcome: crate::train::data::Outcome::Win,
+            outcome: crate::train::data::Wdl::Win,
             ..shuffle
         };
         let mut with = vec![samples[0], samples[1], shuffle, won];

@@ -10,7 +10,7 @@ use crate::api::Refusal;
 use crate::board::{Move, Position};
 use crate::game::{Game, Variant};
 use crate::puzzles::shipped;
-use jungle_core::puzzle::{Answer, Attempt};
+use jungle_core::puzzle::{Attempt, Judgement};
 use jungle_core::text::quote;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -251,12 +251,12 @@ impl Judge {
                     Refusal::bad(format!("{m}: {e}")).coded("illegal", &[("move", &m.to_string())])
                 })?;
                 let (verdict, judged) = match answer {
-                    Answer::Right { reply } => {
+                    Judgement::Right { reply } => {
                         self.reply = Some(reply);
                         (Verdict::Right { tried: m, reply }, Judged::Play)
                     }
-                    Answer::Solved => (Verdict::Solved { tried: m }, Judged::Play),
-                    Answer::Wrong => (Verdict::Wrong { tried: m }, Judged::Keep),
+                    Judgement::Solved => (Verdict::Solved { tried: m }, Judged::Play),
+                    Judgement::Wrong => (Verdict::Wrong { tried: m }, Judged::Keep),
                 };
                 self.verdict = Some(verdict);
                 judged

@@ -4,7 +4,7 @@
 //! (a flag, an abort); on PostgreSQL, notifications from other nodes bring their
 //! events in.
 
-use crate::model::{Command, Context, Event, GameState, Outcome, Refusal, Side, Stored};
+use crate::model::{Command, Context, Decision, Event, GameState, Refusal, Side, Stored};
 use crate::store::{AppendError, NewGame, Store};
 use crate::{now_ms, token_hash};
 use serde_json::{json, Value};
@@ -377,7 +377,7 @@ impl Hub {
                 Ok(o) => o,
                 Err(r) => return Reply::Refused(r),
             };
-            let Outcome { mut events, again } = outcome;
+            let Decision { mut events, again } = outcome;
             if let Some(ply) = again {
                 return Reply::Again {
                     ply,

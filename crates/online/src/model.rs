@@ -255,7 +255,7 @@ impl fmt::Display for Refusal {
 /// What a command comes to: the events to store (in order), or, for a move sent again
 /// after it was stored, only its acknowledgement (`again`).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Outcome {
+pub struct Decision {
     pub events: Vec<Event>,
     /// The ply of a move already stored that this command repeated: no effect.
     pub again: Option<u32>,
@@ -524,7 +524,7 @@ impl GameState {
         cmd: &Command,
         now: i64,
         ctx: Context,
-    ) -> Result<Outcome, Refusal> {
+    ) -> Result<Decision, Refusal> {
         let Some(side) = seat else {
             return Err(Refusal::new("no_seat", "you hold no seat in this game"));
         };
@@ -537,7 +537,7 @@ impl GameState {
                 // Games start from the start position: Red moves at even plies.
                 let mover = if ply % 2 == 0 { Side::Red } else { Side::Blue };
                 if played == mv && mover == side {
-                    return Ok(Outcome {
+                    return Ok(Decision {
                         events: Vec::new(),
                         again: Some(*ply),
                     });
@@ -642,7 +642,7 @@ impl GameState {
         mv: &str,
         think_ms: Option<i64>,
         now: i64,
-    ) -> Result<Outcome, Refusal> {
+    ) -> Result<Decision, Refusal> {
         if ply != self.ply() {
             return Err(Refusal::new(
                 "bad_ply",
@@ -753,8 +753,8 @@ pub fn termination_text(why: &str) -> String {
     .to_string()
 }
 
-fn events(events: Vec<Event>) -> Outcome {
-    Outcome {
+fn events(events: Vec<Event>) -> Decision {
+    Decision {
         events,
         again: None,
     }

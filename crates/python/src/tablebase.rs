@@ -7,7 +7,7 @@ use crate::board::PyMove;
 use jungle_core::board::Position;
 use jungle_core::tb::store::BUILD_IN_MEMORY;
 use jungle_core::tb::{
-    probe_moves, probe_position, Material, Outcome, Tablebases, TbRules, MAX_ANIMALS,
+    probe_moves, probe_position, Material, Tablebases, TbRules, TbValue, MAX_ANIMALS,
 };
 use jungle_core::with_move_rules;
 use pyo3::exceptions::PyValueError;
@@ -82,11 +82,11 @@ fn show<T: ToString>(v: Option<T>) -> String {
 }
 
 /// DTM signed from the side to move's view.
-fn signed(outcome: Outcome) -> Option<i32> {
+fn signed(outcome: TbValue) -> Option<i32> {
     match outcome {
-        Outcome::Win(d) => Some(i32::from(d)),
-        Outcome::Loss(d) => Some(-i32::from(d)),
-        Outcome::Draw => None,
+        TbValue::Win(d) => Some(i32::from(d)),
+        TbValue::Loss(d) => Some(-i32::from(d)),
+        TbValue::Draw => None,
     }
 }
 

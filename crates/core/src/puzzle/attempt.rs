@@ -8,7 +8,7 @@ use crate::game::Game;
 
 /// What a tried move did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
+pub enum Judgement {
     /// Right; the board answered with `reply` (already played).
     Right { reply: Move },
     /// Right, and the puzzle is solved.
@@ -97,7 +97,7 @@ impl Attempt {
     /// Tries `m`: the stored move is right, and so is any move that wins the game at
     /// once in a win puzzle. A right move is played with the board's reply; a wrong
     /// one changes nothing. An illegal move, or a move after the end, is an error.
-    pub fn play(&mut self, m: Move) -> Result<Answer, String> {
+    pub fn play(&mut self, m: Move) -> Result<Judgement, String> {
         let Some(&stored) = self.puzzle.solution.get(self.next) else {
             return Err("the puzzle is already solved".into());
         };
@@ -111,20 +111,20 @@ impl Attempt {
         let wins_now = self.puzzle.goal == Goal::Win && wins_at_once(&self.game).contains(&m);
         if m != stored && !wins_now {
             self.failed = true;
-            return Ok(Answer::Wrong);
+            return Ok(Judgement::Wrong);
         }
         self.game.play(m).map_err(|e| e.to_string())?;
         if wins_now {
             self.next = self.puzzle.solution.len();
-            return Ok(Answer::Solved);
+            return Ok(Judgement::Solved);
         }
         self.next += 1;
         let Some(&reply) = self.puzzle.solution.get(self.next) else {
-            return Ok(Answer::Solved);
+            return Ok(Judgement::Solved);
         };
         self.game.play(reply).map_err(|e| e.to_string())?;
         self.next += 1;
-        Ok(Answer::Right { reply })
+        Ok(Judgement::Right { reply })
     }
 }
 
@@ -142,16 +142,19 @@ mod tests {
         let mut a = Attempt::new(p).expect("sets up");
         assert_eq!(a.solver(), Color::Red);
         let wrong: Move = "d7c7".parse().expect("a move");
-        assert_eq!(a.play(wrong), Ok(Answer::Wrong));
+        assert_eq!(a.play(wrong), Ok(Judgement::Wrong));
         assert_eq!(a.game().moves().len(), 0);
         assert_eq!(a.outcome(), Some(false));
         let reply: Move = "a1a2".parse().expect("a move");
         assert_eq!(
             a.play("d7d8".parse().expect("a move")),
-            Ok(Answer::Right { reply })
+            Ok(Judgement::Right { reply })
         );
         assert!(a.play("a1a1".parse().unwrap_or(reply)).is_err());
-        assert_eq!(a.play("d8d9".parse().expect("a move")), Ok(Answer::Solved));
+        assert_eq!(
+            a.play("d8d9".parse().expect("a move")),
+            Ok(Judgement::Solved)
+        );
         assert!(a.is_solved());
         assert!(a.play("d8d9".parse().expect("a move")).is_err());
     }
@@ -162,7 +165,10 @@ mod tests {
         // the lion on c9 and the tiger on e9 both enter d9; the file stores one.
         let p = puzzle("abc1234;2L1T2/7/7/7/7/7/7/7/r6 r 0 1;-;c9d9;jungle;win;den;700");
         let mut a = Attempt::new(p.clone()).expect("sets up");
-        assert_eq!(a.play("e9d9".parse().expect("a move")), Ok(Answer::Solved));
+        assert_eq!(
+            a.play("e9d9".parse().expect("a move")),
+            Ok(Judgement::Solved)
+        );
         assert_eq!(a.outcome(), Some(true));
         let mut b = Attempt::new(p).expect("sets up");
         assert_eq!(b.hint(), Some("c9d9".parse().expect("a move")));

@@ -16,7 +16,7 @@ pub mod format;
 pub mod theme;
 pub mod verify;
 
-pub use attempt::{Answer, Attempt};
+pub use attempt::{Attempt, Judgement};
 pub use difficulty::Difficulty;
 pub use format::{read_puzzles, Goal, Puzzle};
 pub use theme::Theme;

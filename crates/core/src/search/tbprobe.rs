@@ -14,7 +14,7 @@ use crate::board::{Move, MoveRules, Position};
 use crate::game::Game;
 use crate::tb::material::{Material, TbRules};
 use crate::tb::store::{TableSet, BUILD_IN_MEMORY};
-use crate::tb::{probe_moves, probe_position, Outcome, Tablebases, Wdl};
+use crate::tb::{probe_moves, probe_position, Tablebases, TbValue, Wdl};
 use std::sync::Arc;
 
 /// Scores of tablebase wins within the rule that are not exact mates lie below this.
@@ -111,10 +111,10 @@ impl TbSearch {
         let exact = |d: u16| (rule == 0 || d as u32 + count <= rule) && (d as u32) < MAX_EXACT;
         let far = |d: u16| ply as i32 + (d as u32).min(MAX_EXACT) as i32;
         Some(match (p.wdl, p.outcome) {
-            (Wdl::Win, Outcome::Win(d)) if exact(d) => mate_in(ply + d as usize),
-            (Wdl::Loss, Outcome::Loss(d)) if exact(d) => mated_in(ply + d as usize),
-            (Wdl::Win, Outcome::Win(d)) => TB_WIN - far(d),
-            (Wdl::Loss, Outcome::Loss(d)) => -TB_WIN + far(d),
+            (Wdl::Win, TbValue::Win(d)) if exact(d) => mate_in(ply + d as usize),
+            (Wdl::Loss, TbValue::Loss(d)) if exact(d) => mated_in(ply + d as usize),
+            (Wdl::Win, TbValue::Win(d)) => TB_WIN - far(d),
+            (Wdl::Loss, TbValue::Loss(d)) => -TB_WIN + far(d),
             (Wdl::CursedWin, _) => 1,
             (Wdl::BlessedLoss, _) => -1,
             _ => 0,

@@ -25,7 +25,7 @@
 
 use super::index::{Indexer, Placement, LAND_DOMAIN, LEFT_HALF, SWIM_DOMAIN};
 use super::material::{Material, TbRules, MAX_ANIMALS};
-use super::table::{Dtms, Outcome, Table};
+use super::table::{Dtms, Table, TbValue};
 use super::TbError;
 use crate::board::geometry::{JUMPS, NEIGHBOURS, TRAPS, WATER};
 use crate::board::movegen::generate_to_with;
@@ -698,15 +698,15 @@ impl<'a, R: MoveRules> Builder<'a, R> {
                 continue;
             };
             match e.outcome() {
-                Outcome::Loss(d) => fastest_win = fastest_win.min(d + 1),
-                Outcome::Win(d) => longest_loss = longest_loss.max(d + 1),
-                Outcome::Draw => flags |= ESCAPE,
+                TbValue::Loss(d) => fastest_win = fastest_win.min(d + 1),
+                TbValue::Win(d) => longest_loss = longest_loss.max(d + 1),
+                TbValue::Draw => flags |= ESCAPE,
             }
             if self.rules.no_capture_plies > 0 {
                 // Decided within the rule: the same side wins as without it.
                 flags |= match (e.outcome(), e.dtz()) {
-                    (Outcome::Loss(_), Some(_)) => Z_WIN,
-                    (Outcome::Win(_), Some(_)) => Z_FLOOR,
+                    (TbValue::Loss(_), Some(_)) => Z_WIN,
+                    (TbValue::Win(_), Some(_)) => Z_FLOOR,
                     _ => Z_ESCAPE,
                 };
             }

@@ -27,7 +27,7 @@ mod tests;
 pub use material::{Material, TbRules, MAX_ANIMALS};
 pub use probe::{probe_moves, probe_position, MoveValue, Probe};
 pub use store::Tablebases;
-pub use table::{Entry, Outcome, Table, Wdl};
+pub use table::{Entry, Table, TbValue, Wdl};
 
 use std::fmt;
 

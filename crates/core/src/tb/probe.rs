@@ -3,7 +3,7 @@
 
 use super::material::Material;
 use super::store::TableSet;
-use super::table::{Entry, Outcome, Wdl};
+use super::table::{Entry, TbValue, Wdl};
 use crate::board::movegen::generate_with;
 use crate::board::{Move, MoveList, MoveRules, Position};
 use std::cmp::Reverse;
@@ -15,7 +15,7 @@ pub struct Probe {
     /// Under the no-capture rule, with the position's own count.
     pub wdl: Wdl,
     /// Ignoring the no-capture rule.
-    pub outcome: Outcome,
+    pub outcome: TbValue,
     /// Plies to the win, or to the capture that keeps it, within the rule (counter 0).
     pub dtz: Option<u16>,
 }
@@ -27,7 +27,7 @@ pub struct MoveValue {
     /// Under the no-capture rule, with the count after the move.
     pub wdl: Wdl,
     /// Ignoring the rule: win or loss in this many plies counting the move.
-    pub outcome: Outcome,
+    pub outcome: TbValue,
     /// Plies to the zeroing move (this capture: 1) when decided within the rule.
     pub dtz: Option<u16>,
     pub capture: bool,
@@ -86,16 +86,16 @@ pub fn move_value(set: &TableSet, pos: &Position, mv: Move) -> Option<MoveValue>
         return Some(MoveValue {
             mv,
             wdl: Wdl::Win,
-            outcome: Outcome::Win(1),
+            outcome: TbValue::Win(1),
             dtz: Some(1),
             capture,
         });
     }
     let reply = probe_position(set, &child)?;
     let outcome = match reply.outcome {
-        Outcome::Win(d) => Outcome::Loss(d + 1),
-        Outcome::Loss(d) => Outcome::Win(d + 1),
-        Outcome::Draw => Outcome::Draw,
+        TbValue::Win(d) => TbValue::Loss(d + 1),
+        TbValue::Loss(d) => TbValue::Win(d + 1),
+        TbValue::Draw => TbValue::Draw,
     };
     let dtz = reply.dtz.map(|z| if capture { 1 } else { z + 1 });
     Some(MoveValue {

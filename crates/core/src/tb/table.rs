@@ -25,7 +25,7 @@ use std::fmt;
 
 /// The game-theoretic value of a position for the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Outcome {
+pub enum TbValue {
     /// Wins in this many plies (odd).
     Win(u16),
     Draw,
@@ -33,32 +33,32 @@ pub enum Outcome {
     Loss(u16),
 }
 
-impl Outcome {
+impl TbValue {
     /// From the stored form `plies + 1` (0 = draw).
     #[inline]
-    pub fn from_raw(raw: u16) -> Outcome {
+    pub fn from_raw(raw: u16) -> TbValue {
         match raw {
-            0 => Outcome::Draw,
-            r if (r - 1) % 2 == 1 => Outcome::Win(r - 1),
-            r => Outcome::Loss(r - 1),
+            0 => TbValue::Draw,
+            r if (r - 1) % 2 == 1 => TbValue::Win(r - 1),
+            r => TbValue::Loss(r - 1),
         }
     }
 
     #[inline]
     pub fn plies(self) -> Option<u16> {
         match self {
-            Outcome::Win(d) | Outcome::Loss(d) => Some(d),
-            Outcome::Draw => None,
+            TbValue::Win(d) | TbValue::Loss(d) => Some(d),
+            TbValue::Draw => None,
         }
     }
 }
 
-impl fmt::Display for Outcome {
+impl fmt::Display for TbValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Outcome::Win(d) => write!(f, "win in {d} plies"),
-            Outcome::Loss(d) => write!(f, "loss in {d} plies"),
-            Outcome::Draw => write!(f, "draw"),
+            TbValue::Win(d) => write!(f, "win in {d} plies"),
+            TbValue::Loss(d) => write!(f, "loss in {d} plies"),
+            TbValue::Draw => write!(f, "draw"),
         }
     }
 }
@@ -109,8 +109,8 @@ pub struct Entry {
 
 impl Entry {
     #[inline]
-    pub fn outcome(self) -> Outcome {
-        Outcome::from_raw(self.dtm_raw)
+    pub fn outcome(self) -> TbValue {
+        TbValue::from_raw(self.dtm_raw)
     }
 
     /// DTZ in plies, when the position is decided within the rule at counter 0.
@@ -125,20 +125,20 @@ impl Entry {
         let outcome = self.outcome();
         if rule == 0 {
             return match outcome {
-                Outcome::Win(_) => Wdl::Win,
-                Outcome::Loss(_) => Wdl::Loss,
-                Outcome::Draw => Wdl::Draw,
+                TbValue::Win(_) => Wdl::Win,
+                TbValue::Loss(_) => Wdl::Loss,
+                TbValue::Draw => Wdl::Draw,
             };
         }
         let within = self
             .dtz()
             .filter(|&z| z as u32 + counter as u32 <= rule as u32);
         match (outcome, within) {
-            (Outcome::Win(_), Some(_)) => Wdl::Win,
-            (Outcome::Loss(_), Some(_)) => Wdl::Loss,
-            (Outcome::Win(_), None) => Wdl::CursedWin,
-            (Outcome::Loss(_), None) => Wdl::BlessedLoss,
-            (Outcome::Draw, _) => Wdl::Draw,
+            (TbValue::Win(_), Some(_)) => Wdl::Win,
+            (TbValue::Loss(_), Some(_)) => Wdl::Loss,
+            (TbValue::Win(_), None) => Wdl::CursedWin,
+            (TbValue::Loss(_), None) => Wdl::BlessedLoss,
+            (TbValue::Draw, _) => Wdl::Draw,
         }
     }
 }
@@ -293,19 +293,19 @@ impl Table {
         let mut longest: Option<(u16, usize)> = None;
         for (i, dtm_raw) in dtm.enumerate() {
             let side = usize::from(i >= half);
-            let outcome = Outcome::from_raw(dtm_raw);
+            let outcome = TbValue::from_raw(dtm_raw);
             match outcome {
-                Outcome::Win(d) => {
+                TbValue::Win(d) => {
                     s.wins[side] += 1;
                     if longest.map_or(true, |(l, _)| d > l) {
                         longest = Some((d, i));
                     }
                 }
-                Outcome::Draw => {
+                TbValue::Draw => {
                     s.draws[side] += 1;
                     continue; // no distance, and the rule changes nothing
                 }
-                Outcome::Loss(_) => s.losses[side] += 1,
+                TbValue::Loss(_) => s.losses[side] += 1,
             }
             s.max_dtm = s.max_dtm.max(dtm_raw - 1);
             if rule > 0 {
@@ -338,10 +338,10 @@ mod tests {
 
     #[test]
     fn raw_values_decode() {
-        assert_eq!(Outcome::from_raw(0), Outcome::Draw);
-        assert_eq!(Outcome::from_raw(1), Outcome::Loss(0));
-        assert_eq!(Outcome::from_raw(2), Outcome::Win(1));
-        assert_eq!(Outcome::from_raw(9), Outcome::Loss(8));
+        assert_eq!(TbValue::from_raw(0), TbValue::Draw);
+        assert_eq!(TbValue::from_raw(1), TbValue::Loss(0));
+        assert_eq!(TbValue::from_raw(2), TbValue::Win(1));
+        assert_eq!(TbValue::from_raw(9), TbValue::Loss(8));
     }
 
     #[test]
@@ -350,7 +350,7 @@ mod tests {
             dtm_raw: 42,
             dtz_raw: 12,
         }; // win in 41 plies, 11 plies to the next capture
-        assert_eq!(e.outcome(), Outcome::Win(41));
+        assert_eq!(e.outcome(), TbValue::Win(41));
         assert_eq!(e.dtz(), Some(11));
         assert_eq!(e.wdl(100, 0), Wdl::Win);
         assert_eq!(e.wdl(100, 89), Wdl::Win);

@@ -9,7 +9,7 @@ use super::brute::Brute;
 use super::material::{Material, TbRules};
 use super::probe::{move_value, probe_position};
 use super::store::{TableSet, Tablebases};
-use super::table::{Outcome, Table, Wdl};
+use super::table::{Table, TbValue, Wdl};
 use crate::board::movegen::{generate_with, legal_moves};
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{MoveList, MoveRules, Position, Standard};
@@ -52,9 +52,9 @@ fn check_consistency<R: MoveRules>(set: &TableSet, table: &Table, step: usize) -
         for &m in list.iter() {
             let v = move_value(set, &pos, m).expect("every move is covered");
             match v.outcome {
-                Outcome::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
-                Outcome::Loss(d) => longest_loss = Some(longest_loss.map_or(d, |b| b.max(d))),
-                Outcome::Draw => any_draw = true,
+                TbValue::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
+                TbValue::Loss(d) => longest_loss = Some(longest_loss.map_or(d, |b| b.max(d))),
+                TbValue::Draw => any_draw = true,
             }
             // Within the rule from a count of 0 here (so 1 after a quiet move).
             match (v.wdl, v.dtz) {
@@ -64,13 +64,13 @@ fn check_consistency<R: MoveRules>(set: &TableSet, table: &Table, step: usize) -
             }
         }
         let expected = if list.is_empty() {
-            Outcome::Loss(0)
+            TbValue::Loss(0)
         } else if let Some(w) = best_win {
-            Outcome::Win(w)
+            TbValue::Win(w)
         } else if any_draw {
-            Outcome::Draw
+            TbValue::Draw
         } else {
-            Outcome::Loss(longest_loss.unwrap_or(0))
+            TbValue::Loss(longest_loss.unwrap_or(0))
         };
         assert_eq!(e.outcome(), expected, "{} DTM at {:?}", table.material, pos);
         if rule > 0 {
@@ -121,7 +121,7 @@ fn check_against_brute<R: MoveRules>(
         let pos = table.indexer.position(&table.indexer.decode(i));
         let outcome = table.entry(i).outcome();
         match outcome {
-            Outcome::Win(d) if u32::from(d) <= horizon => {
+            TbValue::Win(d) if u32::from(d) <= horizon => {
                 assert!(brute.wins_within(&pos, d as u32), "{pos:?}: win in {d}");
                 assert!(
                     !brute.wins_within(&pos, d as u32 - 1),
@@ -129,7 +129,7 @@ fn check_against_brute<R: MoveRules>(
                 );
                 exact += 1;
             }
-            Outcome::Loss(d) if u32::from(d) <= horizon => {
+            TbValue::Loss(d) if u32::from(d) <= horizon => {
                 assert!(brute.loses_within(&pos, d as u32), "{pos:?}: loss in {d}");
                 assert!(
                     d < 2 || !brute.loses_within(&pos, d as u32 - 2),
@@ -282,19 +282,19 @@ fn probes_of_known_positions() {
     // Red lion d8 (on Blue's trap) enters the den at once.
     let pos = Position::from_fen("7/3L3/7/7/7/7/7/7/r6 r").unwrap();
     let p = probe_position(&set, &pos).unwrap();
-    assert_eq!(p.outcome, Outcome::Win(1));
+    assert_eq!(p.outcome, TbValue::Win(1));
     assert_eq!(p.wdl, Wdl::Win);
     // Blue to move in the same position: whatever it does, the lion enters.
     let pos = Position::from_fen("7/3L3/7/7/7/7/7/7/r6 b").unwrap();
     let p = probe_position(&set, &pos).unwrap();
-    assert_eq!(p.outcome, Outcome::Loss(2));
+    assert_eq!(p.outcome, TbValue::Loss(2));
     // Blue's rat a9 is boxed in by the red cat b9 and dog a8, which it may not take.
     let pos = Position::from_fen("rC5/D6/7/7/7/7/7/7/7 b").unwrap();
     assert!(legal_moves(&pos).is_empty());
     let p = probe_position(&set, &pos).unwrap();
     assert_eq!(
         (p.outcome, p.wdl, p.dtz),
-        (Outcome::Loss(0), Wdl::Loss, Some(0))
+        (TbValue::Loss(0), Wdl::Loss, Some(0))
     );
     // The colour twin has the same value.
     let a = Position::from_fen("7/7/1l5/7/7/7/7/4R2/7 r").unwrap();
@@ -456,9 +456,9 @@ fn two_animal_patterns() {
         let mut counts = [[0u32; 3]; 2];
         for i in 0..t.len() {
             let k = match t.entry(i).outcome() {
-                Outcome::Win(_) => 0,
-                Outcome::Draw => 1,
-                Outcome::Loss(_) => 2,
+                TbValue::Win(_) => 0,
+                TbValue::Draw => 1,
+                TbValue::Loss(_) => 2,
             };
             counts[distance(&t.indexer.decode(i)) % 2][k] += 1;
         }
@@ -489,7 +489,7 @@ fn two_animal_patterns() {
             // the den: its fastest win never ends with the capture.
             for i in 0..t.len() {
                 let p = t.indexer.decode(i);
-                if distance(&p) % 2 == 0 && matches!(t.entry(i).outcome(), Outcome::Win(_)) {
+                if distance(&p) % 2 == 0 && matches!(t.entry(i).outcome(), TbValue::Win(_)) {
                     let pos = t.indexer.position(&p);
                     assert!(!won_by_capture(&set, pos), "{name}: {pos}");
                 }

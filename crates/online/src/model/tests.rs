@@ -46,11 +46,11 @@ impl Log {
         self.events.push(s);
     }
 
-    fn run(&mut self, side: Side, cmd: Command) -> Result<Outcome, Refusal> {
+    fn run(&mut self, side: Side, cmd: Command) -> Result<Decision, Refusal> {
         self.run_ctx(side, cmd, Context::default())
     }
 
-    fn run_ctx(&mut self, side: Side, cmd: Command, ctx: Context) -> Result<Outcome, Refusal> {
+    fn run_ctx(&mut self, side: Side, cmd: Command, ctx: Context) -> Result<Decision, Refusal> {
         let out = self.state.decide(Some(side), &cmd, self.now, ctx)?;
         for ev in out.events.clone() {
             self.store(ev);
@@ -58,7 +58,7 @@ impl Log {
         Ok(out)
     }
 
-    fn mv(&mut self, mv: &str, think_ms: Option<i64>) -> Result<Outcome, Refusal> {
+    fn mv(&mut self, mv: &str, think_ms: Option<i64>) -> Result<Decision, Refusal> {
         let side = self.state.to_move();
         let ply = self.state.ply();
         self.run(
