@@ -282,7 +282,7 @@ fn an_anti_chase_lesson_refuses_with_the_rule() {
 
 #[test]
 fn every_lesson_reads_and_its_moves_solve_it() {
-    assert_eq!(lessons().len(), 9);
+    assert_eq!(lessons().len(), 10);
     for lesson in lessons() {
         for (i, task) in lesson.tasks.iter().enumerate() {
             let mut c = app();
