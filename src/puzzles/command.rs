@@ -42,6 +42,14 @@ pub(crate) struct VerifyArgs {
     /// the solver.
     #[arg(long, default_value_t = 65.0)]
     alternative_max: f64,
+    /// Solver moves beyond the solution's win that the search excluding the solution
+    /// must see through (it completes 2·(mate + margin) − 1 plies).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=20))]
+    margin: u64,
+    /// The search excluding the solution stops at this many times --nodes; a position
+    /// where it has not completed its depth by then is refused.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    alternative_factor: u64,
     /// Workers (each verifies one game or puzzle on one thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -66,6 +74,8 @@ impl VerifyArgs {
             nodes: self.nodes,
             max_moves: self.max_moves as usize,
             alternative_max: self.alternative_max,
+            margin: self.margin as usize,
+            alternative_factor: self.alternative_factor,
         })
     }
 
