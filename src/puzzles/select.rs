@@ -97,17 +97,33 @@ pub fn select(candidates: Vec<Puzzle>, choice: &Choice, excluded: &HashSet<u64>)
     } else {
         choose(pool, hard, seed, rare_share)
     };
-    // The trivial ones: at most `trivial_share` of the set, the easiest (in a random
-    // order among equals).
+    // The trivial ones: at most `trivial_share` of the set, taken in turns from each
+    // set of themes (so that captures on a trap or of the last animal stay beside den
+    // entries), the easiest of each first (in a random order among equals).
     let share = trivial_share.clamp(0.0, 1.0);
     let of_set = if share >= 1.0 {
         usize::MAX
     } else {
         (share / (1.0 - share) * chosen.len() as f64).floor() as usize
     };
-    easy.sort_by_key(|p| (p.rating, Rng::new(seed ^ start_key(p)).next_u64()));
-    easy.truncate(easy_room.min(of_set));
-    chosen.extend(easy);
+    let room = easy_room.min(of_set);
+    easy.sort_by_key(|p| std::cmp::Reverse((p.rating, Rng::new(seed ^ start_key(p)).next_u64())));
+    let mut by_themes: BTreeMap<Vec<Theme>, Vec<Puzzle>> = BTreeMap::new();
+    for p in easy {
+        let themes = p.themes.iter().copied().filter(|&t| t != Theme::Endgame);
+        by_themes.entry(themes.collect()).or_default().push(p);
+    }
+    let mut taken = 0;
+    while taken < room && by_themes.values().any(|g| !g.is_empty()) {
+        for group in by_themes.values_mut() {
+            if taken < room {
+                if let Some(p) = group.pop() {
+                    chosen.push(p);
+                    taken += 1;
+                }
+            }
+        }
+    }
     chosen.sort_by(|a, b| a.id.cmp(&b.id));
     chosen
 }
@@ -216,19 +232,29 @@ mod tests {
         assert!(trivial(&den) && trivial(&free));
         assert!(!trivial(&retaken) && !trivial(&two));
         // A third of 10 may be trivial, but no more than a third of the set: with two
-        // others, one.
+        // others, one. (Two den entries: the first one's position with the rat on b1.)
         let choice = Choice {
             count: 10,
             seed: 1,
             rare_share: 0.0,
             trivial_share: 0.34,
         };
-        let chosen = select(vec![den, free, retaken, two], &choice, &HashSet::new());
+        let mut den2 = den.clone();
+        den2.id = "den2".into();
+        den2.rating = 650;
+        den2.start = Position::from_fen("7/3L3/7/7/7/7/7/7/1r5 r 0 1").expect("a position");
+        let candidates = vec![den, den2, free, retaken, two];
+        let chosen = select(candidates.clone(), &choice, &HashSet::new());
         let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
-        assert_eq!(
-            ids,
-            ["back", "den1", "two"],
-            "one trivial puzzle, the easiest"
-        );
+        assert_eq!(ids.len(), 3, "one trivial puzzle: {ids:?}");
+        assert!(ids.contains(&"back") && ids.contains(&"two"), "{ids:?}");
+        // With room for two, one of each set of themes, the easiest den entry.
+        let choice = Choice {
+            trivial_share: 0.5,
+            ..choice
+        };
+        let chosen = select(candidates, &choice, &HashSet::new());
+        let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["back", "den1", "free", "two"]);
     }
 }
