@@ -1,4 +1,4 @@
-// The lessons of "Learn" (app.js): each a few tasks, each a position (Red to move, the
+// The lessons of "Learn" (learn.js): each a few tasks, each a position (Red to move, the
 // person plays Red), the moves that solve it and the goal they reach ("move",
 // "capture", "water", "jump", "den", "win"); optionally the rule set ("variant",
 // default jungle), the moves played before the task ("before", loaded as a game) and

@@ -6,18 +6,25 @@
 // are checked against the solution before they are sent, and the opponent's replies
 // are played by this file.
 //
-// Hooks into app.js (kept small on purpose): `Puzzles.interceptMove(move)` before a
-// move is sent, `Puzzles.arrows()` in renderArrows, `Puzzles.onState()` at the end of
-// render, `Puzzles.onLanguage()` when the page's language changes. The way in is any
+// Hooks called by main.js (kept small on purpose): `interceptMove(move)` before a
+// move is sent, `arrows()` for the board's arrows, `onState(s)` at the end of drawing
+// each state, `onLanguage()` when the page's language changes. The way in is any
 // element with data-open="puzzles" (index.html).
 //
-// Every word comes from the page's catalogues by `t()` (app.js; keys `puzzle.*`, the
+// Every word comes from the page's catalogues by `t()` (words.js; keys `puzzle.*`, the
 // themes' `puzzle.theme.<name>`, the back end's refusals `refusal.puzzle*`). What the
 // box says is kept as a function that words it, so that it can be said again in
 // another language.
-"use strict";
+Jungle.puzzles = (() => {
+  "use strict";
+  const { stored, keep } = Jungle.base;
+  const { t, applyStatic, sideName, animalName, refusalText } = Jungle.words;
+  const link = Jungle.link;
+  const board = Jungle.board;
+  const { post } = Jungle.game;
+  const { nameSeat } = Jungle.panels;
+  const { close: closeWelcome } = Jungle.welcome;
 
-const Puzzles = (() => {
   const KEY = "jungle.puzzles";
   const THEME_KEY = "jungle.puzzles.theme";
   // A puzzle's difficulty in words, by its rating (600–2600, protocol.md §9): the
@@ -54,21 +61,20 @@ const Puzzles = (() => {
   let dropped = null;
   // The themes the back end offers: [{name, count}].
   let themes = [];
+  // The state last drawn (onState).
+  let state = null;
 
   function readProgress() {
     try {
-      return JSON.parse(localStorage.getItem(KEY)) || null;
+      return JSON.parse(stored(KEY)) || null;
     } catch (e) {
       return null;
     }
   }
 
+  // A browser without storage: the rating lasts as long as the page.
   function saveProgress() {
-    try {
-      localStorage.setItem(KEY, JSON.stringify(progress));
-    } catch (e) {
-      // A browser without storage: the rating lasts as long as the page.
-    }
+    keep(KEY, JSON.stringify(progress));
   }
 
   const el = (id) => document.getElementById(id);
@@ -81,7 +87,7 @@ const Puzzles = (() => {
     const box = document.createElement("div");
     box.id = "puzzle-box";
     box.hidden = true;
-    // The words are set here and by app.js's applyLanguage when the language changes
+    // The words are set here and by the language switch when the language changes
     // (data-i18n* as in index.html).
     box.innerHTML = `
       <div class="puzzle-head">
@@ -106,8 +112,7 @@ const Puzzles = (() => {
         <label for="puzzle-theme" data-i18n="puzzle.theme"></label>
         <select id="puzzle-theme"><option value="" data-i18n="puzzle.theme.any"></option></select>
       </div>`;
-    for (const e of box.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
-    for (const e of box.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
+    applyStatic(box);
     const controls = el("controls");
     controls.insertBefore(box, controls.firstChild);
     el("puzzle-leave").addEventListener("click", leave);
@@ -116,11 +121,7 @@ const Puzzles = (() => {
     el("puzzle-solution").addEventListener("click", showSolution);
     el("puzzle-next").addEventListener("click", () => next());
     el("puzzle-theme").addEventListener("change", () => {
-      try {
-        localStorage.setItem(THEME_KEY, el("puzzle-theme").value);
-      } catch (e) {
-        // No storage: the choice lasts as long as the page.
-      }
+      keep(THEME_KEY, el("puzzle-theme").value);
       next();
     });
   }
@@ -177,12 +178,7 @@ const Puzzles = (() => {
     const select = el("puzzle-theme");
     if (select.options.length > 1) return;
     themes = offered;
-    let kept = "";
-    try {
-      kept = localStorage.getItem(THEME_KEY) || "";
-    } catch (e) {
-      kept = "";
-    }
+    const kept = stored(THEME_KEY) || "";
     for (const theme of themes) {
       const o = document.createElement("option");
       o.value = theme.name;
@@ -201,7 +197,7 @@ const Puzzles = (() => {
     }
   }
 
-  // A refused request, as a function that words it in the page's language (app.js's
+  // A refused request, as a function that words it in the page's language (words.js's
   // refusalText: the catalogues word the back end's code), or what went wrong on the
   // way.
   function refusal(answer) {
@@ -218,14 +214,14 @@ const Puzzles = (() => {
   // Asks for `body`; a progress the back end cannot read (a damaged store) is
   // dropped (`dropped` says why) and the request made again without it.
   async function ask(body) {
-    let answer = await backend.request("puzzle", body);
+    let answer = await link.request("puzzle", body);
     if (answer.status === 400 && body.progress && codeOf(answer) === "puzzleProgress") {
       const why = refusal(answer);
       dropped = () => t("puzzle.dropped", { reason: why() });
       progress = null;
       delete body.progress;
       delete body.finished;
-      answer = await backend.request("puzzle", body);
+      answer = await link.request("puzzle", body);
     }
     return answer;
   }
@@ -304,19 +300,18 @@ const Puzzles = (() => {
     over = false;
     shownArrows = [];
     // The puzzle's side plays at the bottom.
-    flipped = p.solver === "blue";
-    buildBoard();
+    board.setFlipped(p.solver === "blue");
     await post("new", { players: "both", fen: p.fen, rules: p.rules });
     for (const m of p.before) await post("move", { move: m });
     el("puzzle-retry").hidden = true;
     say(taskWords(), null, "");
     renderStats();
-    renderArrows();
+    board.drawArrows();
     document.body.dataset.puzzle = p.id;
     document.body.dataset.puzzleState = "playing";
   }
 
-  // The task, worded when it is said (the side by app.js's sideName).
+  // The task, worded when it is said (the side by words.js's sideName).
   function taskWords() {
     const p = puzzle;
     const moves = (p.solution.length + 1) / 2;
@@ -330,7 +325,7 @@ const Puzzles = (() => {
     return !!state && (state.legal[move.slice(0, 2)] || []).some((t) => (t.to || t) === move.slice(2, 4));
   }
 
-  // Called by app.js before it sends a move; true when this file took care of it.
+  // Called by main.js before it sends a move; true when this file took care of it.
   function interceptMove(move) {
     if (!active || !puzzle) return false;
     if (busy || over) return true;
@@ -409,16 +404,15 @@ const Puzzles = (() => {
     hinted = true;
     clearHint();
     const from = puzzle.solution[step].slice(0, 2);
-    const cell = document.querySelector('#board .cell[data-sq="' + from + '"]');
-    if (cell) cell.classList.add("puzzle-hint");
-    const piece = state && state.board[squareIndex(from)];
+    board.mark(from, "puzzle-hint");
+    const piece = state && state.board[board.squareIndex(from)];
     if (piece) {
       say(null, () => t("puzzle.hintText", { animal: animalName(piece.animal), square: from }), "");
     }
   }
 
   function clearHint() {
-    for (const c of document.querySelectorAll("#board .puzzle-hint")) c.classList.remove("puzzle-hint");
+    board.unmark("puzzle-hint");
   }
 
   // The rest of the line as arrows: the person's moves in blue, the replies in yellow.
@@ -430,7 +424,7 @@ const Puzzles = (() => {
     el("puzzle-retry").hidden = true;
     const rest = puzzle.solution.slice(step);
     shownArrows = rest.map((m, i) => [m, i % 2 === 0 ? "best-arrow" : "hint-arrow"]);
-    renderArrows();
+    board.drawArrows();
     say(null, () => t("puzzle.solution", { moves: rest.join(" ") }), "wrong");
     try {
       await count(false);
@@ -440,7 +434,7 @@ const Puzzles = (() => {
   }
 
   // The language changed: the box says the same in the new one (its static words are
-  // app.js's applyLanguage's, data-i18n).
+  // the language switch's, data-i18n).
   function onLanguage() {
     if (!el("puzzle-box")) return;
     sayAgain();
@@ -452,20 +446,20 @@ const Puzzles = (() => {
     return active ? shownArrows : [];
   }
 
-  function onState() {
+  function onState(s) {
+    state = s;
     if (!active) return;
     document.body.classList.add("puzzle-mode");
     // Both sides are "you" to the board (two people); the side that answers is the
     // puzzle's, so its label names only the side.
     if (!puzzle) return;
     const other = puzzle.solver === "red" ? "blue" : "red";
-    const who = document.querySelector("#player-top .who." + other + ", #player-bottom .who." + other);
-    if (who) who.textContent = sideName(other);
+    nameSeat(other, sideName(other));
   }
 
   async function open() {
     // Opened from the header or by the address: the first screen makes way.
-    if (typeof closeWelcome === "function") closeWelcome();
+    closeWelcome();
     buildBox();
     active = true;
     document.body.classList.add("puzzle-mode");
@@ -485,7 +479,7 @@ const Puzzles = (() => {
     document.body.classList.remove("puzzle-mode");
     el("puzzle-box").hidden = true;
     delete document.body.dataset.puzzle;
-    renderArrows();
+    board.drawArrows();
   }
 
   document.addEventListener("DOMContentLoaded", () => {
@@ -499,6 +493,3 @@ const Puzzles = (() => {
 
   return { interceptMove, arrows, onState, onLanguage, open, leave, current };
 })();
-
-// The first screen's way in ("Puzzles", app.js) finds the mode here.
-window.JunglePuzzles = Puzzles;

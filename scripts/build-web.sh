@@ -35,11 +35,15 @@ fi
 mkdir -p "$out"
 cp "target/wasm/$target/release/jungle_web.wasm" "$out/jungle.wasm"
 cp page/index.html "$out/"
-# app.js carries the page's data and the Puzzles mode before it: the catalogues of
-# words, the lessons and puzzles.js; app.css carries puzzles.css after it (as `jungle
-# gui` serves them; src/gui/http.rs says why one file).
-cat page/i18n/en.js page/i18n/de.js page/i18n/zh.js page/i18n/zh-Hant.js page/lessons.js page/puzzles.js page/app.js > "$out/app.js"
-cat page/app.css page/puzzles.css > "$out/app.css"
+# app.js and app.css: the files page/manifest.txt lists for each, joined in its order,
+# the script without its comment lines, blank lines and indentation (as build.rs joins
+# them for `jungle gui`; src/gui/http.rs says why one file).
+for bundle in app.js app.css; do
+    while read -r name file; do
+        if [ "$name" = "$bundle" ]; then cat "page/$file"; fi
+    done < page/manifest.txt > "$out/$bundle"
+done
+sed -i -e 's/^[ \t]*//' -e '/^\/\//d' -e '/^$/d' "$out/app.js"
 cp crates/web/js/engine.mjs crates/web/js/worker.js crates/web/js/backend.js "$out/"
 cp crates/web/site/manifest.webmanifest crates/web/site/icon.svg "$out/"
 rm -f "$out/sw.js"

@@ -5,15 +5,18 @@
 //! re-exported here under their own names. This crate holds what runs around them:
 //!
 //! - `session`: the engine's protocol session on stdin/stdout.
-//! - `arena`: engine processes, matches, their statistics.
-//! - `books`: opening books (`jungle openings`), balanced or calibrated.
+//! - `matches`: matches between engines and their records (`jungle match`, `replay`).
+//! - `openings`: opening books (`jungle openings`), balanced or calibrated.
 //! - `analyse`: the review of record files (`jungle analyse`).
 //! - `greedy`: the one-ply player (`jungle greedy`), the anchor of the strength levels.
 //! - `puzzles`: puzzles from games and tables (`jungle puzzles`).
 //! - `train`: data generation, network training, weight tuning.
-//! - `tb_files`: the `jungle tb` command.
+//! - `tablebases`: the `jungle tb` command (build, verify, probe table files).
 //! - `gui`: the board's HTTP server.
 //! - `cli`: the command line, dispatching to the above.
+//! - `common`: what several applications share (command-line options, protocol
+//!   lines in and out, engine processes, time controls, shards); applications import
+//!   from it and the core only, never from each other.
 
 pub use jungle_core::{
     board, eval, game, nnue, protocol, puzzle, record, review, rng, search, tb, text, tools,
@@ -21,12 +24,13 @@ pub use jungle_core::{
 };
 
 pub mod analyse;
-pub mod arena;
-pub mod books;
 pub mod cli;
+pub mod common;
 pub mod greedy;
 pub mod gui;
+pub mod matches;
+pub mod openings;
 pub mod puzzles;
 pub mod session;
-pub mod tb_files;
+pub mod tablebases;
 pub mod train;

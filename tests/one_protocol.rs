@@ -4,7 +4,8 @@
 //! option and position lines (valid, at the bounds, out of range, in another case,
 //! junk), and must answer each line alike. An option a program does not offer is
 //! refused by it as unknown, in the same words; the options two programs both offer
-//! are declared alike.
+//! are declared alike. The match referee (`jungle match`) refuses the same bad values
+//! in the engine's words.
 //!
 //! The browser's engine needs the module (`scripts/build-web.sh`) and `node`; without
 //! them that part says SKIPPED, except under CI (`CI` set), where it fails.
@@ -267,4 +268,56 @@ fn three_programs_answer_one_script_alike() {
         }
     }
     assert!(compared > 300, "{compared} answers compared");
+}
+
+/// The referee (`jungle match`) refuses an engine whose options are out of range, and
+/// says why in the engine's own words: the same words as the engine's answer to the
+/// `setoption` line, for every kind of option.
+#[test]
+fn the_referee_refuses_bad_values_in_the_engines_words() {
+    let mut engine = Program::start("jungle", BIN, &[]);
+    let cases = [
+        ("Hash", "0"),
+        ("Hash", "65537"),
+        ("Threads", "0"),
+        ("MultiPV", "33"),
+        ("Move Overhead", "-1"),
+        ("Skill Level", "21"),
+        ("UCI_Elo", "5"),
+        ("RepetitionDraw", "11"),
+        ("NoCaptureDrawPlies", "1001"),
+        ("TablebaseProbeLimit", "99"),
+        ("DogSwims", "maybe"),
+        ("UCI_Variant", "jungle-xx"),
+        ("Eval", "hce"),
+        ("Colour", "red"),
+    ];
+    for (option, value) in cases {
+        let answer = engine.answer(&format!("setoption name {option} value {value}"));
+        let [words] = answer.as_slice() else {
+            panic!("{option}={value}: the engine answered {answer:?}");
+        };
+        assert!(words.starts_with("info string error: "), "{words}");
+        // Underscores stand for spaces in the referee's engine options.
+        let spec = format!(
+            "cmd={BIN} name=A option.{}={value}",
+            option.replace(' ', "_")
+        );
+        let out = Command::new(BIN)
+            .args(["match", "--engine", &spec, "--engine"])
+            .arg(format!("cmd={BIN} name=B"))
+            .args(["--depth", "1"])
+            .env_remove("RUST_LOG")
+            .output()
+            .expect("jungle match runs");
+        assert!(
+            !out.status.success(),
+            "{option}={value}: a match was played"
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("engine 'A' refused its options: {words}")),
+            "{option}={value}: the referee said {err}"
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! The board page's data (page/i18n/*.js, page/lessons.js), checked without a
 //! browser: every catalogue has every key of the English one, and every key the page
-//! names (`t("…")` in app.js and puzzles.js, `data-i18n…="…"` in index.html and
+//! names (`t("…")` in the page's scripts, `data-i18n…="…"` in index.html and
 //! puzzles.js, the lessons' words, the puzzle themes' names, the refusals the back end
 //! codes in crates/app/src) is in it; every lesson's task starts from a valid, undecided position with Red to
 //! move, and every move it accepts is legal under the rules core and reaches the
@@ -16,6 +16,15 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 const LANGS: [&str; 4] = ["en", "de", "zh", "zh-Hant"];
+
+/// The page's scripts: the files that page/manifest.txt joins into app.js, joined.
+fn script() -> String {
+    page("manifest.txt")
+        .lines()
+        .filter_map(|line| line.strip_prefix("app.js "))
+        .map(|file| page(file.trim()))
+        .collect()
+}
 
 fn page(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -159,13 +168,11 @@ fn every_catalogue_has_every_key_with_the_same_placeholders() {
 #[test]
 fn every_key_the_page_names_is_in_the_catalogue() {
     let en = catalogue("en");
-    let app = page("app.js");
+    let app = script();
     let html = page("index.html");
     let puzzles = page("puzzles.js");
     let mut named: Vec<String> = Vec::new();
-    for script in [&app, &puzzles] {
-        named.extend(quoted_after(script, "t(\"").into_iter().map(str::to_string));
-    }
+    named.extend(quoted_after(&app, "t(\"").into_iter().map(str::to_string));
     // The Puzzles mode's words (its box's static ones are data-i18n, below).
     let puzzle_words = quoted_after(&puzzles, "t(\"").len();
     assert!(puzzle_words > 20, "puzzles.js names {puzzle_words} keys");
@@ -191,7 +198,7 @@ fn every_key_the_page_names_is_in_the_catalogue() {
         );
         named.push(format!("puzzle.difficulty.{difficulty}"));
     }
-    // The refusals the back end codes, worded by the page (app.js's refusalText).
+    // The refusals the back end codes, worded by the page (words.js's refusalText).
     let refusals = coded_refusals();
     for code in ["puzzleProgress", "puzzleTheme", "puzzleUnknown", "illegal"] {
         assert!(
@@ -206,7 +213,7 @@ fn every_key_the_page_names_is_in_the_catalogue() {
             "{file} codes a refusal {code}, but en.js has no {key}"
         );
     }
-    // Keys made from parts in app.js: levels, animals, marks, reasons, lessons.
+    // Keys made from parts in the scripts: levels, animals, marks, reasons, lessons.
     for n in 1..=8 {
         named.push(format!("level.{n}"));
     }

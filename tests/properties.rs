@@ -6,10 +6,10 @@
 
 mod checks;
 
-use jungle::arena::match_runner::Termination;
-use jungle::arena::match_runner::{write_record, GameRecord};
 use jungle::board::{Animal, Color, Position};
 use jungle::game::{Game, GameResult, Rules};
+use jungle::matches::match_runner::Termination;
+use jungle::matches::match_runner::{write_record, GameRecord};
 use jungle::record::{read_openings, read_records};
 use jungle::rng::Rng;
 use jungle::train::data::{self, Outcome, Sample};

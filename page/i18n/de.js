@@ -1,5 +1,5 @@
 // Deutsch: die Wörter des Bretts (dieselben Schlüssel wie en.js).
-// Plain JSON after the "=", read by app.js and by the tests.
+// Plain JSON after the "=", read by words.js and by the tests.
 (window.JUNGLE_I18N = window.JUNGLE_I18N || {}).de = {
  "lang.tag": "de",
  "title": "Dschungelschach",

@@ -1,5 +1,5 @@
 // English: the board's words. Every other catalogue has the same keys (tests/page_data.rs).
-// Plain JSON after the "=", read by app.js and by the tests.
+// Plain JSON after the "=", read by words.js and by the tests.
 (window.JUNGLE_I18N = window.JUNGLE_I18N || {}).en = {
  "lang.tag": "en",
  "title": "Jungle",

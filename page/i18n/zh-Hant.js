@@ -1,5 +1,5 @@
 // 繁體中文：棋盤上的文字（與 en.js 的鍵相同）。
-// Plain JSON after the "=", read by app.js and by the tests.
+// Plain JSON after the "=", read by words.js and by the tests.
 (window.JUNGLE_I18N = window.JUNGLE_I18N || {})["zh-Hant"] = {
  "lang.tag": "zh-Hant",
  "title": "鬥獸棋",

@@ -1,5 +1,5 @@
 // 简体中文：棋盘上的文字（与 en.js 的键相同）。
-// Plain JSON after the "=", read by app.js and by the tests.
+// Plain JSON after the "=", read by words.js and by the tests.
 (window.JUNGLE_I18N = window.JUNGLE_I18N || {}).zh = {
  "lang.tag": "zh-CN",
  "title": "斗兽棋",

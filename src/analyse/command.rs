@@ -1,7 +1,7 @@
 //! `jungle analyse`: the review of record files.
 
 use crate::analyse;
-use crate::cli::common::RulesArgs;
+use crate::common::args::RulesArgs;
 use crate::record;
 use std::io::{self, Write};
 

@@ -2,19 +2,18 @@
 //! `protocol.md`); the subcommands are tools.
 //!
 //! Each application owns its subcommands' options and runners in its `command`
-//! module (`arena`, `books`, `analyse`, `greedy`, `puzzles`, `train`, `tb_files`, `gui`); `tools` holds `perft` and `bench`,
-//! `common` what several of them share. Here: the parser and the dispatch.
+//! module (`matches`, `openings`, `analyse`, `greedy`, `puzzles`, `train`, `tablebases`, `gui`); `tools` holds `perft` and `bench`;
+//! what several of them share is in `crate::common`. Here: the parser and the dispatch.
 
-pub(crate) mod common;
 mod tools;
 
 use crate::analyse::command::AnalyseArgs;
-use crate::arena::command::{MatchArgs, ReplayArgs};
-use crate::books::command::OpeningsArgs;
 use crate::greedy::command::GreedyArgs;
 use crate::gui::command::GuiArgs;
+use crate::matches::command::{MatchArgs, ReplayArgs};
+use crate::openings::command::OpeningsArgs;
 use crate::train::command::{DatagenArgs, TrainArgs, TuneArgs};
-use crate::{analyse, arena, books, greedy, gui, puzzles, session, tb_files, train};
+use crate::{analyse, greedy, gui, matches, openings, puzzles, session, tablebases, train};
 use clap::{Parser, Subcommand};
 use tools::{BenchArgs, PerftArgs};
 
@@ -50,7 +49,7 @@ enum Command {
     Train(TrainArgs),
     /// Endgame tablebases: build tables, probe positions.
     #[command(subcommand)]
-    Tb(crate::tb_files::command::TbCommand),
+    Tb(crate::tablebases::command::TbCommand),
     /// Generate an opening suite: balanced (openings.txt), unbalanced, verified or calibrated (books/).
     Openings(OpeningsArgs),
     /// Serve a board for people in the browser: play, watch engines, analyse.
@@ -64,21 +63,21 @@ enum Command {
 
 /// Runs the program; returns the process exit code.
 pub fn run() -> i32 {
-    common::init_logging();
+    crate::common::args::init_logging();
     let cli = Cli::parse();
     match cli.command {
         None => session::run(),
         Some(Command::Perft(args)) => tools::run_perft(args),
         Some(Command::Bench(args)) => tools::run_bench(args),
         Some(Command::Params) => tools::run_params(),
-        Some(Command::Match(args)) => arena::command::run_match(args),
-        Some(Command::Replay(args)) => arena::command::run_replay(args),
+        Some(Command::Match(args)) => matches::command::run_match(args),
+        Some(Command::Replay(args)) => matches::command::run_replay(args),
         Some(Command::Analyse(args)) => analyse::command::run_analyse(args),
         Some(Command::Tune(args)) => train::command::run_tune(args),
         Some(Command::Datagen(args)) => train::command::run_datagen(args),
         Some(Command::Train(args)) => train::command::run_train(args),
-        Some(Command::Tb(cmd)) => tb_files::command::run(cmd),
-        Some(Command::Openings(args)) => books::command::run_openings(args),
+        Some(Command::Tb(cmd)) => tablebases::command::run(cmd),
+        Some(Command::Openings(args)) => openings::command::run_openings(args),
         Some(Command::Gui(args)) => gui::command::run_gui(args),
         Some(Command::Greedy(args)) => greedy::command::run_greedy(args),
         Some(Command::Puzzles(cmd)) => puzzles::command::run(cmd),

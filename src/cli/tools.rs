@@ -1,7 +1,7 @@
 //! `jungle perft` and `jungle bench`: the engine's own commands (`crate::tools`).
 
 use crate::board::Position;
-use crate::cli::common::RulesArgs;
+use crate::common::args::RulesArgs;
 use crate::nnue::{EvalKind, Network};
 use crate::search::parameters::SearchParams;
 use crate::tools::{bench, perft};

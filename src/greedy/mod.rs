@@ -9,12 +9,13 @@
 pub mod command;
 
 use crate::board::{Move, Position};
-use crate::game::{Game, Rules};
-use crate::protocol::command::Command;
-use crate::protocol::{options, position};
+use crate::common::input::read_lines;
+use crate::common::output::Output;
+use crate::game::Game;
+use crate::protocol::options::{self, OptionId, Setting};
+use crate::protocol::server::{Extra, Flow, Program, Server};
 use crate::rng::Rng;
-use crate::session::input::{read_line, too_long, Line};
-use crate::session::output::Output;
+use crate::search::Limits;
 use std::io::BufRead;
 
 /// How much the greedy player wants `m`: a den entry above everything, then the rank
@@ -28,20 +29,36 @@ fn greed(pos: &Position, m: Move) -> u32 {
 
 /// The greedy player's move, or `None` when the game is over or it has no move.
 pub fn choose(game: &Game, rng: &mut Rng) -> Option<Move> {
-    choose_with(game, rng, greed)
+    choose_with(game, &[], rng, greed)
 }
 
 /// A legal move at random, or `None` when the game is over or there is none.
 pub fn choose_random(game: &Game, rng: &mut Rng) -> Option<Move> {
-    choose_with(game, rng, |_, _| 0)
+    choose_with(game, &[], rng, indifferent)
 }
 
-/// One of the legal moves that `want` values most, at random.
-fn choose_with(game: &Game, rng: &mut Rng, want: fn(&Position, Move) -> u32) -> Option<Move> {
+/// The random player's want: every move alike.
+fn indifferent(_: &Position, _: Move) -> u32 {
+    0
+}
+
+/// One of the legal moves (of `only`, unless empty: `go searchmoves`) that `want`
+/// values most, at random.
+fn choose_with(
+    game: &Game,
+    only: &[Move],
+    rng: &mut Rng,
+    want: fn(&Position, Move) -> u32,
+) -> Option<Move> {
     if game.result() != crate::game::GameResult::Ongoing {
         return None;
     }
-    let moves = game.legal_moves();
+    let moves: Vec<Move> = game
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| only.is_empty() || only.contains(m))
+        .collect();
     let pos = game.position();
     let greed = |m| want(pos, m);
     let best = moves.iter().map(|&m| greed(m)).max()?;
@@ -61,19 +78,27 @@ pub fn run(seed: Option<u64>, random: bool) -> i32 {
     let rng = seed.map_or_else(Rng::from_time, Rng::new);
     let mut player = Player::new(Output::stdout(), rng);
     if random {
-        player.choose = choose_random;
+        player.want = indifferent;
     }
-    player.serve(&mut reader);
+    serve(player, &mut reader);
     0
 }
 
+/// Answers the lines of `reader` until `quit` or its end.
+fn serve(player: Player, reader: &mut impl BufRead) {
+    let out = player.out.clone();
+    let mut server = Server::new(player);
+    read_lines(reader, &out, |line| {
+        server.handle_line(line) == Flow::Continue
+    });
+}
+
+/// What the greedy player supplies to the protocol server.
 struct Player {
     out: Output,
     rng: Rng,
-    /// `choose` or `choose_random`.
-    choose: fn(&Game, &mut Rng) -> Option<Move>,
-    rules: Rules,
-    game: Game,
+    /// What it wants most: `greed`, or with `--random` nothing (`indifferent`).
+    want: fn(&Position, Move) -> u32,
 }
 
 impl Player {
@@ -81,85 +106,39 @@ impl Player {
         Player {
             out,
             rng,
-            choose,
-            rules: Rules::default(),
-            game: Game::startpos(),
+            want: greed,
         }
     }
+}
 
-    fn serve(&mut self, reader: &mut impl BufRead) {
-        while let Ok(Some(line)) = read_line(reader) {
-            let line = match line {
-                Line::Text(line) => line,
-                Line::TooLong(n) => {
-                    self.out.error(&too_long(n));
-                    continue;
-                }
-            };
-            match crate::protocol::command::parse(&line) {
-                Ok(Some(Command::Quit)) => break,
-                Ok(Some(cmd)) => self.execute(cmd),
-                Ok(None) => {}
-                Err(e) => self.out.error(&e),
-            }
-        }
+impl Program for Player {
+    fn name(&self) -> &str {
+        "Greedy"
     }
 
-    fn execute(&mut self, cmd: Command) {
-        match cmd {
-            Command::Uci | Command::Jcei => {
-                let ok = if cmd == Command::Uci {
-                    "uciok"
-                } else {
-                    "jceiok"
-                };
-                let mut text = format!(
-                    "id name Greedy {}\nid author The Jungle developers\n",
-                    env!("CARGO_PKG_VERSION")
-                );
-                for line in options::declarations(options::GREEDY) {
-                    text.push_str(&format!("option {line}\n"));
-                }
-                text.push_str(ok);
-                self.out.lines(&text);
-            }
-            Command::IsReady => self.out.line("readyok"),
-            Command::NewGame => self.game = Game::with_rules(Position::startpos(), self.rules),
-            Command::SetOption { name, value } => {
-                match options::read(&name, value.as_deref(), options::GREEDY) {
-                    // Every option it offers is a rule option.
-                    Ok(setting) => {
-                        if let Some(rules) = setting.applied_to(self.rules) {
-                            self.rules = rules;
-                            self.game = Game::with_rules(Position::startpos(), rules);
-                        }
-                    }
-                    Err(e) => self.out.error(&e),
-                }
-            }
-            Command::Position { fen, moves } => {
-                match position::game(fen.as_deref(), &moves, self.rules) {
-                    Ok(g) => self.game = g,
-                    Err(e) => self.out.error(&e),
-                }
-            }
-            Command::Go(_) => {
-                let line = match (self.choose)(&self.game, &mut self.rng) {
-                    Some(m) => format!("bestmove {m}"),
-                    None => "bestmove 0000".to_string(),
-                };
-                self.out.line(&line);
-            }
-            Command::Stop | Command::PonderHit | Command::Quit => {}
-            Command::Display
-            | Command::Eval
-            | Command::Perft(_)
-            | Command::PerftCount(_)
-            | Command::Moves
-            | Command::Bench(_) => {
-                self.out.error("the greedy player only plays moves");
-            }
-        }
+    fn offered(&self) -> &'static [OptionId] {
+        options::GREEDY
+    }
+
+    fn say(&mut self, line: &str) {
+        self.out.line(line);
+    }
+
+    /// Every option it offers is a rule option, which the server applies.
+    fn apply(&mut self, _: Setting) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn go(&mut self, game: &Game, limits: Limits) {
+        let line = match choose_with(game, &limits.searchmoves, &mut self.rng, self.want) {
+            Some(m) => format!("bestmove {m}"),
+            None => "bestmove 0000".to_string(),
+        };
+        self.out.line(&line);
+    }
+
+    fn extra(&mut self, _: Extra, _: &Game) {
+        self.out.error("the greedy player only plays moves");
     }
 }
 
@@ -231,15 +210,33 @@ mod tests {
                 Ok(())
             }
         }
-        let mut p = Player::new(Output::new(Box::new(Sink(buf.clone()))), Rng::new(1));
+        let p = Player::new(Output::new(Box::new(Sink(buf.clone()))), Rng::new(1));
         let input = "uci\nisready\nposition fen 6l/3R3/7/7/7/7/7/7/6L r\ngo movetime 10\n\
+                     go searchmoves d8c8\ngo searchmoves d8c8 a1a9\n\
+                     setoption name DogSwims value false\ngo searchmoves d8d9\n\
                      setoption name DogSwims value maybe\nposition fen 3R3/7/7/7/7/7/7/7/6l b\ngo\nquit\ngo\n";
-        p.serve(&mut input.as_bytes());
+        serve(p, &mut input.as_bytes());
         let text = String::from_utf8(buf.lock().expect("lock").clone()).expect("utf-8");
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines.contains(&"uciok"), "{text}");
         assert!(lines.contains(&"readyok"), "{text}");
-        assert!(lines.contains(&"bestmove d8d9"), "{text}");
+        // Only the moves of searchmoves, all of them legal; a rule option set to the
+        // value it has keeps the game.
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.starts_with("bestmove"))
+                .copied()
+                .collect::<Vec<_>>(),
+            [
+                "bestmove d8d9",
+                "bestmove d8c8",
+                "bestmove d8d9",
+                "bestmove 0000"
+            ],
+            "{text}"
+        );
+        assert!(text.contains("error: go searchmoves: 'a1a9' is not a legal move in this position"));
         assert!(text.contains("error: option DogSwims takes true or false, got 'maybe'"));
         // The game is over: no move. Nothing is read after quit.
         assert_eq!(lines.last(), Some(&"bestmove 0000"), "{text}");

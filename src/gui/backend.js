@@ -1,6 +1,7 @@
 // The page's back end under `jungle gui`: the server, over HTTP (requests) and
 // Server-Sent Events (state, analysis, notices). The static site (scripts/build-web.sh)
-// ships crates/web/js/backend.js instead, which talks to a worker.
+// ships crates/web/js/backend.js instead, which talks to a worker. What a back end
+// provides: page/link.js (tests/page_modules.rs checks it).
 "use strict";
 
 // Script errors of the page, kept for its tests (`window.jungleErrors`).

@@ -7,7 +7,8 @@
 //! deadline, as failed: it is killed, reported, and started again, so the game in the
 //! GUI goes on.
 
-use crate::arena::engine_process::{EngineFailure, EngineProcess, EngineSpec};
+use crate::common::engine_process::{EngineFailure, EngineProcess, EngineSpec};
+use crate::protocol::command::setoption_line;
 pub use jungle_app::engines::{EngineEvent, Request, Search};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
@@ -184,7 +185,7 @@ impl Worker {
                 Request::Options(list) => {
                     for (name, value) in list {
                         if p.declares(&name) {
-                            p.send(&format!("setoption name {name} value {value}"));
+                            p.send(&setoption_line(&name, &value));
                         }
                     }
                 }
@@ -286,7 +287,7 @@ impl Worker {
         let started = EngineProcess::start(&self.spec, START_TIMEOUT).map(|mut p| {
             for (name, value) in &self.options {
                 if p.declares(name) {
-                    p.send(&format!("setoption name {name} value {value}"));
+                    p.send(&setoption_line(name, value));
                 }
             }
             let _ = p.sync(START_TIMEOUT);

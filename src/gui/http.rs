@@ -18,25 +18,14 @@ use std::time::{Duration, Instant};
 use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
 
 const INDEX_HTML: &str = include_str!("../../page/index.html");
-/// The page's script, after its data: the catalogues of words (one a language) and the
-/// lessons (`scripts/build-web.sh` joins them the same way). One file, not five: the
-/// page opens no more connections at once than the server's pool takes without loss
-/// (tiny_http's pool can leave a burst of more than about four new connections
-/// unserved until an older one closes).
-const APP_JS: &str = concat!(
-    include_str!("../../page/i18n/en.js"),
-    include_str!("../../page/i18n/de.js"),
-    include_str!("../../page/i18n/zh.js"),
-    include_str!("../../page/i18n/zh-Hant.js"),
-    include_str!("../../page/lessons.js"),
-    include_str!("../../page/puzzles.js"),
-    include_str!("../../page/app.js"),
-);
+/// The page's script and its style sheet, each the files that page/manifest.txt lists
+/// for it, joined by build.rs (`scripts/build-web.sh` joins them the same way). One
+/// script, not a file a module: the page opens no more connections at once than the
+/// server's pool takes without loss (tiny_http's pool can leave a burst of more than
+/// about four new connections unserved until an older one closes).
+const APP_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/app.js"));
 const BACKEND_JS: &str = include_str!("backend.js");
-const APP_CSS: &str = concat!(
-    include_str!("../../page/app.css"),
-    include_str!("../../page/puzzles.css")
-);
+const APP_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/app.css"));
 
 /// Largest body of an action; a record file to load may be larger.
 pub const MAX_BODY: usize = 16 * 1024;

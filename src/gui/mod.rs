@@ -13,8 +13,8 @@ use jungle_app::engines::{ANALYSER, PLAYER, SECOND};
 use jungle_app::events::Event;
 pub use jungle_app::{api, controller, view};
 
-use crate::arena::engine_process::EngineSpec;
-use crate::arena::match_runner::TimeControl;
+use crate::common::engine_process::EngineSpec;
+use crate::common::time_control::TimeControl;
 use controller::Controller;
 use driver::Driver;
 use jungle_app::engines::{Host, Request as EngineRequest};

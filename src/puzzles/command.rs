@@ -4,7 +4,7 @@
 use super::games::{mine_game, GameSettings, Tally};
 use super::tables::{mine_signature, signatures, TableSettings};
 use super::{check, default_tables, in_parallel, select, test_book_keys, trim_tables, workers};
-use crate::cli::common::{command_line, RulesArgs};
+use crate::common::args::{command_line, RulesArgs};
 use crate::puzzle::{read_puzzles, Puzzle, Settings};
 use crate::record;
 use crate::text::quote;

@@ -15,12 +15,12 @@ pub mod select;
 pub mod tables;
 
 use crate::board::{Move, Position};
+use crate::common::test_books::{book_keys, TEST_BOOKS};
 use crate::game::{Game, Rules};
 use crate::puzzle::verify::{Found, Settings, Verifier};
 use crate::puzzle::{difficulty, theme, Puzzle};
 use crate::search::Engine;
 use crate::tb::Tablebases;
-use crate::train::datagen::{book_keys, TEST_BOOKS};
 use std::collections::HashSet;
 use std::sync::Arc;
 

@@ -1,28 +1,27 @@
 //! The engine's protocol session on stdin and stdout (the language is
 //! `jungle_core::protocol`): reads commands on the calling thread, answers `isready`,
 //! `stop` and `ponderhit` at once, and runs each search on its own thread
-//! (`searcher`). `input` reads bounded lines, `output` writes whole lines.
+//! (`searcher`). `common::input` reads bounded lines, `common::output` writes whole
+//! lines.
 
-pub mod input;
-pub mod output;
 pub mod searcher;
 
-use crate::board::{Move, Position};
+use crate::board::Move;
+use crate::common::input::read_lines;
+use crate::common::output::Output;
 use crate::eval;
 use crate::game::{Game, GameResult, Rules};
 use crate::nnue::Network;
-use crate::protocol::command::{self, Command, GoCommand};
-use crate::protocol::options::{self, Setting};
-use crate::protocol::position;
+use crate::protocol::command::Command;
+use crate::protocol::options::{self, OptionId, Setting};
+use crate::protocol::server::{Extra, Flow, Program, Server};
 use crate::search::search::SharedState;
-use crate::search::{strength, Engine};
+use crate::search::{strength, Engine, Limits};
 use crate::tb::store::Event as TbEvent;
 use crate::tb::{Tablebases, TbRules};
 use crate::text::quote;
 use crate::tools::{bench, perft};
 use crate::with_move_rules;
-use input::{read_line, Line};
-use output::Output;
 use searcher::{SearchJob, Searcher};
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,7 +29,6 @@ use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 
 pub const ENGINE_NAME: &str = "Jungle";
-pub const AUTHOR: &str = "The Jungle developers";
 
 /// The hash table a session starts with (MB), as the option table declares `Hash`.
 const DEFAULT_HASH_MB: usize = 64;
@@ -55,10 +53,16 @@ impl RunningSearch {
     }
 }
 
+/// The engine behind the protocol server (`protocol::server`): the commands it reads
+/// are the server's, the searching and the extra commands are the engine's.
 pub struct Session {
+    server: Server<Jungle>,
+}
+
+/// What the engine `jungle` supplies to the server.
+struct Jungle {
     out: Output,
-    game: Game,
-    /// The rules new games are played by (rule options).
+    /// The rules in force (the server's; kept for the tables and the tools).
     rules: Rules,
     engine: Arc<Mutex<Engine>>,
     ponder: bool,
@@ -98,10 +102,9 @@ impl Session {
     pub fn with_hash(out: Output, hash_mb: usize) -> Result<Session, String> {
         let engine = Engine::new(hash_mb).map_err(|e| e.to_string())?;
         let engine = Arc::new(Mutex::new(engine));
-        let mut session = Session {
+        let mut jungle = Jungle {
             searcher: Searcher::new(Arc::clone(&engine), out.clone()),
             out,
-            game: Game::startpos(),
             rules: Rules::default(),
             engine,
             ponder: false,
@@ -111,10 +114,187 @@ impl Session {
             network: crate::nnue::embedded(),
             tb_dir: None,
         };
-        session.renew_tablebases();
-        Ok(session)
+        jungle.renew_tablebases();
+        Ok(Session {
+            server: Server::new(jungle),
+        })
     }
 
+    /// Reads and answers commands until `quit` or the end of input.
+    pub fn serve(&mut self, reader: &mut impl BufRead) -> i32 {
+        let out = self.server.program.out.clone();
+        read_lines(reader, &out, |line| self.handle_line(line));
+        self.stop_search();
+        0
+    }
+
+    /// Answers one input line; `false` after `quit` (the caller then stops reading and
+    /// calls `stop_search`).
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        log::debug!("< {line}");
+        self.server.handle_line(line) == Flow::Continue
+    }
+
+    /// The current game (what `position` set, under the current rules).
+    pub fn game(&self) -> &Game {
+        self.server.game()
+    }
+
+    pub fn execute(&mut self, cmd: Command) {
+        self.server.execute(cmd);
+    }
+
+    /// Stops any running search and waits for its `bestmove` (what `quit` and the end
+    /// of input do).
+    pub fn stop_search(&mut self) {
+        if let Some(s) = self.server.program.search.take() {
+            s.hold.store(false, Ordering::SeqCst);
+            s.shared.stop.store(true, Ordering::SeqCst);
+            s.wait();
+        }
+    }
+}
+
+impl Program for Jungle {
+    fn name(&self) -> &str {
+        ENGINE_NAME
+    }
+
+    fn offered(&self) -> &'static [OptionId] {
+        options::ENGINE
+    }
+
+    fn say(&mut self, line: &str) {
+        self.out.line(line);
+    }
+
+    fn say_all(&mut self, lines: &[String]) {
+        self.out.lines(&lines.join("\n"));
+    }
+
+    fn may_change(&mut self, what: &str) -> Result<(), String> {
+        self.refuse_while_searching(what)
+    }
+
+    fn may_search(&mut self) -> Result<(), String> {
+        if self.searching() {
+            return Err("a search is already running; send stop first".into());
+        }
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.engine().clear();
+    }
+
+    fn rules_changed(&mut self, rules: Rules) {
+        self.rules = rules;
+        self.renew_tablebases();
+    }
+
+    fn apply(&mut self, setting: Setting) -> Result<(), String> {
+        match setting {
+            Setting::Hash(mb) => return self.engine().set_hash(mb).map_err(|e| e.to_string()),
+            Setting::Threads(n) => self.engine().options.threads = n,
+            Setting::MultiPv(n) => self.engine().options.multipv = n,
+            Setting::MoveOverhead(ms) => self.engine().options.move_overhead_ms = ms,
+            Setting::ClearHash => self.engine().clear_hash(),
+            Setting::SkillLevel(level) => self.engine().options.skill_level = level,
+            Setting::LimitStrength(on) => {
+                self.limit_strength = on;
+                self.apply_strength_limit();
+            }
+            Setting::Elo(elo) => {
+                self.elo = elo;
+                self.apply_strength_limit();
+            }
+            Setting::Ponder(on) => self.ponder = on,
+            Setting::Eval(kind) => {
+                let mut engine = self.engine();
+                if engine.options.eval != kind {
+                    // The table's stored static scores belong to the other evaluation.
+                    engine.options.eval = kind;
+                    engine.clear_hash();
+                }
+            }
+            Setting::EvalFile(path) => return self.load_network(path.as_deref()),
+            Setting::TablebasePath(dir) => return self.set_tablebase_path(dir.as_deref()),
+            Setting::TablebaseProbeLimit(n) => self.engine().options.tb_probe_limit = n,
+            Setting::SearchParams(params) => self.engine().options.params = params,
+            // The server applies the rule options.
+            Setting::Variant(_)
+            | Setting::DogSwims(_)
+            | Setting::TrappedLoseAttack(_)
+            | Setting::NoCaptureDrawPlies(_)
+            | Setting::RepetitionDraw(_) => {}
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, game: &Game, limits: Limits) {
+        // The previous search has ended; wait until the engine is free.
+        if let Some(old) = self.search.take() {
+            old.wait();
+        }
+        let threads = self.engine().options.threads;
+        let shared = Arc::new(SharedState::new(threads));
+        shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        let hold = Arc::new(AtomicBool::new(limits.infinite || limits.ponder));
+        let finished = Arc::new(AtomicBool::new(false));
+        let infinite = limits.infinite;
+        let job = SearchJob {
+            game: game.clone(),
+            limits,
+            shared: Arc::clone(&shared),
+            hold: Arc::clone(&hold),
+            finished: Arc::clone(&finished),
+        };
+        match self.searcher.start(job) {
+            Ok(done) => {
+                self.search = Some(RunningSearch {
+                    shared,
+                    hold,
+                    finished,
+                    infinite,
+                    done,
+                })
+            }
+            Err(e) => {
+                self.out.error(&e);
+                self.out.line("bestmove 0000");
+            }
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some(s) = &self.search {
+            s.hold.store(false, Ordering::SeqCst);
+            s.shared.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn ponder_hit(&mut self) {
+        if let Some(s) = &self.search {
+            s.shared.pondering.store(false, Ordering::SeqCst);
+            if !s.infinite {
+                s.hold.store(false, Ordering::SeqCst);
+            }
+        }
+    }
+
+    fn extra(&mut self, command: Extra, game: &Game) {
+        match command {
+            Extra::Display => self.display(game),
+            Extra::Eval => self.eval(game),
+            Extra::Moves => self.list_moves(game),
+            Extra::PerftCount(depth) => self.perft_count(game, depth),
+            Extra::Perft(depth) => self.perft(game, depth),
+            Extra::Bench(depth) => self.bench(depth),
+        }
+    }
+}
+
+impl Jungle {
     /// New tables for the rules and directory in force (none when the rules cannot
     /// be tabled); a file refused later is reported as an error line.
     fn renew_tablebases(&mut self) {
@@ -163,47 +343,6 @@ impl Session {
         Ok(())
     }
 
-    /// Reads and answers commands until `quit` or the end of input.
-    pub fn serve(&mut self, reader: &mut impl BufRead) -> i32 {
-        loop {
-            let line = match read_line(reader) {
-                Ok(Some(Line::Text(t))) => t,
-                Ok(Some(Line::TooLong(n))) => {
-                    self.out.error(&input::too_long(n));
-                    continue;
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    log::error!("cannot read stdin: {e}");
-                    break;
-                }
-            };
-            if !self.handle_line(&line) {
-                break;
-            }
-        }
-        self.stop_search();
-        0
-    }
-
-    /// Answers one input line; `false` after `quit` (the caller then stops reading and
-    /// calls `stop_search`).
-    pub fn handle_line(&mut self, line: &str) -> bool {
-        log::debug!("< {line}");
-        match command::parse(line) {
-            Ok(None) => {}
-            Ok(Some(Command::Quit)) => return false,
-            Ok(Some(cmd)) => self.execute(cmd),
-            Err(message) => self.out.error(&message),
-        }
-        true
-    }
-
-    /// The current game (what `position` set, under the current rules).
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
     fn searching(&self) -> bool {
         self.search
             .as_ref()
@@ -214,159 +353,56 @@ impl Session {
         self.engine.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub fn execute(&mut self, cmd: Command) {
-        match cmd {
-            Command::Uci => self.identify("uciok"),
-            Command::Jcei => self.identify("jceiok"),
-            Command::IsReady => self.out.line("readyok"),
-            Command::NewGame => {
-                if self.refuse_while_searching("ucinewgame") {
-                    return;
-                }
-                self.engine().clear();
-                self.game = Game::with_rules(Position::startpos(), self.rules);
-            }
-            Command::SetOption { name, value } => {
-                if self.refuse_while_searching("setoption") {
-                    return;
-                }
-                if let Err(e) = self.set_option(&name, value.as_deref()) {
-                    self.out.error(&e);
-                }
-            }
-            Command::Position { fen, moves } => {
-                match position::game(fen.as_deref(), &moves, self.rules) {
-                    Ok(game) => self.game = game,
-                    Err(e) => self.out.error(&e),
-                }
-            }
-            Command::Go(go) => self.go(go),
-            Command::Stop => {
-                if let Some(s) = &self.search {
-                    s.hold.store(false, Ordering::SeqCst);
-                    s.shared.stop.store(true, Ordering::SeqCst);
-                }
-            }
-            Command::PonderHit => {
-                if let Some(s) = &self.search {
-                    s.shared.pondering.store(false, Ordering::SeqCst);
-                    if !s.infinite {
-                        s.hold.store(false, Ordering::SeqCst);
-                    }
-                }
-            }
-            Command::Quit => {}
-            Command::Display => self.display(),
-            Command::Eval => self.eval(),
-            Command::Moves => self.list_moves(),
-            Command::PerftCount(depth) => self.perft_count(depth),
-            Command::Perft(depth) => {
-                if self.refuse_while_searching("go perft") {
-                    return;
-                }
-                let threads = self.engine().options.threads;
-                let mut buf = Vec::new();
-                let pos = self.game.position();
-                let result = with_move_rules!(self.rules.moves, R => perft::report_with::<R>(pos, depth, true, threads, &mut buf));
-                match result {
-                    Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
-                    Err(e) => self.out.error(&format!("perft failed: {e}")),
-                }
-            }
-            Command::Bench(depth) => {
-                if self.refuse_while_searching("bench") {
-                    return;
-                }
-                let mut buf = Vec::new();
-                // One lock of the engine (a second in the same statement would wait
-                // for the first).
-                let (eval, params) = {
-                    let engine = self.engine();
-                    (engine.options.eval, engine.options.params)
-                };
-                let settings = bench::Settings {
-                    depth: depth.unwrap_or(bench::DEFAULT_DEPTH),
-                    rules: self.rules,
-                    eval,
-                    network: Some(Arc::clone(&self.network)),
-                    params,
-                    ..bench::Settings::default()
-                };
-                match bench::run(&settings, &mut buf) {
-                    Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
-                    Err(e) => self.out.error(&format!("bench failed: {e}")),
-                }
-            }
+    /// `go perft N`: the counts of each move (`--divide`).
+    fn perft(&mut self, game: &Game, depth: u32) {
+        if let Err(e) = self.refuse_while_searching("go perft") {
+            return self.out.error(&e);
+        }
+        let threads = self.engine().options.threads;
+        let mut buf = Vec::new();
+        let pos = game.position();
+        let result = with_move_rules!(self.rules.moves, R => perft::report_with::<R>(pos, depth, true, threads, &mut buf));
+        match result {
+            Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
+            Err(e) => self.out.error(&format!("perft failed: {e}")),
+        }
+    }
+
+    fn bench(&mut self, depth: Option<i32>) {
+        if let Err(e) = self.refuse_while_searching("bench") {
+            return self.out.error(&e);
+        }
+        let mut buf = Vec::new();
+        // One lock of the engine (a second in the same statement would wait
+        // for the first).
+        let (eval, params) = {
+            let engine = self.engine();
+            (engine.options.eval, engine.options.params)
+        };
+        let settings = bench::Settings {
+            depth: depth.unwrap_or(bench::DEFAULT_DEPTH),
+            rules: self.rules,
+            eval,
+            network: Some(Arc::clone(&self.network)),
+            params,
+            ..bench::Settings::default()
+        };
+        match bench::run(&settings, &mut buf) {
+            Ok(_) => self.out.lines(&String::from_utf8_lossy(&buf)),
+            Err(e) => self.out.error(&format!("bench failed: {e}")),
         }
     }
 
     /// Refuses `what` while a search runs; otherwise collects a finished search's
     /// thread (which may still be returning) so that the engine is free.
-    fn refuse_while_searching(&mut self, what: &str) -> bool {
+    fn refuse_while_searching(&mut self, what: &str) -> Result<(), String> {
         if self.searching() {
-            self.out.error(&format!(
+            return Err(format!(
                 "'{what}' is not allowed while a search is running; send stop first"
             ));
-            return true;
         }
         if let Some(old) = self.search.take() {
             old.wait();
-        }
-        false
-    }
-
-    fn identify(&self, ok: &str) {
-        let mut text = format!(
-            "id name {ENGINE_NAME} {}\nid author {AUTHOR}\n",
-            env!("CARGO_PKG_VERSION")
-        );
-        for line in options::declarations(options::ENGINE) {
-            text.push_str(&format!("option {line}\n"));
-        }
-        text.push_str(ok);
-        self.out.lines(&text);
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let setting = options::read(name, value, options::ENGINE)?;
-        if let Some(rules) = setting.applied_to(self.rules) {
-            self.set_rules(rules);
-            return Ok(());
-        }
-        match setting {
-            Setting::Hash(mb) => return self.engine().set_hash(mb).map_err(|e| e.to_string()),
-            Setting::Threads(n) => self.engine().options.threads = n,
-            Setting::MultiPv(n) => self.engine().options.multipv = n,
-            Setting::MoveOverhead(ms) => self.engine().options.move_overhead_ms = ms,
-            Setting::ClearHash => self.engine().clear_hash(),
-            Setting::SkillLevel(level) => self.engine().options.skill_level = level,
-            Setting::LimitStrength(on) => {
-                self.limit_strength = on;
-                self.apply_strength_limit();
-            }
-            Setting::Elo(elo) => {
-                self.elo = elo;
-                self.apply_strength_limit();
-            }
-            Setting::Ponder(on) => self.ponder = on,
-            Setting::Eval(kind) => {
-                let mut engine = self.engine();
-                if engine.options.eval != kind {
-                    // The table's stored static scores belong to the other evaluation.
-                    engine.options.eval = kind;
-                    engine.clear_hash();
-                }
-            }
-            Setting::EvalFile(path) => return self.load_network(path.as_deref()),
-            Setting::TablebasePath(dir) => return self.set_tablebase_path(dir.as_deref()),
-            Setting::TablebaseProbeLimit(n) => self.engine().options.tb_probe_limit = n,
-            Setting::SearchParams(params) => self.engine().options.params = params,
-            // The rule options were applied above.
-            Setting::Variant(_)
-            | Setting::DogSwims(_)
-            | Setting::TrappedLoseAttack(_)
-            | Setting::NoCaptureDrawPlies(_)
-            | Setting::RepetitionDraw(_) => {}
         }
         Ok(())
     }
@@ -398,84 +434,10 @@ impl Session {
         self.engine().options.limit_elo = elo;
     }
 
-    /// New rules start a new game from the start position (a position or move of the
-    /// old game may not exist under the new rules).
-    fn set_rules(&mut self, rules: Rules) {
-        if rules != self.rules {
-            self.rules = rules;
-            self.game = Game::with_rules(Position::startpos(), rules);
-            self.renew_tablebases();
-        }
-    }
-
-    fn go(&mut self, go: GoCommand) {
-        if self.searching() {
-            self.out
-                .error("a search is already running; send stop first");
-            return;
-        }
-        let mut limits = go.limits;
-        for text in &go.searchmoves {
-            match self.game.parse_move(text) {
-                Ok(m) => limits.searchmoves.push(m),
-                Err(e) => {
-                    self.out.error(&format!("go searchmoves: {e}"));
-                    return;
-                }
-            }
-        }
-        // The previous search has ended; wait until the engine is free.
-        if let Some(old) = self.search.take() {
-            old.wait();
-        }
-        let threads = self.engine().options.threads;
-        let shared = Arc::new(SharedState::new(threads));
-        shared.pondering.store(limits.ponder, Ordering::SeqCst);
-        let hold = Arc::new(AtomicBool::new(limits.infinite || limits.ponder));
-        let finished = Arc::new(AtomicBool::new(false));
-        let infinite = limits.infinite;
-        let job = SearchJob {
-            game: self.game.clone(),
-            limits,
-            shared: Arc::clone(&shared),
-            hold: Arc::clone(&hold),
-            finished: Arc::clone(&finished),
-        };
-        match self.searcher.start(job) {
-            Ok(done) => {
-                self.search = Some(RunningSearch {
-                    shared,
-                    hold,
-                    finished,
-                    infinite,
-                    done,
-                })
-            }
-            Err(e) => {
-                self.out.error(&e);
-                self.out.line("bestmove 0000");
-            }
-        }
-    }
-
-    /// Stops any running search and waits for its `bestmove` (what `quit` and the end
-    /// of input do).
-    pub fn stop_search(&mut self) {
-        if let Some(s) = self.search.take() {
-            s.hold.store(false, Ordering::SeqCst);
-            s.shared.stop.store(true, Ordering::SeqCst);
-            s.wait();
-        }
-    }
-
     /// jcei `moves`: the legal moves of the game in one line; none once it is over.
-    fn list_moves(&self) {
-        let moves: Vec<String> = if self.game.result() == GameResult::Ongoing {
-            self.game
-                .legal_moves()
-                .iter()
-                .map(Move::to_string)
-                .collect()
+    fn list_moves(&self, game: &Game) {
+        let moves: Vec<String> = if game.result() == GameResult::Ongoing {
+            game.legal_moves().iter().map(Move::to_string).collect()
         } else {
             Vec::new()
         };
@@ -488,12 +450,12 @@ impl Session {
     }
 
     /// jcei `perft N`: the leaf count and the time in one line.
-    fn perft_count(&mut self, depth: u32) {
-        if self.refuse_while_searching("perft") {
-            return;
+    fn perft_count(&mut self, game: &Game, depth: u32) {
+        if let Err(e) = self.refuse_while_searching("perft") {
+            return self.out.error(&e);
         }
         let threads = self.engine().options.threads;
-        let pos = self.game.position();
+        let pos = game.position();
         let start = std::time::Instant::now();
         let count = with_move_rules!(self.rules.moves, R => perft::perft_threads_with::<R>(pos, depth, threads));
         self.out.line(&format!(
@@ -502,15 +464,10 @@ impl Session {
         ));
     }
 
-    fn display(&self) {
-        let pos = self.game.position();
-        let moves: Vec<String> = self
-            .game
-            .legal_moves()
-            .iter()
-            .map(Move::to_string)
-            .collect();
-        let state = match self.game.result() {
+    fn display(&self, game: &Game) {
+        let pos = game.position();
+        let moves: Vec<String> = game.legal_moves().iter().map(Move::to_string).collect();
+        let state = match game.result() {
             GameResult::Ongoing => format!("ongoing, {} to move", pos.side_to_move()),
             other => other.to_string(),
         };
@@ -519,15 +476,15 @@ impl Session {
             pos.pretty(),
             pos.to_fen(),
             pos.key(),
-            self.game.rules(),
+            game.rules(),
             moves.join(" "),
             state
         );
         self.out.lines(&text);
     }
 
-    fn eval(&self) {
-        let pos = self.game.position();
+    fn eval(&self, game: &Game) {
+        let pos = game.position();
         let trace = eval::trace(pos);
         let mut text = String::new();
         for t in &trace.terms {

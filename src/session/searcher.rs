@@ -10,8 +10,8 @@
 //! Every job ends in exactly one `bestmove`: were the search ever to panic (a bug), the
 //! panic is caught, reported as an error line, and the first legal move is played.
 
-use super::output::Output;
 use crate::board::Move;
+use crate::common::output::Output;
 use crate::game::{Game, GameResult};
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, SearchInfo, SearchOutcome};

@@ -1,7 +1,8 @@
 //! `jungle tune`, `jungle datagen` and `jungle train`.
 
-use crate::arena::shard::Shard;
-use crate::cli::common::{command_line, EvalArg, LineWriter, RulesArgs};
+use crate::common::args::{command_line, EvalArg, LineWriter, RulesArgs};
+use crate::common::shard::Shard;
+use crate::common::test_books::book_keys;
 use crate::nnue::Activation;
 use crate::train::{datagen, trainer, tune};
 use std::io;
@@ -189,7 +190,7 @@ pub(crate) fn run_datagen(a: DatagenArgs) -> i32 {
                     crate::text::quote(path)
                 )
             })
-            .and_then(|text| datagen::book_keys(path, &text).map_err(|e| e.to_string()));
+            .and_then(|text| book_keys(path, &text));
         match keys {
             Ok(keys) => settings.excluded.extend(keys),
             Err(e) => {

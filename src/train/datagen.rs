@@ -31,15 +31,15 @@
 //! **Output.** Samples are written in game order, games in index order, whatever the
 //! number of threads, in the record format of `data` (16-byte records, no header).
 //! `--shard K/N` plays the games `[⌊(K−1)G/N⌋, ⌊KG/N⌋)` of the `G` games
-//! (`arena::shard`), so the files of shards 1…N concatenate into the unsharded file.
+//! (`common::shard`), so the files of shards 1…N concatenate into the unsharded file.
 
 use super::data::{encode, Outcome, Sample};
 use super::quiet::is_quiet;
-use crate::arena::shard::Shard;
 use crate::board::{Color, Position};
+use crate::common::shard::Shard;
+use crate::common::test_books::{book_keys, TEST_BOOKS};
 use crate::game::{DrawReason, Game, GameResult, Rules};
 use crate::nnue::EvalKind;
-use crate::record::read_openings;
 use crate::rng::Rng;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score, SearchOutcome};
@@ -49,27 +49,6 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// The committed test books: their positions are never training openings or samples.
-pub const TEST_BOOKS: [(&str, &str); 5] = [
-    ("openings.txt", include_str!("../../openings.txt")),
-    (
-        "books/unbalanced.txt",
-        include_str!("../../books/unbalanced.txt"),
-    ),
-    (
-        "books/verified.txt",
-        include_str!("../../books/verified.txt"),
-    ),
-    (
-        "books/calibrated.txt",
-        include_str!("../../books/calibrated.txt"),
-    ),
-    (
-        "books/calibrated-100k.txt",
-        include_str!("../../books/calibrated-100k.txt"),
-    ),
-];
 
 /// Openings tried per game before giving up (far more than a sane margin needs).
 const MAX_OPENING_TRIES: u32 = 10_000;
@@ -122,14 +101,6 @@ impl Settings {
             progress: false,
         }
     }
-}
-
-/// The keys of the positions of an openings file (`name` only names it in errors).
-pub fn book_keys(name: &str, text: &str) -> Result<Vec<u64>, DatagenError> {
-    let positions = read_openings(text, Rules::default()).map_err(|error| {
-        DatagenError::Settings(format!("excluded positions file {name}: {error}"))
-    })?;
-    Ok(positions.iter().map(Position::key).collect())
 }
 
 /// Why data generation stopped.

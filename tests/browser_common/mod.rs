@@ -377,6 +377,14 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         .await
         .expect("clears");
     click_move(client, "a1", "b1").await;
+    // After the undo the list still shows the two moves (to redo): the move is taken
+    // when one of them is the current one.
+    until(
+        client,
+        "the move a1b1",
+        "document.querySelector('#moves .current') !== null",
+    )
+    .await;
     engine_replied(client, 2).await;
     let seen = effects(client).await;
     assert!(seen.contains(&"slide a1b1".to_string()), "{seen:?}");
@@ -483,7 +491,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         .execute(
             "const kept = []; \
              for (const v of ['chars', 'emoji', 'pictures']) { \
-               localStorage.setItem('jungle.labels', v); kept.push(storedLabels()); } \
+               localStorage.setItem('jungle.labels', v); kept.push(Jungle.controls.storedLabels()); } \
              return kept;",
             vec![],
         )
@@ -664,7 +672,7 @@ pub async fn first_screen(client: &Client, url: &str, prefix: &str) {
     // Puzzles: open when the page has the puzzles script, else "coming soon".
     let (has_puzzles, disabled): (bool, bool) = eval(
         client,
-        "return [!!window.JunglePuzzles, document.getElementById('welcome-puzzles').disabled]",
+        "return [!!Jungle.puzzles, document.getElementById('welcome-puzzles').disabled]",
     )
     .await;
     assert_eq!(disabled, !has_puzzles, "the Puzzles way");

@@ -22,21 +22,21 @@ async fn rating_and_streak(client: &Client) -> (f64, u32) {
 /// Waits for a puzzle set up on the board (a new one when `previous` is given).
 async fn puzzle_ready(client: &Client, previous: Option<&str>) -> (String, Vec<String>, usize) {
     let not_previous = previous.map_or(String::new(), |id| {
-        format!(" && Puzzles.current().id !== '{id}'")
+        format!(" && Jungle.puzzles.current().id !== '{id}'")
     });
     until(
         client,
         "a puzzle on the board",
         &format!(
-            "Puzzles.current() && document.body.dataset.puzzleState === 'playing'{not_previous}
-             && state.moves.length === Puzzles.current().before.length
-             && state.fen.split(' ')[1] === Puzzles.current().solver[0]"
+            "Jungle.puzzles.current() && document.body.dataset.puzzleState === 'playing'{not_previous}
+             && Jungle.game.state().moves.length === Jungle.puzzles.current().before.length
+             && Jungle.game.state().fen.split(' ')[1] === Jungle.puzzles.current().solver[0]"
         ),
     )
     .await;
     eval(
         client,
-        "const p = Puzzles.current(); return [p.id, p.solution, p.before.length]",
+        "const p = Jungle.puzzles.current(); return [p.id, p.solution, p.before.length]",
     )
     .await
 }
@@ -50,7 +50,7 @@ async fn solve(client: &Client, solution: &[String], before: usize) {
                 client,
                 "the board's reply",
                 &format!(
-                    "state.moves.length === {} && !document.body.classList.contains('busy')",
+                    "Jungle.game.state().moves.length === {} && !document.body.classList.contains('busy')",
                     before + i + 2
                 ),
             )
@@ -59,7 +59,7 @@ async fn solve(client: &Client, solution: &[String], before: usize) {
             until(
                 client,
                 "the person's turn",
-                &format!("state.fen.split(' ')[1] === Puzzles.current().solver[0] && state.moves.length === {}", before + i + 2),
+                &format!("Jungle.game.state().fen.split(' ')[1] === Jungle.puzzles.current().solver[0] && Jungle.game.state().moves.length === {}", before + i + 2),
             )
             .await;
         }
@@ -77,12 +77,12 @@ async fn solve(client: &Client, solution: &[String], before: usize) {
 async fn play_a_wrong_move(client: &Client, before: usize) -> String {
     let wrong: String = eval(
         client,
-        "const p = Puzzles.current();
-         for (const [from, tos] of Object.entries(state.legal))
+        "const p = Jungle.puzzles.current();
+         for (const [from, tos] of Object.entries(Jungle.game.state().legal))
            for (const t of tos) {
              const to = t.to || t;
              if (from + to !== p.solution[0] && !['d1', 'd9'].includes(to)
-                 && !state.board[(to.charCodeAt(0) - 97) + 7 * (Number(to.slice(1)) - 1)])
+                 && !Jungle.game.state().board[(to.charCodeAt(0) - 97) + 7 * (Number(to.slice(1)) - 1)])
                return from + to;
            }
          return ''",
@@ -99,7 +99,7 @@ async fn play_a_wrong_move(client: &Client, before: usize) -> String {
     until(
         client,
         "the wrong move taken back",
-        &format!("state.ply === {before}"),
+        &format!("Jungle.game.state().ply === {before}"),
     )
     .await;
     wrong
@@ -148,7 +148,7 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
         "const cells = document.querySelectorAll('#board .cell'); return cells[cells.length - 1].dataset.sq.slice(1)",
     )
     .await;
-    let solver: String = eval(client, "return Puzzles.current().solver").await;
+    let solver: String = eval(client, "return Jungle.puzzles.current().solver").await;
     assert_eq!(
         bottom_rank,
         if solver == "red" { "1" } else { "9" },
@@ -235,7 +235,7 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
     until(
         client,
         "a puzzle of the theme",
-        "Puzzles.current() && Puzzles.current().themes.includes('trap') && document.body.dataset.puzzleState === 'playing'",
+        "Jungle.puzzles.current() && Jungle.puzzles.current().themes.includes('trap') && document.body.dataset.puzzleState === 'playing'",
     )
     .await;
 
@@ -279,7 +279,7 @@ async fn phone_shots(client: &Client, top: &str, end: &str) {
 /// Everything a person reads on the puzzle screen (a script that sets `const text`):
 /// the header, the board and the puzzle's box, the tooltips, the theme menu's
 /// choices; but the puzzle's number (`02lqbwr`: letters and digits, no word).
-const SCREEN_TEXT: &str = "const id = Puzzles.current() ? Puzzles.current().id : '';
+const SCREEN_TEXT: &str = "const id = Jungle.puzzles.current() ? Jungle.puzzles.current().id : '';
     const text = [document.title, document.querySelector('header').innerText, document.getElementById('play').innerText,
        ...Array.from(document.querySelectorAll('header [title], #play [title]'), (e) => e.title),
        ...Array.from(document.querySelectorAll('#puzzle-theme option'), (o) => o.textContent)]
@@ -321,8 +321,8 @@ async fn english_puzzle_words_left(client: &Client) -> Vec<String> {
         &format!(
             "{SCREEN_TEXT}
              const words = (texts) => new Set(texts.flatMap((v) => (v.replace(/\\{{\\w+\\}}/g, ' ').match(/[A-Za-z]{{3,}}/g) || []).map((w) => w.toLowerCase())));
-             const mine = words(Object.entries(CATALOGUES[lang]).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
-             const english = words(Object.entries(CATALOGUES.en).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
+             const mine = words(Object.entries(window.JUNGLE_I18N[Jungle.words.language()]).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
+             const english = words(Object.entries(window.JUNGLE_I18N.en).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
              const shown = words([text]);
              return [...shown].filter((w) => english.has(w) && !mine.has(w));"
         ),
@@ -352,13 +352,13 @@ async fn overflowing(client: &Client) -> Vec<String> {
 }
 
 /// A request to the back end, answered with its status and the refusal as the page
-/// words it (app.js's refusalText).
+/// words it (words.js's refusalText).
 async fn refused(client: &Client, body: &str) -> (u16, String) {
     let answer = client
         .execute_async(
             &format!(
                 "const done = arguments[0];
-                 backend.request('puzzle', {body}).then((a) => done([a.status, refusalText(JSON.parse(a.text))]));"
+                 backend.request('puzzle', {body}).then((a) => done([a.status, Jungle.words.refusalText(JSON.parse(a.text))]));"
             ),
             vec![],
         )
@@ -374,7 +374,7 @@ async fn open_puzzles_in_chinese(client: &Client, url: &str) -> (String, Vec<Str
     until(
         client,
         "the board in Chinese, the browser's language",
-        "state && document.querySelector('#board .cell[data-piece]') && document.documentElement.lang === 'zh-CN'",
+        "Jungle.game.state() && document.querySelector('#board .cell[data-piece]') && document.documentElement.lang === 'zh-CN'",
     )
     .await;
     css(client, "#puzzles-open")

@@ -14,14 +14,14 @@
 
 #![allow(dead_code)]
 
-use jungle::arena::match_runner::{write_record, GameRecord, Termination};
 use jungle::board::rules::MoveRuleFlags;
 use jungle::board::{Color, Move, Position};
+use jungle::common::input::{read_line, Line};
+use jungle::common::output::Output;
 use jungle::game::{Game, GameResult, Rules, Variant};
+use jungle::matches::match_runner::{write_record, GameRecord, Termination};
 use jungle::protocol::command::{self, Command, GoCommand};
 use jungle::record::{read_openings, read_records, replay, RecordResult};
-use jungle::session::input::{read_line, Line};
-use jungle::session::output::Output;
 use jungle::session::Session;
 use jungle::train::{data, tune};
 use jungle::with_move_rules;

@@ -1,6 +1,7 @@
 // The page's back end in the static site: the board's controller and the engine,
 // compiled to WebAssembly, run in a worker (worker.js). The same requests and answers
-// as under `jungle gui` (src/gui/backend.js), without a server.
+// as under `jungle gui` (src/gui/backend.js), without a server. What a back end
+// provides: page/link.js (tests/page_modules.rs checks it).
 "use strict";
 
 // Script errors of the page, kept for its tests (`window.jungleErrors`).

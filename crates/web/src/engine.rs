@@ -17,8 +17,8 @@
 use jungle_app::engines::{EngineEvent, Request};
 use jungle_core::board::Move;
 use jungle_core::game::{Game, Rules};
-use jungle_core::protocol::command::{self, Command};
-use jungle_core::protocol::options::{self, Setting};
+use jungle_core::protocol::options::{self, OptionId, Setting};
+use jungle_core::protocol::server::{error_line, Extra, Program, Server};
 use jungle_core::protocol::{info, position};
 use jungle_core::search::search::SharedState;
 use jungle_core::search::time::TimeManager;
@@ -91,54 +91,213 @@ struct Running {
     complete: bool,
 }
 
-/// One engine of the page (the controller has three slots).
+/// One engine of the page (the controller has three slots): the search in slices
+/// behind the protocol server, which reads its lines (`command`) and the options of
+/// the controller's requests (`handle`) alike.
 pub struct WebEngine {
+    server: Server<Slices>,
+}
+
+/// What the browser's engine supplies to the protocol server: the engine, searched in
+/// slices, and the events it has to tell.
+struct Slices {
     slot: usize,
     /// The most nodes of a slice (`SLICE_NODES`).
-    pub slice_nodes: u64,
+    slice_nodes: u64,
     engine: Option<Engine>,
+    /// The rules in force (the server's; kept for the tables).
     rules: Rules,
     limit_strength: bool,
     elo: u32,
     running: Option<Running>,
     /// Nodes per millisecond of the last slice long enough to measure.
     speed: u64,
-    /// The game of the last `position` line (when driven as text).
-    game: Game,
     /// The number of the last search started by a `go` line.
     searches: u64,
+    /// What it has to tell since the last call (`WebEngine` hands them on).
+    events: Vec<EngineEvent>,
 }
 
 impl WebEngine {
     pub fn new(slot: usize) -> WebEngine {
         WebEngine {
-            slot,
-            slice_nodes: SLICE_NODES,
-            engine: None,
-            rules: Rules::default(),
-            limit_strength: false,
-            elo: strength::ELO_MIN,
-            running: None,
-            speed: FIRST_SPEED,
-            game: Game::startpos(),
-            searches: 0,
+            server: Server::new(Slices {
+                slot,
+                slice_nodes: SLICE_NODES,
+                engine: None,
+                rules: Rules::default(),
+                limit_strength: false,
+                elo: strength::ELO_MIN,
+                running: None,
+                speed: FIRST_SPEED,
+                searches: 0,
+                events: Vec::new(),
+            }),
         }
     }
 
     /// True while a search wants more slices.
     pub fn busy(&self) -> bool {
-        self.running.as_ref().is_some_and(|r| !r.complete)
+        self.server
+            .program
+            .running
+            .as_ref()
+            .is_some_and(|r| !r.complete)
+    }
+
+    /// Takes one request of the controller; what the engine answers goes to `events`.
+    pub fn handle(&mut self, request: Request, events: &mut Vec<EngineEvent>) {
+        let rules = self.server.rules();
+        let e = &mut self.server.program;
+        if e.engine().is_none() {
+            let slot = e.slot;
+            e.events.push(EngineEvent::Failed {
+                slot,
+                id: match &request {
+                    Request::Go(s) => Some(s.id),
+                    _ => None,
+                },
+                message: "the engine cannot allocate its hash table".into(),
+                restarted: false,
+            });
+            return e.hand_on(events);
+        }
+        match request {
+            Request::Go(search) => {
+                e.finish();
+                match position::game_after(&search.start, &search.moves, rules) {
+                    Ok(game) => e.start(search.id, game, search.limits),
+                    Err(message) => {
+                        e.say(&error_line(&message));
+                        e.answer_none(search.id);
+                    }
+                }
+            }
+            Request::Stop => e.finish(),
+            Request::Options(settings) => {
+                for (name, value) in settings {
+                    self.server.set_option(&name, Some(&value));
+                }
+            }
+            Request::NewGame => self.server.new_game(),
+            Request::Quit => e.running = None,
+        }
+        self.server.program.hand_on(events);
+    }
+
+    /// One protocol line, as a program reads it on stdin (the engine as text, for a
+    /// page or Node); what it answers goes to `events` (`lines` writes them). `quit`
+    /// ends nothing here: the page ends the worker.
+    pub fn command(&mut self, line: &str, events: &mut Vec<EngineEvent>) {
+        self.server.handle_line(line);
+        self.server.program.hand_on(events);
+    }
+
+    /// The protocol lines of `events`, as a program would print them.
+    pub fn lines(events: &[EngineEvent]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|event| match event {
+                EngineEvent::Ready { .. } => None,
+                EngineEvent::Info { info, .. } => Some(info::write(info)),
+                EngineEvent::Said { line, .. } => Some(line.clone()),
+                EngineEvent::BestMove { text, .. } => Some(format!("bestmove {text}")),
+                EngineEvent::Failed { message, .. } => Some(error_line(message)),
+            })
+            .collect()
+    }
+
+    /// Runs one slice of the search in progress; a search whose time is up or that
+    /// has ended by itself answers `bestmove` (`go infinite` waits for `stop`).
+    pub fn work(&mut self, events: &mut Vec<EngineEvent>) {
+        self.server.program.work();
+        self.server.program.hand_on(events);
+    }
+}
+
+impl Program for Slices {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn offered(&self) -> &'static [OptionId] {
+        options::BROWSER
+    }
+
+    fn say(&mut self, line: &str) {
+        self.events.push(EngineEvent::Said {
+            slot: self.slot,
+            line: line.to_string(),
+        });
+    }
+
+    fn ready(&mut self) -> Result<(), String> {
+        match self.engine() {
+            Some(_) => Ok(()),
+            None => Err("the engine cannot allocate its hash table".into()),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Some(engine) = self.engine.as_mut() {
+            engine.clear();
+        }
+    }
+
+    fn rules_changed(&mut self, rules: Rules) {
+        self.rules = rules;
+        self.renew_tablebases();
+    }
+
+    /// An option of the table, read as the native engine reads it.
+    fn apply(&mut self, setting: Setting) -> Result<(), String> {
+        let Some(engine) = self.engine.as_mut() else {
+            return Ok(());
+        };
+        match setting {
+            Setting::MultiPv(n) => engine.options.multipv = n,
+            Setting::SkillLevel(level) => engine.options.skill_level = level,
+            Setting::LimitStrength(on) => self.limit_strength = on,
+            Setting::Elo(elo) => self.elo = elo,
+            // Not offered here (`options::BROWSER`), so never read.
+            _ => {}
+        }
+        engine.options.limit_elo = self.limit_strength.then_some(self.elo);
+        Ok(())
+    }
+
+    fn go(&mut self, game: &Game, limits: Limits) {
+        self.finish();
+        self.searches += 1;
+        self.start(self.searches, game.clone(), limits);
+    }
+
+    fn stop(&mut self) {
+        self.finish();
+    }
+
+    fn extra(&mut self, _: Extra, _: &Game) {
+        self.say(&error_line(
+            "the browser's engine plays and analyses only (jungle_perft and jungle_bench count and time)",
+        ));
+    }
+}
+
+impl Slices {
+    /// Hands the events told since the last call on to `events`.
+    fn hand_on(&mut self, events: &mut Vec<EngineEvent>) {
+        events.append(&mut self.events);
     }
 
     /// The engine, started on first need; the first start says `Ready`.
-    fn engine(&mut self, events: &mut Vec<EngineEvent>) -> Option<&mut Engine> {
+    fn engine(&mut self) -> Option<&mut Engine> {
         if self.engine.is_none() {
             let mut engine = Engine::new(HASH_MB).ok()?;
             // Slices are counted in nodes; no time is kept back for a slow interface.
             engine.options.move_overhead_ms = 0;
             self.engine = Some(engine);
             self.renew_tablebases();
-            events.push(EngineEvent::Ready {
+            self.events.push(EngineEvent::Ready {
                 slot: self.slot,
                 name: NAME.into(),
                 options: options::declarations(options::BROWSER),
@@ -157,166 +316,6 @@ impl WebEngine {
         }
     }
 
-    /// Takes one request of the controller; what the engine answers goes to `events`.
-    pub fn handle(&mut self, request: Request, events: &mut Vec<EngineEvent>) {
-        if self.engine(events).is_none() {
-            events.push(EngineEvent::Failed {
-                slot: self.slot,
-                id: match &request {
-                    Request::Go(s) => Some(s.id),
-                    _ => None,
-                },
-                message: "the engine cannot allocate its hash table".into(),
-                restarted: false,
-            });
-            return;
-        }
-        match request {
-            Request::Go(search) => {
-                self.finish(events);
-                match position::game_after(&search.start, &search.moves, self.rules) {
-                    Ok(game) => self.start(search.id, game, search.limits),
-                    Err(e) => {
-                        self.error(&e, events);
-                        self.answer_none(search.id, events);
-                    }
-                }
-            }
-            Request::Stop => self.finish(events),
-            Request::Options(settings) => {
-                for (name, value) in settings {
-                    self.set_option(&name, Some(&value), events);
-                }
-            }
-            Request::NewGame => self.new_game(),
-            Request::Quit => self.running = None,
-        }
-    }
-
-    /// One protocol line, as a program reads it on stdin (the engine as text, for a
-    /// page or Node); what it answers goes to `events` (`lines` writes them).
-    pub fn command(&mut self, line: &str, events: &mut Vec<EngineEvent>) {
-        let parsed = match command::parse(line) {
-            Ok(Some(c)) => c,
-            Ok(None) => return,
-            Err(e) => return self.error(&e, events),
-        };
-        if self.engine(events).is_none() {
-            return self.error("the engine cannot allocate its hash table", events);
-        }
-        match parsed {
-            Command::Uci | Command::Jcei => {
-                let mut lines = vec![
-                    format!("id name {NAME} {}", env!("CARGO_PKG_VERSION")),
-                    "id author The Jungle developers".to_string(),
-                ];
-                lines.extend(
-                    options::declarations(options::BROWSER)
-                        .into_iter()
-                        .map(|d| format!("option {d}")),
-                );
-                lines.push(if parsed == Command::Uci { "uciok" } else { "jceiok" }.into());
-                for line in lines {
-                    events.push(EngineEvent::Said { slot: self.slot, line });
-                }
-            }
-            Command::IsReady => events.push(EngineEvent::Said {
-                slot: self.slot,
-                line: "readyok".into(),
-            }),
-            Command::NewGame => self.new_game(),
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref(), events),
-            Command::Position { fen, moves } => {
-                match position::game(fen.as_deref(), &moves, self.rules) {
-                    Ok(game) => self.game = game,
-                    Err(e) => self.error(&e, events),
-                }
-            }
-            Command::Go(go) => {
-                let mut limits = go.limits;
-                for text in &go.searchmoves {
-                    match self.game.parse_move(text) {
-                        Ok(m) => limits.searchmoves.push(m),
-                        Err(e) => return self.error(&format!("go searchmoves: {e}"), events),
-                    }
-                }
-                self.finish(events);
-                self.searches += 1;
-                self.start(self.searches, self.game.clone(), limits);
-            }
-            Command::Stop => self.finish(events),
-            Command::PonderHit | Command::Quit => {}
-            Command::Display
-            | Command::Eval
-            | Command::Moves
-            | Command::Perft(_)
-            | Command::PerftCount(_)
-            | Command::Bench(_) => self.error(
-                "the browser's engine plays and analyses only (jungle_perft and jungle_bench count and time)",
-                events,
-            ),
-        }
-    }
-
-    /// The protocol lines of `events`, as a program would print them.
-    pub fn lines(events: &[EngineEvent]) -> Vec<String> {
-        events
-            .iter()
-            .filter_map(|event| match event {
-                EngineEvent::Ready { .. } => None,
-                EngineEvent::Info { info, .. } => Some(info::write(info)),
-                EngineEvent::Said { line, .. } => Some(line.clone()),
-                EngineEvent::BestMove { text, .. } => Some(format!("bestmove {text}")),
-                EngineEvent::Failed { message, .. } => {
-                    Some(format!("info string error: {message}"))
-                }
-            })
-            .collect()
-    }
-
-    fn error(&self, message: &str, events: &mut Vec<EngineEvent>) {
-        events.push(EngineEvent::Said {
-            slot: self.slot,
-            line: format!("info string error: {message}"),
-        });
-    }
-
-    fn new_game(&mut self) {
-        if let Some(engine) = self.engine.as_mut() {
-            engine.clear();
-        }
-        self.game = Game::with_rules(jungle_core::board::Position::startpos(), self.rules);
-    }
-
-    /// An option of the table, read as the native engine reads it.
-    fn set_option(&mut self, name: &str, value: Option<&str>, events: &mut Vec<EngineEvent>) {
-        let setting = match options::read(name, value, options::BROWSER) {
-            Ok(s) => s,
-            Err(e) => return self.error(&e, events),
-        };
-        if let Some(rules) = setting.applied_to(self.rules) {
-            if rules != self.rules {
-                // New rules start a new game, as in the native engine.
-                self.rules = rules;
-                self.game = Game::with_rules(jungle_core::board::Position::startpos(), rules);
-                self.renew_tablebases();
-            }
-            return;
-        }
-        let Some(engine) = self.engine.as_mut() else {
-            return;
-        };
-        match setting {
-            Setting::MultiPv(n) => engine.options.multipv = n,
-            Setting::SkillLevel(level) => engine.options.skill_level = level,
-            Setting::LimitStrength(on) => self.limit_strength = on,
-            Setting::Elo(elo) => self.elo = elo,
-            // Not offered here (`options::BROWSER`), so never read.
-            _ => {}
-        }
-        engine.options.limit_elo = self.limit_strength.then_some(self.elo);
-    }
-
     fn start(&mut self, id: u64, game: Game, limits: Limits) {
         let budget = Budget::of(&limits, &game);
         self.running = Some(Running {
@@ -333,8 +332,8 @@ impl WebEngine {
         });
     }
 
-    fn answer_none(&self, id: u64, events: &mut Vec<EngineEvent>) {
-        events.push(EngineEvent::BestMove {
+    fn answer_none(&mut self, id: u64) {
+        self.events.push(EngineEvent::BestMove {
             slot: self.slot,
             id,
             text: "0000".into(),
@@ -342,9 +341,9 @@ impl WebEngine {
     }
 
     /// Ends the search in progress, if any: its best move so far is the answer.
-    fn finish(&mut self, events: &mut Vec<EngineEvent>) {
+    fn finish(&mut self) {
         if let Some(r) = self.running.take() {
-            events.push(EngineEvent::BestMove {
+            self.events.push(EngineEvent::BestMove {
                 slot: self.slot,
                 id: r.id,
                 text: r.best.map_or_else(|| "0000".to_string(), |m| m.to_string()),
@@ -352,9 +351,8 @@ impl WebEngine {
         }
     }
 
-    /// Runs one slice of the search in progress; a search whose time is up or that
-    /// has ended by itself answers `bestmove` (`go infinite` waits for `stop`).
-    pub fn work(&mut self, events: &mut Vec<EngineEvent>) {
+    /// One slice of the search in progress (`WebEngine::work`).
+    fn work(&mut self) {
         let slot = self.slot;
         let (Some(engine), Some(r)) = (self.engine.as_mut(), self.running.as_mut()) else {
             return;
@@ -368,14 +366,14 @@ impl WebEngine {
         let nodes = match r.budget {
             Budget::Infinite | Budget::Open => slice,
             Budget::Millis(ms) if elapsed >= ms && r.best.is_some() => {
-                self.finish(events);
+                self.finish();
                 return;
             }
             Budget::Millis(ms) => {
                 (ms.saturating_sub(elapsed) * self.speed).clamp(MIN_SLICE_NODES.min(slice), slice)
             }
             Budget::Nodes(n) if r.nodes >= n && r.best.is_some() => {
-                self.finish(events);
+                self.finish();
                 return;
             }
             Budget::Nodes(n) => n.saturating_sub(r.nodes).clamp(1, slice),
@@ -411,7 +409,7 @@ impl WebEngine {
         let time = r.started.elapsed();
         for info in reports.into_inner().unwrap_or_default() {
             if let Some(info) = restate(info, &mut r.reported, before, time) {
-                events.push(EngineEvent::Info {
+                self.events.push(EngineEvent::Info {
                     slot,
                     id: r.id,
                     info,
@@ -421,7 +419,7 @@ impl WebEngine {
         // Fewer nodes than allowed: the search stopped by itself.
         r.complete = outcome.nodes < nodes || outcome.best.is_none();
         if r.complete && r.budget != Budget::Infinite {
-            self.finish(events);
+            self.finish();
         }
     }
 }
@@ -638,7 +636,7 @@ mod tests {
             let started = std::time::Instant::now();
             for pos in &positions {
                 let mut e = WebEngine::new(0);
-                e.slice_nodes = slice.min(budget);
+                e.server.program.slice_nodes = slice.min(budget);
                 let mut events = Vec::new();
                 e.handle(
                     Request::Go(Box::new(Search {
@@ -653,10 +651,16 @@ mod tests {
                     })),
                     &mut events,
                 );
-                while e.busy() && e.running.as_ref().is_some_and(|r| r.nodes < budget) {
+                while e.busy()
+                    && e.server
+                        .program
+                        .running
+                        .as_ref()
+                        .is_some_and(|r| r.nodes < budget)
+                {
                     e.work(&mut events);
                 }
-                let r = e.running.as_ref().expect("running");
+                let r = e.server.program.running.as_ref().expect("running");
                 depths += u64::from(r.reported.first().copied().unwrap_or(0));
                 nodes_total += r.nodes;
             }

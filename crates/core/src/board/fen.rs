@@ -237,6 +237,15 @@ fn rank_width(text: &str) -> usize {
         .sum()
 }
 
+impl Position {
+    /// What `from_fen_with` checks of a placement under `rules` (no animal on water
+    /// that cannot swim, none in its own den, some animal, not both dens entered), for
+    /// a position made otherwise.
+    pub fn check_placement_with(&self, rules: MoveRuleFlags) -> Result<(), FenError> {
+        check_placement(self, rules)
+    }
+}
+
 fn check_placement(pos: &Position, rules: MoveRuleFlags) -> Result<(), FenError> {
     for c in Color::BOTH {
         for a in Animal::ALL {

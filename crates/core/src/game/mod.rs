@@ -367,10 +367,28 @@ impl Game {
     /// game, the anti-chase rules included.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let m = with_move_rules!(self.rules.moves, R => self.position.parse_move_with::<R>(text))?;
+        self.allowed(m, text)
+    }
+
+    /// `m`, unless the anti-chase rules forbid it now (`shown`: how the error names it).
+    fn allowed(&self, m: Move, shown: &str) -> Result<Move, MoveError> {
         if self.forbidden().forbids(self.position.mover(m), m.to()) {
-            return Err(MoveError::Forbidden(text.to_string()));
+            return Err(MoveError::Forbidden(shown.to_string()));
         }
         Ok(m)
+    }
+
+    /// Plays `m` with the checks and the errors of `play_text` on its text, for a
+    /// caller that holds moves as values.
+    pub fn play_checked(&mut self, m: Move) -> Result<(), PlayError> {
+        self.ensure_ongoing()?;
+        let legal =
+            with_move_rules!(self.rules.moves, R => movegen::is_legal_with::<R>(&self.position, m));
+        if !legal {
+            return Err(PlayError::Move(MoveError::Illegal(m.to_string())));
+        }
+        self.allowed(m, &m.to_string()).map_err(PlayError::Move)?;
+        self.play(m)
     }
 
     /// How many times the current position has occurred (placement and side to move),

@@ -232,10 +232,14 @@ fn parse_go(args: &[&str]) -> Result<Command, String> {
     Ok(Command::Go(go))
 }
 
-/// The `go` line of `limits` (as `parse` reads it back): how the board app and other
-/// callers ask a program for a search.
+/// The `go` line of `limits` (as `parse` reads it back): how the board app, the match
+/// referee and other callers ask a program for a search. `ponder` comes first
+/// (`go ponder wtime …`), as UCI writes it.
 pub fn go_line(limits: &Limits) -> String {
     let mut words = vec!["go".to_string()];
+    if limits.ponder {
+        words.push("ponder".into());
+    }
     let mut push = |key: &str, value: Option<String>| {
         if let Some(v) = value {
             words.push(format!("{key} {v}"));
@@ -255,14 +259,16 @@ pub fn go_line(limits: &Limits) -> String {
     if limits.infinite {
         words.push("infinite".into());
     }
-    if limits.ponder {
-        words.push("ponder".into());
-    }
     if !limits.searchmoves.is_empty() {
         let moves: Vec<String> = limits.searchmoves.iter().map(|m| m.to_string()).collect();
         words.push(format!("searchmoves {}", moves.join(" ")));
     }
     words.join(" ")
+}
+
+/// The `setoption` line that gives option `name` the value `value`.
+pub fn setoption_line(name: &str, value: &str) -> String {
+    format!("setoption name {name} value {value}")
 }
 
 #[cfg(test)]
@@ -350,6 +356,24 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(go_line(&with_moves), "go searchmoves a3a4");
+        let pondering = Limits {
+            time: [Some(900), Some(800)],
+            inc: [10, 10],
+            ponder: true,
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_line(&pondering),
+            "go ponder wtime 900 btime 800 winc 10 binc 10"
+        );
+        let line = setoption_line("Skill Level", "3");
+        assert_eq!(
+            parse(&line),
+            Ok(Some(Command::SetOption {
+                name: "Skill Level".into(),
+                value: Some("3".into())
+            }))
+        );
     }
 
     #[test]

@@ -24,20 +24,40 @@ pub fn game(fen: Option<&str>, moves: &[String], rules: Rules) -> Result<Game, S
 }
 
 /// The game from `start` after `moves`, under `rules`: `game` for a caller that holds
-/// the position and moves as values (the board app's engine in the same process).
+/// the position and moves as values (the board app's engine in the same process),
+/// with the same checks and the same errors, without text in between.
 pub fn game_after(start: &Position, moves: &[Move], rules: Rules) -> Result<Game, String> {
-    let fen = (*start != Position::startpos()).then(|| start.to_fen());
-    let texts: Vec<String> = moves.iter().map(Move::to_string).collect();
-    game(fen.as_deref(), &texts, rules)
+    if let Err(e) = start.check_placement_with(rules.moves) {
+        return Err(format!(
+            "invalid position '{}': {e}",
+            quote(&start.to_fen())
+        ));
+    }
+    let mut game = Game::with_rules(*start, rules);
+    for (i, &m) in moves.iter().enumerate() {
+        game.play_checked(m)
+            .map_err(|e| format!("position: move {} '{m}' rejected: {e}", i + 1))?;
+    }
+    Ok(game)
 }
 
-/// The `position` line of the game from `start` after `moves`.
+/// The `position` line of the game from `start` after `moves` (`startpos` for the
+/// start position).
 pub fn line(start: &Position, moves: &[Move]) -> String {
-    let base = if *start == Position::startpos() {
-        "position startpos".to_string()
+    if *start == Position::startpos() {
+        with_moves("position startpos".to_string(), moves)
     } else {
-        format!("position fen {}", start.to_fen())
-    };
+        fen_line(start, moves)
+    }
+}
+
+/// The `position fen` line of the game from `start` after `moves`, the start position
+/// too (what the match referee sends, so that an engine need not know `startpos`).
+pub fn fen_line(start: &Position, moves: &[Move]) -> String {
+    with_moves(format!("position fen {}", start.to_fen()), moves)
+}
+
+fn with_moves(base: String, moves: &[Move]) -> String {
     if moves.is_empty() {
         return base;
     }
@@ -72,6 +92,46 @@ mod tests {
         assert_eq!(*again.position(), start);
         let after = game_after(&start, &[], rules).expect("a position");
         assert_eq!(*after.position(), start);
+    }
+
+    #[test]
+    fn moves_as_values_get_the_answers_of_moves_as_text() {
+        let cn = crate::game::Variant::JungleCn.rules();
+        let moves = |text: &str| -> Vec<Move> {
+            text.split_whitespace()
+                .map(|m| m.parse().expect("a move"))
+                .collect()
+        };
+        // Red's wolf onto a2 a fourth time is forbidden by rule 7-3 under jungle-cn.
+        let shuffle = "6l/7/1t5/7/7/7/W5R/7/7 r";
+        let chase = "a3a2 g9f9 a2a3 f9f8 a3a2 f8g8 a2a3 g8g9 a3a2 g9f9 a2a3 f9f8 a3a2";
+        let start = Position::from_fen(shuffle).expect("valid");
+        let swimming = crate::board::rules::MoveRuleFlags {
+            dog_swims: true,
+            ..crate::board::rules::MoveRuleFlags::default()
+        };
+        let dog_in_water = Position::from_fen_with("l6/7/7/7/1D5/7/7/7/6L r", swimming)
+            .expect("valid where dogs swim");
+        let cases = [
+            (Position::startpos(), "a3a4 a7a6", Rules::default()),
+            (Position::startpos(), "a3a4 a1a9", Rules::default()),
+            (Position::startpos(), "a3a4 a3a4", Rules::default()),
+            (start, chase, cn),
+            (start, chase, Rules::default()),
+            (dog_in_water, "", Rules::default()),
+        ];
+        for (start, text, rules) in cases {
+            let texts: Vec<String> = text.split_whitespace().map(String::from).collect();
+            let fen = (start != Position::startpos()).then(|| start.to_fen());
+            let by_text = game(fen.as_deref(), &texts, rules);
+            let by_value = game_after(&start, &moves(text), rules);
+            match (by_text, by_value) {
+                (Ok(a), Ok(b)) => assert_eq!(a.position(), b.position(), "{text}"),
+                (a, b) => assert_eq!(a.err(), b.err(), "{text}"),
+            }
+        }
+        let refused = game_after(&start, &moves(chase), cn).expect_err("forbidden");
+        assert!(refused.contains("anti-chase"), "{refused}");
     }
 
     #[test]

@@ -6,11 +6,14 @@
 //! Each opening is played twice with colours swapped (a game pair), so results can be
 //! counted by pairs (pentanomial) for the Elo and SPRT statistics.
 
-use super::engine_process::{EngineFailure, EngineProcess, EngineSpec};
-use super::shard::Shard;
 use super::stats::{pentanomial_elo, GameScore, Pentanomial, Sprt, SprtDecision, Wdl};
 use crate::board::{Color, Position};
+use crate::common::engine_process::{EngineFailure, EngineProcess, EngineSpec};
+use crate::common::shard::Shard;
+pub use crate::common::time_control::TimeControl;
 use crate::game::{Game, GameResult, Rules};
+use crate::protocol::{command, position};
+use crate::search::Limits;
 use std::io::Write;
 
 use crate::record::{write_game, RecordHeader, RecordResult};
@@ -18,50 +21,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// How long each side may think.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TimeControl {
-    /// Clock per game in ms, increment per move in ms.
-    Clock {
-        base_ms: u64,
-        inc_ms: u64,
-    },
-    MoveTime(u64),
-    Depth(u32),
-    Nodes(u64),
-}
-
-impl TimeControl {
-    /// `10+0.1` (seconds + increment seconds) or `40` (seconds, no increment).
-    pub fn parse_tc(text: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!(
-                "bad time control '{}' (expected seconds[+increment], like 10+0.1)",
-                crate::text::quote(text)
-            )
-        };
-        let (base, inc) = match text.split_once('+') {
-            Some((b, i)) => (b, i),
-            None => (text, "0"),
-        };
-        let secs = |s: &str| -> Result<u64, String> {
-            let v: f64 = s.parse().map_err(|_| bad())?;
-            if !v.is_finite() || !(0.0..=1e7).contains(&v) {
-                return Err(bad());
-            }
-            Ok((v * 1000.0).round() as u64)
-        };
-        let base_ms = secs(base)?;
-        if base_ms == 0 {
-            return Err(bad());
-        }
-        Ok(TimeControl::Clock {
-            base_ms,
-            inc_ms: secs(inc)?,
-        })
-    }
-}
 
 /// Adjudication rules (all optional).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -321,16 +280,16 @@ fn play_moves(
                 return finish(Some(side.other()), Termination::Crash, Some(e_index), moves);
             }
         };
-        let (go, deadline) = go_command(settings.tc, settings.time_margin_ms, &clocks, side);
+        let (limits, deadline) = search_limits(settings.tc, settings.time_margin_ms, &clocks, side);
         engine.last_score = None;
         let sent = if ponder_hit {
             let sent = Instant::now();
             engine.send("ponderhit");
             sent
         } else {
-            engine.send(&position_command(&start, &moves));
+            engine.send(&position::fen_line(&start, game.moves()));
             let sent = Instant::now();
-            engine.send(&go);
+            engine.send(&command::go_line(&limits));
             sent
         };
         let answer = engine.wait_for(|l| l.starts_with("bestmove"), sent + deadline);
@@ -382,8 +341,6 @@ fn play_moves(
             start_ponder(
                 &mut seats[e_index],
                 &game,
-                &start,
-                &moves,
                 &line,
                 settings.tc,
                 &clocks,
@@ -428,15 +385,6 @@ fn play_moves(
     }
 }
 
-/// `position fen <start> [moves …]`.
-fn position_command(start: &Position, moves: &[String]) -> String {
-    if moves.is_empty() {
-        format!("position fen {}", start.to_fen())
-    } else {
-        format!("position fen {} moves {}", start.to_fen(), moves.join(" "))
-    }
-}
-
 /// How a failed answer ends the game: a crash; a flag fall on a clock or past the
 /// movetime's margin; else a hang.
 fn failure_termination(failure: EngineFailure, settings: &MatchSettings) -> Termination {
@@ -455,12 +403,9 @@ fn failure_termination(failure: EngineFailure, settings: &MatchSettings) -> Term
 /// After an engine's move, lets it ponder on the reply it expects (the `ponder` move
 /// of its `bestmove` line, when that move is legal and does not end the game), on
 /// its own clock as it stands: `position … <move> <expected>`, `go ponder …`.
-#[allow(clippy::too_many_arguments)]
 fn start_ponder(
     seat: &mut Seat,
     game: &Game,
-    start: &Position,
-    moves: &[String],
     bestmove_line: &str,
     tc: TimeControl,
     clocks: &[i64; 2],
@@ -480,38 +425,50 @@ fn start_ponder(
     let Some(engine) = seat.process.as_mut() else {
         return;
     };
-    let mut line = moves.to_vec();
-    line.push(expected.to_string());
-    engine.send(&position_command(start, &line));
-    let (go, _) = go_command(tc, None, clocks, side);
-    engine.send(&go.replacen("go", "go ponder", 1));
+    engine.send(&position::fen_line(game.start_position(), after.moves()));
+    let (mut limits, _) = search_limits(tc, None, clocks, side);
+    limits.ponder = true;
+    engine.send(&command::go_line(&limits));
     seat.pondering = Some(expected.to_string());
 }
 
-/// The `go` command for the side to move and how long to wait for its answer.
-fn go_command(
+/// The limits of the `go` line for the side to move, and how long to wait for its answer.
+fn search_limits(
     tc: TimeControl,
     time_margin_ms: Option<u64>,
     clocks: &[i64; 2],
     side: Color,
-) -> (String, Duration) {
+) -> (Limits, Duration) {
     const GRACE: Duration = Duration::from_secs(60);
     match tc {
         TimeControl::Clock { inc_ms, .. } => {
-            let (r, b) = (clocks[0].max(0), clocks[1].max(0));
+            let [r, b] = clocks.map(|c| c.max(0) as u64);
             let own = clocks[side.index()].max(0) as u64;
             (
-                format!("go wtime {r} btime {b} winc {inc_ms} binc {inc_ms}"),
+                Limits {
+                    time: [Some(r), Some(b)],
+                    inc: [inc_ms, inc_ms],
+                    ..Limits::default()
+                },
                 // A flag falls when the clock runs out; a little slack for scheduling.
                 Duration::from_millis(own + 50),
             )
         }
         TimeControl::MoveTime(ms) => (
-            format!("go movetime {ms}"),
+            Limits {
+                movetime: Some(ms),
+                ..Limits::default()
+            },
             Duration::from_millis(ms + time_margin_ms.unwrap_or(5_000)),
         ),
-        TimeControl::Depth(d) => (format!("go depth {d}"), GRACE),
-        TimeControl::Nodes(n) => (format!("go nodes {n}"), GRACE),
+        TimeControl::Depth(d) => (Limits::depth(i32::try_from(d).unwrap_or(i32::MAX)), GRACE),
+        TimeControl::Nodes(n) => (
+            Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
+            GRACE,
+        ),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `jungle tb build` and `jungle tb probe`.
 
 use crate::board::Position;
-use crate::cli::common::RulesArgs;
+use crate::common::args::RulesArgs;
 use crate::tb::build::{Geometry, MoveGraphs};
 use crate::tb::material::{Material, TbRules, MAX_ANIMALS};
 use crate::tb::probe::{probe_moves, probe_position};

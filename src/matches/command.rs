@@ -1,13 +1,13 @@
 //! `jungle match` and `jungle replay`.
 
-use crate::arena::engine_process::EngineSpec;
-use crate::arena::match_runner::{self, Adjudication, TimeControl};
-use crate::arena::merge;
-use crate::arena::shard::Shard;
-use crate::arena::stats::Sprt;
 use crate::board::Position;
-use crate::cli::common::{LineWriter, RulesArgs};
+use crate::common::args::{LineWriter, RulesArgs};
+use crate::common::engine_process::EngineSpec;
+use crate::common::shard::Shard;
 use crate::game::Rules;
+use crate::matches::match_runner::{self, Adjudication, TimeControl};
+use crate::matches::merge;
+use crate::matches::stats::Sprt;
 use crate::protocol::options::rule_settings;
 use crate::record;
 use std::io;

@@ -1,5 +1,6 @@
 //! Reading protocol lines of any length or byte content without unbounded memory.
 
+use super::output::Output;
 use std::io::{self, BufRead};
 
 /// Lines longer than this are rejected as a whole.
@@ -59,6 +60,28 @@ pub fn read_line(reader: &mut impl BufRead) -> io::Result<Option<Line>> {
         buf.pop();
     }
     Ok(Some(Line::Text(String::from_utf8_lossy(&buf).into_owned())))
+}
+
+/// Reads lines until `quit` or the end of input, giving each to `answer` (`false`:
+/// stop reading); a line over the limit is answered as an error on `out`.
+pub fn read_lines(reader: &mut impl BufRead, out: &Output, mut answer: impl FnMut(&str) -> bool) {
+    loop {
+        let line = match read_line(reader) {
+            Ok(Some(Line::Text(t))) => t,
+            Ok(Some(Line::TooLong(n))) => {
+                out.error(&too_long(n));
+                continue;
+            }
+            Ok(None) => break,
+            Err(e) => {
+                log::error!("cannot read stdin: {e}");
+                break;
+            }
+        };
+        if !answer(&line) {
+            break;
+        }
+    }
 }
 
 #[cfg(test)]

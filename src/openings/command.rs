@@ -1,8 +1,8 @@
 //! `jungle openings`: opening books, balanced or calibrated.
 
-use crate::arena::match_runner::TimeControl;
-use crate::books;
-use crate::cli::common::{EvalArg, RulesArgs};
+use crate::common::args::{EvalArg, RulesArgs};
+use crate::common::time_control::TimeControl;
+use crate::openings;
 use std::io;
 
 #[derive(clap::Args, Debug)]
@@ -68,10 +68,10 @@ struct CalibrateArgs {
 
 impl CalibrateArgs {
     /// The calibration asked for (`None`: no --calibrate-nodes or --calibrate-tc).
-    fn calibration(&self) -> Result<Option<books::Calibration>, String> {
+    fn calibration(&self) -> Result<Option<openings::Calibration>, String> {
         let mut limits = Vec::new();
         if let Some(nodes) = self.calibrate_nodes {
-            limits.push(books::TrialLimit::Nodes {
+            limits.push(openings::TrialLimit::Nodes {
                 nodes,
                 jitter_pct: self.calibrate_jitter,
             });
@@ -79,7 +79,7 @@ impl CalibrateArgs {
         if let Some(tc) = &self.calibrate_tc {
             match TimeControl::parse_tc(tc) {
                 Ok(TimeControl::Clock { base_ms, inc_ms }) => {
-                    limits.push(books::TrialLimit::Clock { base_ms, inc_ms })
+                    limits.push(openings::TrialLimit::Clock { base_ms, inc_ms })
                 }
                 _ => {
                     return Err(format!(
@@ -92,7 +92,7 @@ impl CalibrateArgs {
         if limits.is_empty() {
             return Ok(None);
         }
-        let cal = books::Calibration {
+        let cal = openings::Calibration {
             limits,
             trials: self.calibrate_trials,
             min_win_pct: self.calibrate_min_win,
@@ -126,7 +126,7 @@ pub(crate) fn run_openings(args: OpeningsArgs) -> i32 {
             return 2;
         }
     };
-    let settings = books::Settings {
+    let settings = openings::Settings {
         count,
         plies,
         depth,
@@ -141,7 +141,7 @@ pub(crate) fn run_openings(args: OpeningsArgs) -> i32 {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    match books::generate(&settings, &mut out) {
+    match openings::generate(&settings, &mut out) {
         Ok(written) if written < count => {
             eprintln!(
                 "error: only {written} of {count} positions found (too narrow a score band or calibration band?)"

@@ -127,7 +127,7 @@ fn fault_loser(g: &ReadGame, score: GameScore) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::stats::Pentanomial;
+    use crate::matches::stats::Pentanomial;
     use crate::record::read_records;
 
     fn record(n: u32, red: &str, blue: &str, result: &str, termination: &str) -> String {

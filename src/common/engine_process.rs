@@ -3,7 +3,7 @@
 //! that dies or hangs is reported, not waited on.
 
 use crate::protocol::client::declaration;
-use crate::protocol::info;
+use crate::protocol::{command, info};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -188,10 +188,10 @@ impl EngineProcess {
             }
         }
         if spec.ponder {
-            e.send("setoption name Ponder value true");
+            e.send(&command::setoption_line("Ponder", "true"));
         }
         for (name, value) in &spec.options {
-            e.send(&format!("setoption name {name} value {value}"));
+            e.send(&command::setoption_line(name, value));
         }
         // An option the engine refuses (an `info string error` line, protocol.md) is
         // an error here, not a silently different engine.

@@ -1,0 +1,43 @@
+// ----- the back end --------------------------------------------------------------
+// The page has one back end, chosen by its host: the script served as backend.js
+// (loaded before app.js) defines the global `backend`. There are two today, with the
+// same requests and answers (protocol.md, sections 7 and 8): under `jungle gui` the
+// server (src/gui/backend.js: HTTP requests and Server-Sent Events), in the static
+// site the board's controller and the engine in a worker (crates/web/js/backend.js).
+// Another back end (the online game's server) is one more such file; nothing else of
+// the page changes. The page uses the back end only through this module.
+//
+// What a back end provides:
+// - `name`: a short word for logs and tests ("server", "engine").
+// - `request(action, body)`: sends one request and gives a Promise of its answer
+//   `{ status, text }` (it never rejects). `state` and `record` are reads (`body`
+//   null); the rest are actions with a body that is sent as JSON. `status` is the HTTP
+//   status the server gives (200, or 4xx/5xx with `text` the refusal's JSON, `{ error,
+//   code, args }`); `text` is the answer's body (the state's JSON, or the record's
+//   text). When the back end cannot be asked at all, status 0 with `code`
+//   (`unreachable`, `engineStopped`: the page words it as `notice.<code>`) and `text`
+//   (for the log).
+// - `connect(handlers)`: opens the stream of events, once. The back end calls
+//   `handlers.open()` when it is connected (again after a reconnection),
+//   `handlers.error(key)` when it is not (`key`: the catalogue's words for it; none:
+//   "conn.reconnecting"), and `handlers.state(data)`, `handlers.analysis(data)` and
+//   `handlers.notice(data)` with each event's data (section 7: the state after every
+//   change, the analysis's lines, a notice), in the order they happened.
+// - `window.jungleErrors`: the page's script errors, kept from before app.js runs (the
+//   browser tests read them).
+// Optionally more for tests and figures (the static site's `bench(depth)`).
+Jungle.link = (() => {
+  "use strict";
+  // The host's back end (backend.js).
+  const host = backend;
+
+  function request(action, body) {
+    return host.request(action, body);
+  }
+
+  function connect(handlers) {
+    host.connect(handlers);
+  }
+
+  return { request, connect };
+})();

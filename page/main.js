@@ -1,0 +1,74 @@
+// Jungle's board page. Its back end (the server, or the worker of the static site:
+// link.js) owns the game and checks every move: this page only shows the state it is
+// sent and asks for changes. This last module joins the others: it draws each state
+// (the board, what was seen and heard, the panels, the lesson and the puzzle), hands
+// the board's moves to the puzzle or the back end, and starts the page.
+(() => {
+  "use strict";
+  const { $ } = Jungle.base;
+  const link = Jungle.link;
+  const board = Jungle.board;
+  const game = Jungle.game;
+  const panels = Jungle.panels;
+  const effects = Jungle.effects;
+  const welcome = Jungle.welcome;
+  const lessons = Jungle.lessons;
+  const puzzles = Jungle.puzzles;
+  const controls = Jungle.controls;
+
+  function render(s, prev) {
+    const rulesChanged = game.rulesChanged(prev, s);
+    if (rulesChanged) board.deselect();
+    const change = prev && !rulesChanged ? effects.changeBetween(prev, s) : null;
+    board.draw({
+      pieces: s.board,
+      terrain: s.terrain,
+      legal: s.legal,
+      forbidden: s.forbidden,
+      lastMove: s.lastMove,
+      hint: s.hint,
+    });
+    // A lesson's moves played before its task go without a sound.
+    if (change && !lessons.quiet()) effects.showChange(change);
+    panels.render(s);
+    board.drawArrows();
+    $("tip").hidden = lessons.active() || !!s.result || s.moves.length > 0 || !game.personColor() || Object.keys(s.legal).length === 0;
+    lessons.check(s);
+    puzzles.onState(s);
+    document.body.dataset.version = s.version;
+  }
+
+  // A move made on the board.
+  function playMove(move) {
+    game.post("move", { move }).then((ok) => {
+      if (!ok) lessons.moveRefused();
+    });
+  }
+
+  game.onState(render);
+  game.onAnalysis((a) => {
+    panels.renderAnalysis(a);
+    if (game.state()) board.drawArrows();
+  });
+  // The puzzle's arrows (its solution shown) after the game's.
+  board.arrowsFrom(game.arrows, puzzles.arrows);
+
+  document.addEventListener("DOMContentLoaded", () => {
+    controls.setUpLanguage();
+    controls.foldForPhone();
+    board.setUp({
+      move(m) {
+        if (!puzzles.interceptMove(m)) playMove(m);
+      },
+      blocked: panels.explainWhyNot,
+    });
+    controls.setUp();
+    panels.setUpRulesDialog();
+    welcome.setUp({ learn: lessons.open, puzzles });
+    lessons.setUp();
+    link.request("state", null).then((a) => {
+      if (a.status === 200) game.receive(JSON.parse(a.text));
+    });
+    game.connect();
+  });
+})();
