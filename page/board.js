@@ -4,7 +4,11 @@
 // It knows no rule: the animals, the terrain, where each animal may go and where a
 // rule forbids it, the last move and the hint come with the view (`draw`), the arrows
 // from the sources it is handed (`arrowsFrom`). A click on an animal that has no move
-// is reported as blocked, for the page to say why.
+// is reported as blocked, for the page to say why. The keyboard plays too, as an
+// accessible grid does: Tab reaches one square (one tab stop for the board), the arrow
+// keys move between squares, Enter or Space acts as a click; each square's label says
+// what is on it, its terrain and whether it is selected or a target, in the page's
+// language.
 Jungle.board = (() => {
   "use strict";
   const { $ } = Jungle.base;
@@ -23,6 +27,8 @@ Jungle.board = (() => {
   let labels = null;
   let selected = null;
   let dragFrom = null;
+  // The square the keyboard is on (the board's one tab stop); null: the bottom left.
+  let focusSq = null;
   // Where the moves and the blocked clicks go.
   let handlers = { move() {}, blocked() {} };
   // Functions giving the arrows to draw: [move, kind], kind "hint-arrow" or
@@ -47,6 +53,7 @@ Jungle.board = (() => {
         if ((rank + file) % 2 === 1) cell.classList.add("alt");
         cell.dataset.sq = sq;
         cell.setAttribute("role", "gridcell");
+        cell.tabIndex = -1;
         if (row === 8) addCoord(cell, "file", FILES[file]);
         if (col === 0) addCoord(cell, "rank", String(rank + 1));
         board.appendChild(cell);
@@ -98,15 +105,16 @@ Jungle.board = (() => {
         piece.querySelector(".name").textContent =
           labels === "chars" || labels === "both" ? char : labels === "pictures" ? "" : name;
         piece.dataset.labels = labels;
-        cell.setAttribute("aria-label", sq + " " + sideName(p.color) + " " + name);
         cell.dataset.piece = p.letter;
       } else {
         if (piece) piece.remove();
-        cell.setAttribute("aria-label", sq);
         delete cell.dataset.piece;
       }
       const target = targetAt(sq);
       const terrain = s.terrain[squareIndex(sq)];
+      cell.setAttribute("aria-label", squareLabel(sq, p, terrain, target));
+      cell.setAttribute("aria-selected", String(sq === selected));
+      cell.tabIndex = sq === (focusSq || cornerSq()) ? 0 : -1;
       for (const kind of ["water", "trap", "den"]) cell.classList.toggle(kind, terrain.kind === kind);
       if (terrain.kind === "trap" || terrain.kind === "den") cell.dataset.terrain = t("board." + terrain.kind);
       for (const side of ["red", "blue"]) cell.classList.toggle(side + "-side", terrain.side === side);
@@ -118,6 +126,47 @@ Jungle.board = (() => {
       cell.classList.toggle("hint", hint.includes(sq));
       cell.classList.toggle("last", last.includes(sq));
     }
+  }
+
+  // A square in words: "d5 Blue Elephant, trap, your animal can take this one".
+  function squareLabel(sq, p, terrain, target) {
+    const words = [p ? sq + " " + sideName(p.color) + " " + animalName(p.animal) : sq];
+    if (terrain.kind === "water" || terrain.kind === "trap" || terrain.kind === "den") words.push(t("board." + terrain.kind));
+    if (sq === selected) words.push(t("board.selected"));
+    if (target) words.push(t(target.capture ? "board.capture" : "board.target"));
+    return words.join(", ");
+  }
+
+  // The square at the board's bottom left (the keyboard's first square).
+  function cornerSq() {
+    return flipped ? "g9" : "a1";
+  }
+
+  // The keys on a square: arrows move to the next square (as the board is shown),
+  // Enter and Space act as a click. The page's own keys (a move back or forward) are
+  // not the board's.
+  function onKey(e) {
+    const cell = e.target.closest && e.target.closest("#board .cell");
+    if (!cell) return;
+    const steps = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      e.stopPropagation();
+      onCellActivated(cell.dataset.sq);
+      return;
+    }
+    const step = steps[e.key];
+    if (!step) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const cells = [...document.querySelectorAll("#board .cell")];
+    const at = cells.indexOf(cell);
+    const col = Math.min(6, Math.max(0, (at % 7) + step[0]));
+    const row = Math.min(8, Math.max(0, Math.floor(at / 7) + step[1]));
+    const next = cells[row * 7 + col];
+    focusSq = next.dataset.sq;
+    for (const c of cells) c.tabIndex = c === next ? 0 : -1;
+    next.focus();
   }
 
   // The arrows of every source, in the sources' order.
@@ -218,6 +267,7 @@ Jungle.board = (() => {
     handlers = h;
     buildBoard();
     setUpPointer();
+    $("board").addEventListener("keydown", onKey);
   }
 
   // Turns the board (the top is Red's side when `f`); the squares are built again,

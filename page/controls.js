@@ -108,6 +108,8 @@ Jungle.controls = (() => {
         showNotice("info", () => t("move.wait", { engine, move: text }));
         return;
       }
+      // In a puzzle the move goes as the board's do (puzzles.js asks for the reply).
+      if (puzzles.interceptMove(text)) return;
       post("move", { move: text }).then((ok) => {
         if (ok) $("move-input").value = "";
       });

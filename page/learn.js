@@ -1,22 +1,27 @@
 // ----- lessons -------------------------------------------------------------------
 // "Learn": short lessons on the real board (lessons.js). A task is a position with
-// Red to move; the person plays both sides' seat ("Two people": no engine answers),
-// the back end's rules core checks the move as in any game, and the page checks the
-// goal: one of the task's moves. A wrong try is answered with the task's hint and
-// taken back. Progress stays in the browser.
+// Red to move; the person plays both sides' seat ("Two people": no engine answers).
+// The back end's judge (`POST judge`) sets the task and judges the try: the rules core
+// checks the move as in any game, the judge whether it is one of the task's. A wrong
+// try is answered with the task's hint and taken back. Progress stays in the browser.
 Jungle.lessons = (() => {
   "use strict";
   const { $, stored, keep } = Jungle.base;
   const { t } = Jungle.words;
   const game = Jungle.game;
   const { post, hideNotice } = game;
-  const { rulesChoice, confirmFirst, clearErrors } = Jungle.panels;
+  const { clearErrors } = Jungle.panels;
+  const aside = Jungle.aside;
+  const { close: closeWelcome } = Jungle.welcome;
 
   const LESSONS_KEY = "jungle.lessons";
   const LESSONS = window.JUNGLE_LESSONS || [];
-  // The lesson under way: its index, the task's, what the person chose before the
-  // lesson (for "Back to playing"), and where the task is.
+  // The lesson under way: its index, the task's, and where the task is. The person's
+  // game waits meanwhile (aside.js) and comes back on "Back to playing".
   let lesson = null;
+  // Called when the place changes (a task, or no lesson): places.js keeps it in the
+  // address.
+  let placeChanged = () => {};
 
   function lessonsDone() {
     try {
@@ -33,6 +38,13 @@ Jungle.lessons = (() => {
     keep(LESSONS_KEY, JSON.stringify(done));
   }
 
+  // The lesson after lesson `i` in its group (the lessons for everyone, or those for
+  // experts, which stand apart after them), or -1 at the end of its group.
+  function nextLessonOf(i) {
+    const next = LESSONS[i + 1];
+    return next && !!next.advanced === !!LESSONS[i].advanced ? i + 1 : -1;
+  }
+
   function openLessons() {
     renderLessonChoices();
     $("learn-dialog").showModal();
@@ -43,7 +55,15 @@ Jungle.lessons = (() => {
     list.textContent = "";
     const done = lessonsDone();
     LESSONS.forEach((l, i) => {
+      // The lessons for experts under their own heading.
+      if (l.advanced && !(LESSONS[i - 1] || {}).advanced) {
+        const head = document.createElement("li");
+        head.className = "lesson-group";
+        head.textContent = t("learn.advanced");
+        list.appendChild(head);
+      }
       const li = document.createElement("li");
+      li.value = i + 1;
       const b = document.createElement("button");
       b.className = "lesson-choice";
       b.dataset.lesson = l.id;
@@ -55,9 +75,8 @@ Jungle.lessons = (() => {
       b.append(title, sub);
       b.addEventListener("click", () => {
         $("learn-dialog").close();
-        // From one lesson to another nothing is lost; a game in progress is.
-        if (lesson) startLesson(i);
-        else confirmFirst(() => t("confirm.lesson"), () => startLesson(i));
+        // Nothing is lost: a game in progress waits for the end of the lesson.
+        startLesson(i);
       });
       li.appendChild(b);
       list.appendChild(li);
@@ -65,54 +84,71 @@ Jungle.lessons = (() => {
   }
 
   function startLesson(i) {
-    const state = game.state();
-    const before = lesson ? lesson.before : { players: state ? state.players : "red", rules: rulesChoice() };
-    lesson = { i, task: 0, before, phase: "loading", said: null };
+    if (!lesson) aside.setAside();
+    lesson = { i, task: 0, phase: "loading", said: null };
     startTask();
   }
 
   function startTask() {
-    const task = LESSONS[lesson.i].tasks[lesson.task];
     lesson.phase = "loading";
     lesson.said = null;
     clearErrors();
     renderLesson();
-    setUpTask(task).then((ok) => {
+    placeChanged();
+    setUpTask(false).then((ok) => {
       if (lesson && ok) lesson.phase = "waiting";
       renderLesson();
     });
   }
 
-  // The task's position as a new game, then the moves played before it (their history
-  // matters to the anti-chase rules), in silence.
-  async function setUpTask(task) {
-    let ok = await post("new", { fen: task.fen, players: "both", rules: { variant: task.variant || "jungle" } });
-    for (const move of task.before || []) {
-      if (ok) ok = await post("move", { move });
-    }
-    return ok;
+  // The task set on the board by the back end's judge (its position and the moves
+  // played before it, whose history matters to the anti-chase rules), in silence;
+  // `again`: set again from its start after a wrong try.
+  function setUpTask(again) {
+    return post("judge", again ? { do: "again" } : { do: "lesson", id: LESSONS[lesson.i].id, task: lesson.task });
   }
 
-  function leaveLesson() {
-    const before = lesson.before;
+  // `bring`: the kept game comes back (not when the puzzles take the board next).
+  function leaveLesson(bring) {
     lesson = null;
     renderLesson();
     clearErrors();
-    post("new", { players: before.players, rules: before.rules });
+    placeChanged();
+    if (bring !== false) aside.bringBack();
   }
 
-  // Whether the task's move was played: called with each new state.
+  // Lesson `i`, task `task` (from 0; a reload, Back or a link): false when there is
+  // no such task.
+  function goTo(i, task) {
+    const l = LESSONS[i];
+    if (!l || !(task >= 0 && task < l.tasks.length)) return false;
+    closeWelcome();
+    if (lesson && lesson.i === i && lesson.task === task) return true;
+    if (!lesson) aside.setAside();
+    lesson = { i, task, phase: "loading", said: null };
+    startTask();
+    return true;
+  }
+
+  // Where the person is, for the address: "learn/3/2" (lesson and task from 1), or
+  // null outside a lesson.
+  function place() {
+    return lesson ? "learn/" + (lesson.i + 1) + "/" + (lesson.task + 1) : null;
+  }
+
+  // What the back end's judge said of the task's try: called with each new state.
   function checkLesson(s) {
     if (!lesson || lesson.phase !== "waiting") return;
-    const task = LESSONS[lesson.i].tasks[lesson.task];
-    const base = (task.before || []).length;
-    if (s.ply !== base + 1 || s.moves.length < base + 1) return;
-    if (task.accept.includes(s.moves[base])) {
+    const j = s.judge;
+    if (!j || j.kind !== "lesson" || j.id !== LESSONS[lesson.i].id || j.task !== lesson.task || !j.verdict) return;
+    if (j.verdict.answer === "solved") {
       lesson.phase = "solved";
       const praise = ["lesson.praise.1", "lesson.praise.2", "lesson.praise.3"][(lesson.i + lesson.task) % 3];
       const last = lesson.task === LESSONS[lesson.i].tasks.length - 1;
       if (last) markLessonDone(LESSONS[lesson.i].id);
-      lesson.said = { kind: "praise", keys: last ? [praise, "lesson.finished"] : [praise] };
+      // The end of a lesson: on to the next, or the end of them all.
+      const end = nextLessonOf(lesson.i) >= 0 ? "lesson.finished" : LESSONS[lesson.i].advanced ? "lesson.expertDone" : "lesson.allDone";
+      lesson.said = { kind: "praise", keys: last ? [praise, end] : [praise] };
     } else {
       // A legal move, but not the task's: the hint, and the task set again from its
       // start (the move list as it was, nothing left to redo).
@@ -122,7 +158,7 @@ Jungle.lessons = (() => {
       setTimeout(() => {
         if (!lesson || lesson.i + "." + lesson.task !== at) return;
         lesson.phase = "loading";
-        setUpTask(task).then((ok) => {
+        setUpTask(true).then((ok) => {
           if (lesson && lesson.phase === "loading" && ok) lesson.phase = "waiting";
           renderLesson();
         });
@@ -158,7 +194,10 @@ Jungle.lessons = (() => {
     const next = $("lesson-next");
     next.hidden = lesson.phase !== "solved";
     const lastTask = lesson.task === l.tasks.length - 1;
-    next.textContent = t(lastTask ? (lesson.i < LESSONS.length - 1 ? "lesson.nextLesson" : "lesson.list") : "lesson.next");
+    const listNext = lastTask && nextLessonOf(lesson.i) < 0;
+    next.textContent = t(lastTask ? (listNext ? "lesson.list" : "lesson.nextLesson") : "lesson.next");
+    // "All lessons" once: the list's own button makes way when "Next" opens the list.
+    $("lesson-list").hidden = listNext && !next.hidden;
   }
 
   function nextTask() {
@@ -166,8 +205,8 @@ Jungle.lessons = (() => {
     if (lesson.task < l.tasks.length - 1) {
       lesson.task += 1;
       startTask();
-    } else if (lesson.i < LESSONS.length - 1) {
-      lesson.i += 1;
+    } else if (nextLessonOf(lesson.i) >= 0) {
+      lesson.i = nextLessonOf(lesson.i);
       lesson.task = 0;
       startTask();
     } else {
@@ -179,7 +218,7 @@ Jungle.lessons = (() => {
     $("learn-open").addEventListener("click", openLessons);
     $("lesson-next").addEventListener("click", nextTask);
     $("lesson-list").addEventListener("click", openLessons);
-    $("lesson-leave").addEventListener("click", leaveLesson);
+    $("lesson-leave").addEventListener("click", () => leaveLesson());
   }
 
   // A move the back end refused: in a lesson, the task's hint says what to do instead.
@@ -205,5 +244,19 @@ Jungle.lessons = (() => {
     renderLessonChoices();
   }
 
-  return { setUp: setUpLessons, open: openLessons, check: checkLesson, moveRefused, active, quiet, onLanguage };
+  return {
+    setUp: setUpLessons,
+    open: openLessons,
+    check: checkLesson,
+    moveRefused,
+    active,
+    quiet,
+    onLanguage,
+    goTo,
+    leave: leaveLesson,
+    place,
+    onPlace: (f) => {
+      placeChanged = f;
+    },
+  };
 })();

@@ -1,11 +1,15 @@
 // The lessons of "Learn" (learn.js): each a few tasks, each a position (Red to move, the
 // person plays Red), the moves that solve it and the goal they reach ("move",
-// "capture", "water", "jump", "den", "win"); optionally the rule set ("variant",
+// "capture", "water", "jump", "den", "win", "guard": after it no animal of Blue's can
+// walk into Red's den); optionally the rule set ("variant",
 // default jungle), the moves played before the task ("before", loaded as a game) and
-// moves the rules forbid there ("refused"). The words are in the catalogues
+// moves the rules forbid there ("refused"). A lesson for experts ("advanced": true)
+// stands apart, after the others. The words are in the catalogues
 // (i18n/<lang>.js: lesson.<id>.title, lesson.<id>.<n>.task, lesson.<id>.<n>.hint).
 // Plain JSON after the "=": tests/page_data.rs checks with the rules core that every
-// solution is legal and reaches its goal.
+// solution is legal and reaches its goal. The page lists the lessons and their tasks
+// from here; the back end's judge (crates/app/src/judge.rs, which reads this file when
+// it is built) sets each task and judges its tries.
 window.JUNGLE_LESSONS = [
   {
     "id": "steps",
@@ -170,7 +174,27 @@ window.JUNGLE_LESSONS = [
     ]
   },
   {
+    "id": "guard",
+    "tasks": [
+      {
+        "fen": "7/7/7/r6/L6/7/3C3/3w3/7 r",
+        "accept": [
+          "d3d2"
+        ],
+        "goal": "guard"
+      },
+      {
+        "fen": "7/7/7/7/7/l6/E6/7/4pD1 r",
+        "accept": [
+          "f1e1"
+        ],
+        "goal": "guard"
+      }
+    ]
+  },
+  {
     "id": "chase",
+    "advanced": true,
     "tasks": [
       {
         "fen": "6l/7/1t5/7/7/7/W5R/7/7 r",

@@ -15,6 +15,8 @@
   const lessons = Jungle.lessons;
   const puzzles = Jungle.puzzles;
   const controls = Jungle.controls;
+  const aside = Jungle.aside;
+  const places = Jungle.places;
 
   function render(s, prev) {
     const rulesChanged = game.rulesChanged(prev, s);
@@ -28,8 +30,9 @@
       lastMove: s.lastMove,
       hint: s.hint,
     });
-    // A lesson's moves played before its task go without a sound.
-    if (change && !lessons.quiet()) effects.showChange(change);
+    // A lesson's moves played before its task, and a game brought back, go without a
+    // sound.
+    if (change && !lessons.quiet() && !aside.quiet()) effects.showChange(change);
     panels.render(s);
     board.drawArrows();
     $("tip").hidden = lessons.active() || !!s.result || s.moves.length > 0 || !game.personColor() || Object.keys(s.legal).length === 0;
@@ -64,6 +67,8 @@
     });
     controls.setUp();
     panels.setUpRulesDialog();
+    // A page opened at a lesson or a puzzle goes there (the first screen makes way).
+    places.setUp();
     welcome.setUp({ learn: lessons.open, puzzles });
     lessons.setUp();
     link.request("state", null).then((a) => {

@@ -6,7 +6,7 @@
 Jungle.panels = (() => {
   "use strict";
   const { $ } = Jungle.base;
-  const { t, sideName, seatName, levelName, animalName, codeText, noticeText, sayIn } = Jungle.words;
+  const { t, sideName, seatName, seconds, rulesName, levelName, animalName, codeText, noticeText, sayIn } = Jungle.words;
   const board = Jungle.board;
   const game = Jungle.game;
   const { state, post, showNotice, hideNotice, personColor } = game;
@@ -75,21 +75,21 @@ Jungle.panels = (() => {
   function statusText() {
     const s = state();
     if (s.result) return resultText();
-    if (s.thinking) return t("status.thinking", { engine: s.thinking.engine, side: sideName(s.thinking.side) });
+    if (s.thinking) return t("status.thinking", { engine: seatName(s.thinking.engine), side: sideName(s.thinking.side) });
     const side = sideName(s.sideToMove);
     if (s.players === "engines") return t(s.watch.running ? "status.toMove" : "status.paused", { side });
     if (Object.keys(s.legal).length > 0) {
       return t(s.players === "both" ? "status.toMove" : "status.yourMove", { side }) + (s.hint ? t("status.hint", { move: s.hint }) : "");
     }
-    return t("status.pressEngine", { side, engine: s.seats[s.sideToMove] });
+    return t("status.pressEngine", { side, engine: seatName(s.seats[s.sideToMove]) });
   }
 
   function gameInfo() {
     const s = state();
-    let text = t("info.rules", { rules: s.rules });
+    let text = t("info.rules", { rules: rulesName(s.rules, s.variant) });
     if (s.players === "red" || s.players === "blue") {
       const l = s.levels[s.level - 1];
-      text += t("info.level", { level: l.level, name: levelName(l), seconds: s.movetimeMs / 1000 });
+      text += t("info.level", { level: l.level, name: levelName(l), seconds: seconds(s.movetimeMs) });
     }
     return text;
   }
@@ -125,7 +125,16 @@ Jungle.panels = (() => {
       li.appendChild(span);
     });
     const current = list.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (current) scrollListTo(list, current);
+  }
+
+  // Scrolls the move list, and only it, so that `item` is in view: scrollIntoView would
+  // scroll the page too (on a phone, the board half out of view at every move).
+  function scrollListTo(list, item) {
+    const shown = list.getBoundingClientRect();
+    const at = item.getBoundingClientRect();
+    if (at.top < shown.top) list.scrollTop -= shown.top - at.top;
+    else if (at.bottom > shown.bottom) list.scrollTop += at.bottom - shown.bottom;
   }
 
   // "12… c7c6, a blunder (−23.4 points; better: e7e6)": a marked move in words.
@@ -222,8 +231,10 @@ Jungle.panels = (() => {
     $("players").value = s.players;
     const movetime = $("movetime");
     if (![...movetime.options].some((o) => o.value === String(s.movetimeMs))) {
-      movetime.appendChild(new Option((s.movetimeMs / 1000) + " s", String(s.movetimeMs)));
+      movetime.appendChild(new Option("", String(s.movetimeMs)));
     }
+    // The times in the language's number format.
+    for (const o of movetime.options) o.textContent = seconds(Number(o.value)) + " s";
     movetime.value = String(s.movetimeMs);
     // The position box follows the game, but what a person is typing there stays
     // until the position itself changes.
@@ -242,10 +253,10 @@ Jungle.panels = (() => {
     $("first").disabled = $("back").disabled = s.ply === 0;
     $("forward").disabled = $("last").disabled = s.ply >= s.moves.length;
     $("watch-info").textContent = t("watch.info", {
-      red: s.engines[0],
-      blue: s.engines[1],
-      base: s.watch.tc.baseMs / 1000,
-      inc: s.watch.tc.incMs / 1000,
+      red: seatName(s.engines[0]),
+      blue: seatName(s.engines[1]),
+      base: seconds(s.watch.tc.baseMs),
+      inc: seconds(s.watch.tc.incMs),
     });
     $("watch-run").disabled = (s.players === "engines" && s.watch.running) || !!s.result;
     $("watch-pause").disabled = !(s.players === "engines" && s.watch.running);

@@ -1,14 +1,16 @@
 // The Puzzles mode of the board (issue 33). The puzzles, the choice of the next one
 // near the person's rating and the Glicko-2 rating itself are the back end's
 // (`POST puzzle`, crates/app/src/puzzles.rs; the set is built in, so the static site
-// has it offline); the person's progress is kept here, in localStorage. The board
-// plays the puzzle as a game of two people ("players": "both"): the person's moves
-// are checked against the solution before they are sent, and the opponent's replies
-// are played by this file.
+// has it offline); the person's progress is kept here, in localStorage. The back
+// end's judge (`POST judge`, crates/app/src/judge.rs) sets the puzzle on the board as
+// a game of two people and judges the person's moves (sent as any move is); this file
+// draws what the state's `judge` says: right (then it asks for the reply after a short
+// pause), solved, wrong, the hint, the solution, how the puzzle counts.
 //
 // Hooks called by main.js (kept small on purpose): `interceptMove(move)` before a
-// move is sent, `arrows()` for the board's arrows, `onState(s)` at the end of drawing
-// each state, `onLanguage()` when the page's language changes. The way in is any
+// move is sent (by controls.js's move box too), `arrows()` for the board's arrows,
+// `onState(s)` at the end of drawing each state, `onLanguage()` when the page's
+// language changes. The way in is any
 // element with data-open="puzzles" (index.html).
 //
 // Every word comes from the page's catalogues by `t()` (words.js; keys `puzzle.*`, the
@@ -24,8 +26,12 @@ Jungle.puzzles = (() => {
   const { post } = Jungle.game;
   const { nameSeat } = Jungle.panels;
   const { close: closeWelcome } = Jungle.welcome;
+  const aside = Jungle.aside;
 
   const KEY = "jungle.puzzles";
+  // The puzzle tried last, from its first move until it is counted: { id, flawed }
+  // (a reload, then Next, counts a flawed try as failed).
+  const TRIED_KEY = "jungle.puzzles.tried";
   const THEME_KEY = "jungle.puzzles.theme";
   // A puzzle's difficulty in words, by its rating (600–2600, protocol.md §9): the
   // lowest rating of each word.
@@ -40,18 +46,18 @@ Jungle.puzzles = (() => {
 
   let active = false;
   let puzzle = null;
-  // Index in puzzle.solution of the person's next move.
-  let step = 0;
-  // Something went wrong, a hint or the solution was asked for: not a clean solve.
-  let flawed = false;
-  let hinted = false;
   // The result was counted (solved, or failed by showing the solution).
   let counted = false;
   let over = false;
   let busy = false;
+  // A wrong move was played, or a hint taken, in this try (or before a reload: the
+  // stored try); the judge sees only this page's tries.
+  let flawed = false;
+  let hinted = false;
   let shownArrows = [];
   let progress = readProgress();
-  let lastRating = null;
+  // The rating's change when the last puzzle counted (the back end's), or null.
+  let change = null;
   // What the box says: the task and the feedback, each a function that words it in
   // the page's language (null: nothing), and the feedback's kind ("right", "wrong" or
   // ""). A refused progress (ask) is said under the next puzzle: `dropped`.
@@ -63,6 +69,9 @@ Jungle.puzzles = (() => {
   let themes = [];
   // The state last drawn (onState).
   let state = null;
+  // Called when the place changes (a puzzle, or none): places.js keeps it in the
+  // address.
+  let placeChanged = () => {};
 
   function readProgress() {
     try {
@@ -75,6 +84,21 @@ Jungle.puzzles = (() => {
   // A browser without storage: the rating lasts as long as the page.
   function saveProgress() {
     keep(KEY, JSON.stringify(progress));
+  }
+
+  function readTried() {
+    try {
+      const tried = JSON.parse(stored(TRIED_KEY));
+      return tried && typeof tried.id === "string" ? tried : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // The puzzle on the board is tried (a move was made): kept with its flaw until it
+  // is counted.
+  function markTried() {
+    if (puzzle && !counted) keep(TRIED_KEY, JSON.stringify({ id: puzzle.id, flawed: flawed || hinted }));
   }
 
   const el = (id) => document.getElementById(id);
@@ -146,9 +170,8 @@ Jungle.puzzles = (() => {
     const r = progress && progress.rating;
     const rating = r ? Math.round(r.rating) : 1500;
     let text = t("puzzle.rating.value", { rating, deviation: Math.round(r ? r.deviation : 350) });
-    if (lastRating !== null && lastRating !== rating) {
-      const d = rating - lastRating;
-      text = t("puzzle.rating.change", { value: text, change: (d > 0 ? "+" : "−") + Math.abs(d) });
+    if (change) {
+      text = t("puzzle.rating.change", { value: text, change: (change > 0 ? "+" : "−") + Math.abs(change) });
     }
     el("puzzle-rating").textContent = text;
     el("puzzle-streak").textContent = progress
@@ -234,14 +257,22 @@ Jungle.puzzles = (() => {
     }
   }
 
-  // Asks the back end for the next puzzle (counting `finished` first) and sets it up.
-  async function next(finished) {
+  // Asks the back end for the next puzzle, or the one of `id` (counting `finished`
+  // first) and sets it up.
+  async function next(finished, id) {
     if (busy) return;
     busy = true;
     try {
-      // Leaving a puzzle after a wrong move counts it as failed.
-      if (!finished && puzzle && flawed && !counted) finished = { id: puzzle.id, solved: false };
+      // Leaving a puzzle the judge counts as failed (a wrong move, a hint), or one
+      // flawed before a reload, counts it as failed.
+      const j = judged();
+      if (!finished && puzzle && !counted && (flawed || (j && j.outcome === false))) {
+        finished = { id: puzzle.id, solved: false };
+      }
+      const tried = readTried();
+      if (!finished && tried && tried.flawed && tried.id !== id) finished = { id: tried.id, solved: false };
       const body = { seed: Math.floor(Math.random() * 2 ** 31) };
+      if (id) body.id = id;
       if (progress) body.progress = progress;
       const theme = el("puzzle-theme").value;
       if (theme) body.theme = theme;
@@ -255,12 +286,13 @@ Jungle.puzzles = (() => {
       const data = JSON.parse(answer.text);
       progress = data.progress;
       saveProgress();
+      if (finished) keep(TRIED_KEY, "");
       fillThemes(data.themes);
       if (!data.puzzle) {
         say(() => t("puzzle.noneOfTheme"), null, "");
         return;
       }
-      lastRating = null;
+      change = null;
       await setUp(data.puzzle);
       if (dropped) {
         say(null, dropped, "wrong");
@@ -275,14 +307,15 @@ Jungle.puzzles = (() => {
   async function count(solved) {
     if (counted) return;
     counted = true;
-    const before = Math.round(progress ? progress.rating.rating : 1500);
+    keep(TRIED_KEY, "");
     const body = { finished: { id: puzzle.id, solved }, seed: 0 };
     if (progress) body.progress = progress;
     const answer = await ask(body);
     if (answer.status === 200) {
-      progress = JSON.parse(answer.text).progress;
+      const data = JSON.parse(answer.text);
+      progress = data.progress;
       saveProgress();
-      lastRating = before;
+      change = data.change;
       if (dropped) say(null, dropped, "wrong");
       dropped = null;
     } else {
@@ -293,16 +326,18 @@ Jungle.puzzles = (() => {
 
   async function setUp(p) {
     puzzle = p;
-    step = 0;
-    flawed = false;
-    hinted = false;
     counted = false;
     over = false;
+    flawed = false;
+    hinted = false;
     shownArrows = [];
+    // Tried before the page was opened again: the flaw stays.
+    const tried = readTried();
+    if (tried && tried.id === p.id && tried.flawed) flawed = true;
+    placeChanged();
     // The puzzle's side plays at the bottom.
     board.setFlipped(p.solver === "blue");
-    await post("new", { players: "both", fen: p.fen, rules: p.rules });
-    for (const m of p.before) await post("move", { move: m });
+    await post("judge", { do: "puzzle", id: p.id });
     el("puzzle-retry").hidden = true;
     say(taskWords(), null, "");
     renderStats();
@@ -314,75 +349,59 @@ Jungle.puzzles = (() => {
   // The task, worded when it is said (the side by words.js's sideName).
   function taskWords() {
     const p = puzzle;
-    const moves = (p.solution.length + 1) / 2;
+    const moves = p.moves;
     if (p.goal !== "win") return () => t("puzzle.task.draw", { side: sideName(p.solver) });
     if (moves === 1) return () => t("puzzle.task.win.one", { side: sideName(p.solver) });
     return () => t("puzzle.task.win.many", { side: sideName(p.solver), moves });
   }
 
-  function legal(move) {
-    // state.legal: for each square, the moves' targets ({to, capture, jump}).
-    return !!state && (state.legal[move.slice(0, 2)] || []).some((t) => (t.to || t) === move.slice(2, 4));
+  // The judge of state `s` (the page's by default) while it judges this puzzle.
+  function judged(s = state) {
+    const j = s && s.judge;
+    return puzzle && j && j.kind === "puzzle" && j.id === puzzle.id ? j : null;
   }
 
-  // Called by main.js before it sends a move; true when this file took care of it.
+  // Called before a move is sent; true when this file took care of it.
   function interceptMove(move) {
     if (!active || !puzzle) return false;
-    if (busy || over) return true;
-    if (!legal(move)) return false; // the page says why it is not legal
-    if (move === puzzle.solution[step]) {
-      right(move);
-    } else {
-      other(move);
-    }
+    if (!busy && !over) tryMove(move);
     return true;
   }
 
-  async function right(move) {
-    busy = true;
-    try {
-      clearHint();
-      await post("move", { move });
-      step += 1;
-      if (step >= puzzle.solution.length) {
-        await solved();
-        return;
-      }
-      say(null, () => t("puzzle.right"), "right");
-      await sleep(REPLY_DELAY);
-      await post("move", { move: puzzle.solution[step] });
-      step += 1;
-    } finally {
-      busy = false;
-    }
-  }
-
-  // A move that is not the stored one is right only when it wins the game at once (the
-  // verifier accepts every such move); the rules core says so after playing it.
-  async function other(move) {
+  // The move goes to the judge as any move does; a refused one is said by game.js's post.
+  async function tryMove(move) {
     busy = true;
     try {
       clearHint();
       const s = await post("move", { move });
-      if (s && s.result && s.result.winner === puzzle.solver && puzzle.goal === "win") {
-        step = puzzle.solution.length;
-        await solved();
-        return;
+      const j = judged(s);
+      const verdict = j && j.verdict;
+      if (!verdict) return;
+      if (verdict.answer === "solved") {
+        await solved(j);
+      } else if (verdict.answer === "wrong") {
+        // Tried from its first move, flawed: a reload keeps the flaw.
+        flawed = true;
+        markTried();
+        el("puzzle-retry").hidden = false;
+        say(null, () => t("puzzle.wrong", { move }), "wrong");
+        document.body.dataset.puzzleState = "wrong";
+      } else {
+        markTried();
+        say(null, () => t("puzzle.right"), "right");
+        await sleep(REPLY_DELAY);
+        await post("judge", { do: "reply" });
       }
-      if (s) await post("undo");
-      flawed = true;
-      el("puzzle-retry").hidden = false;
-      say(null, () => t("puzzle.wrong", { move }), "wrong");
-      document.body.dataset.puzzleState = "wrong";
     } finally {
       busy = false;
     }
   }
 
-  async function solved() {
+  async function solved(j) {
     over = true;
     el("puzzle-retry").hidden = true;
-    const clean = !flawed && !hinted;
+    // A flaw from before a reload counts too (the judge sees only this page's tries).
+    const clean = j.outcome === true && !flawed;
     say(null, () => (clean ? t("puzzle.solved") : t("puzzle.solvedWithHelp")), "right");
     // The state says "solved" once the rating and the streak are counted (the tests
     // and the page read them then).
@@ -399,16 +418,16 @@ Jungle.puzzles = (() => {
     document.body.dataset.puzzleState = "playing";
   }
 
-  function hint() {
+  async function hint() {
     if (!puzzle || over) return;
     hinted = true;
+    markTried();
     clearHint();
-    const from = puzzle.solution[step].slice(0, 2);
-    board.mark(from, "puzzle-hint");
-    const piece = state && state.board[board.squareIndex(from)];
-    if (piece) {
-      say(null, () => t("puzzle.hintText", { animal: animalName(piece.animal), square: from }), "");
-    }
+    const s = await post("judge", { do: "hint" });
+    const h = judged(s) && judged(s).hint;
+    if (!h) return;
+    board.mark(h.square, "puzzle-hint");
+    say(null, () => t("puzzle.hintText", { animal: animalName(h.animal), square: h.square }), "");
   }
 
   function clearHint() {
@@ -419,15 +438,16 @@ Jungle.puzzles = (() => {
   async function showSolution() {
     if (!puzzle || over) return;
     over = true;
-    flawed = true;
     clearHint();
     el("puzzle-retry").hidden = true;
-    const rest = puzzle.solution.slice(step);
+    const s = await post("judge", { do: "solution" });
+    const j = judged(s);
+    const rest = (j && j.solution) || [];
     shownArrows = rest.map((m, i) => [m, i % 2 === 0 ? "best-arrow" : "hint-arrow"]);
     board.drawArrows();
     say(null, () => t("puzzle.solution", { moves: rest.join(" ") }), "wrong");
     try {
-      await count(false);
+      await count(!!j && j.outcome === true && !flawed);
     } finally {
       document.body.dataset.puzzleState = "shown";
     }
@@ -457,39 +477,67 @@ Jungle.puzzles = (() => {
     nameSeat(other, sideName(other));
   }
 
-  async function open() {
+  // Opens the Puzzles mode: at the puzzle of `id` when one is given (the address),
+  // else where it was or at the next puzzle.
+  async function open(id) {
+    if (typeof id !== "string") id = null;
     // Opened from the header or by the address: the first screen makes way.
     closeWelcome();
     buildBox();
+    // The person's game waits for the end of the puzzles (aside.js).
+    if (!active) aside.setAside();
     active = true;
     document.body.classList.add("puzzle-mode");
     el("puzzle-box").hidden = false;
     renderStats();
-    if (!puzzle) {
+    if (id && (!puzzle || puzzle.id !== id)) {
+      await next(undefined, id);
+    } else if (!puzzle) {
       await next();
     } else {
       await setUp(puzzle);
     }
   }
 
-  function leave() {
+  // `bring`: the kept game comes back (not when a lesson takes the board next).
+  function leave(bring) {
     active = false;
+    // The board stays, a game of two people again.
+    post("judge", { do: "leave" });
     shownArrows = [];
     clearHint();
     document.body.classList.remove("puzzle-mode");
     el("puzzle-box").hidden = true;
     delete document.body.dataset.puzzle;
     board.drawArrows();
+    placeChanged();
+    if (bring !== false) aside.bringBack();
+  }
+
+  // Where the person is, for the address: "puzzle/<id>", or null outside the puzzles.
+  function place() {
+    return active && puzzle ? "puzzle/" + puzzle.id : null;
   }
 
   document.addEventListener("DOMContentLoaded", () => {
     buildBox();
     for (const b of document.querySelectorAll('[data-open="puzzles"]')) b.addEventListener("click", open);
-    if (location.hash === "#puzzles") open();
   });
 
   // The puzzle on the board (the browser tests read its solution).
   const current = () => puzzle;
 
-  return { interceptMove, arrows, onState, onLanguage, open, leave, current };
+  return {
+    interceptMove,
+    arrows,
+    onState,
+    onLanguage,
+    open,
+    leave,
+    current,
+    place,
+    onPlace: (f) => {
+      placeChanged = f;
+    },
+  };
 })();

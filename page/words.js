@@ -71,8 +71,23 @@ Jungle.words = (() => {
 
   // A person's seat is "You" in the state ("Human" in a record); the page says it in
   // its language.
+  // The built-in engine ("Jungle", its name on the command line and in the static
+  // site) is the computer to a reader of the page: its name in the page's words.
   function seatName(name) {
+    if (name === "Jungle") return t("seat.jungle");
     return name === "You" || name === "Human" ? t("seat.human") : name;
+  }
+
+  // Seconds from milliseconds, in the language's number format ("0,6" in German).
+  function seconds(ms) {
+    return new Intl.NumberFormat(t("lang.tag")).format(ms / 1000);
+  }
+
+  // The rules in words ("jungle-cn +DogSwims"): the rule set's name in the page's
+  // words (a German or Chinese page names it, not by its value), the options as sent.
+  function rulesName(rules, variant) {
+    const key = "rules.name." + variant;
+    return CATALOGUES.en && key in CATALOGUES.en && rules.startsWith(variant) ? t(key) + rules.slice(variant.length) : rules;
   }
 
   // A level's name in the page's language (an engine's own level names stay).
@@ -100,6 +115,7 @@ Jungle.words = (() => {
     // The players of a loaded game ("Human" for a person).
     if (a.red) a.red = seatName(a.red);
     if (a.blue) a.blue = seatName(a.blue);
+    if (a.engine) a.engine = seatName(a.engine);
     return t(key, a);
   }
 
@@ -143,6 +159,8 @@ Jungle.words = (() => {
     charOf,
     sideName,
     seatName,
+    seconds,
+    rulesName,
     levelName,
     codeText,
     refusalText,

@@ -59,12 +59,14 @@ window.alert = () => {};
 window.prompt = () => null;
 const visible = (e) => e.offsetParent !== null || e.getClientRects().length > 0;
 const ACTIONS = ["move", "undo", "redo", "goto", "new", "settings", "hint", "movenow",
-  "analysis", "watch", "review", "state", "nonsense"];
+  "analysis", "watch", "review", "state", "judge", "nonsense"];
 const BODIES = [{}, { move: "a3a4" }, { move: "zz" }, { ply: 0 }, { ply: 3 }, { ply: -1 },
   { players: "red" }, { players: "blue" }, { players: "both" }, { players: "engines" },
   { level: 1 }, { level: 99 }, { on: true }, { on: false }, { run: true }, { run: false },
   { on: true, multipv: 3 }, { fen: "6l/7/1t5/7/7/7/W5R/7/7 r", players: "both" },
   { rules: { variant: "jungle-cn", dogSwims: true, trappedLoseAttack: false } },
+  { do: "lesson", id: "rat", task: 1 }, { do: "lesson", id: "chase", task: 0 }, { do: "reply" },
+  { do: "hint" }, { do: "solution" }, { do: "again" }, { do: "leave" }, { do: "puzzle", id: "x" },
   "junk", null];
 const TEXTS = ["a3a4", "g3g4", "zz", "", "a1a9", "6l/7/1t5/7/7/7/W5R/7/7 r", "🐘"];
 const KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", "Escape", "Enter", "h", "u", "f", " "];
@@ -224,7 +226,8 @@ async fn check_state(client: &Client, name: &str, log: &[String]) -> usize {
         },
         ..variant.rules()
     };
-    let start = Position::from_fen(s["startFen"].as_str().unwrap_or(""))
+    // Under the line's rules: with DogSwims a start may have a dog in the water.
+    let start = Position::from_fen_with(s["startFen"].as_str().unwrap_or(""), rules.moves)
         .unwrap_or_else(|e| panic!("{name}: start {e} after {last:?}"));
     let mut game = Game::with_rules(start, rules);
     let ply = s["ply"].as_u64().unwrap_or(0) as usize;

@@ -40,6 +40,31 @@ async fn a_person_plays_in_the_browser() {
     eprintln!("browser test took {:.1} s", started.elapsed().as_secs_f64());
 }
 
+/// The board's faults found by trying it as a new user (issue 44), under `jungle gui`
+/// (`browser_common::faults`). Screenshots `fault-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_board_faults_stay_fixed() {
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let client = &browser.client;
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", jungle()),
+        "--movetime",
+        "200",
+    ]);
+    browser_common::faults::moves_scroll_only_their_list(client, &gui.url(), "").await;
+    browser_common::faults::leaving_a_mode_keeps_the_game(client, &gui.url(), "").await;
+    browser_common::faults::a_new_visitor_gets_a_new_game(client, &gui.url(), "").await;
+    browser_common::faults::the_place_is_in_the_address(client, &gui.url(), "").await;
+    browser_common::faults::the_keyboard_plays(client, &gui.url(), "").await;
+    browser_common::faults::the_lessons_end(client, &gui.url(), "").await;
+    browser_common::faults::the_words_left_over(client, &gui.url(), "").await;
+    browser.close().await;
+    browser_common::faults::sizes_on_a_phone(&gui.url(), "").await;
+}
+
 /// The Puzzles mode under `jungle gui`: solved, failed with the solution shown, the
 /// rating and the streak, the phone layout (`browser_common::puzzles`). Screenshots
 /// `puzzle-*.png`.

@@ -229,6 +229,38 @@ fn a_move_forbidden_by_an_anti_chase_rule_names_the_rule() {
     );
 }
 
+/// The judge over HTTP (the same as the worker's, crates/web/src/host.rs): a lesson's
+/// task set, a wrong try, the task again, a refused try, the right one.
+#[test]
+fn the_judge_answers_a_lessons_tries() {
+    let gui = Gui::start(&["--engine", &ours("J")]);
+    let (status, s) = gui.post("judge", r#"{"do":"lesson","id":"rat","task":0}"#);
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(
+        (s["judge"]["kind"].as_str(), s["players"].as_str()),
+        (Some("lesson"), Some("both"))
+    );
+    let (_, s) = gui.post("move", r#"{"move":"d4d3"}"#);
+    assert_eq!(s["judge"]["verdict"]["answer"], "wrong", "{s}");
+    let (_, s) = gui.post("judge", r#"{"do":"again"}"#);
+    assert_eq!(moves(&s), Vec::<String>::new());
+    let (_, s) = gui.post("move", r#"{"move":"d4d5"}"#);
+    assert_eq!(s["judge"]["verdict"]["answer"], "solved", "{s}");
+    gui.post("judge", r#"{"do":"lesson","id":"rat","task":1}"#);
+    let (status, answer) = gui.post("move", r#"{"move":"d4d5"}"#);
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (400, Some("illegal")),
+        "{answer}"
+    );
+    let (status, answer) = gui.post("judge", r#"{"do":"hint"}"#);
+    assert_eq!(
+        (status, answer["code"].as_str()),
+        (409, Some("noPuzzle")),
+        "{answer}"
+    );
+}
+
 #[test]
 fn a_crashing_engine_is_reported_restarted_and_the_game_kept() {
     let gui = Gui::start(&["--engine", &fake("crash")]);

@@ -7,6 +7,10 @@
 //! are declared alike. The match referee (`jungle match`) refuses the same bad values
 //! in the engine's words.
 //!
+//! The Python package's in-process `Engine` takes its options from the same table:
+//! `crates/python/tests/test_options.py` answers the same kind of script with
+//! `Engine.configure` against this engine, in the same words.
+//!
 //! The browser's engine needs the module (`scripts/build-web.sh`) and `node`; without
 //! them that part says SKIPPED, except under CI (`CI` set), where it fails.
 

@@ -316,6 +316,11 @@ fn every_lesson_task_is_solved_by_its_moves_under_the_rules_core() {
                     "water" => WATER.contains(m.to()),
                     "jump" => m.is_jump(),
                     "den" => start.is_den_entry(m),
+                    // No animal of Blue's can walk into Red's den after it.
+                    "guard" => {
+                        let there = *after.position();
+                        !after.legal_moves().iter().any(|&b| there.is_den_entry(b))
+                    }
                     "win" => matches!(
                         after.result(),
                         GameResult::Win {

@@ -64,6 +64,29 @@ async fn play_a_move(client: &fantoccini::Client) {
     engine_replied(client, 2).await;
 }
 
+/// The board's faults found by trying it as a new user (issue 44), on the static site
+/// (`browser_common::faults`). Screenshots `site-fault-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_board_faults_stay_fixed() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let server = FileServer::start(site);
+    let client = &browser.client;
+    browser_common::faults::moves_scroll_only_their_list(client, &server.url(), "site-").await;
+    browser_common::faults::leaving_a_mode_keeps_the_game(client, &server.url(), "site-").await;
+    browser_common::faults::a_new_visitor_gets_a_new_game(client, &server.url(), "site-").await;
+    browser_common::faults::the_place_is_in_the_address(client, &server.url(), "site-").await;
+    browser_common::faults::the_keyboard_plays(client, &server.url(), "site-").await;
+    browser_common::faults::the_lessons_end(client, &server.url(), "site-").await;
+    browser_common::faults::the_words_left_over(client, &server.url(), "site-").await;
+    browser.close().await;
+    browser_common::faults::sizes_on_a_phone(&server.url(), "site-").await;
+}
+
 /// The Puzzles mode with the set built into the module: solved, failed with the
 /// solution shown, the rating and the streak, the phone layout
 /// (`browser_common::puzzles`). Screenshots `site-puzzle-*.png`.

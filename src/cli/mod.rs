@@ -54,6 +54,9 @@ enum Command {
     Openings(OpeningsArgs),
     /// Serve a board for people in the browser: play, watch engines, analyse.
     Gui(GuiArgs),
+    /// Serve online games between people by link, the server the referee and the clock
+    /// (crates/online; protocol.md, "Online games").
+    Serve(jungle_online::ServeArgs),
     /// A one-ply greedy player speaking the protocol (the beginner the levels are measured against).
     Greedy(GreedyArgs),
     /// Puzzles: made from games and the endgame tables, verified, themed and rated.
@@ -79,6 +82,7 @@ pub fn run() -> i32 {
         Some(Command::Tb(cmd)) => tablebases::command::run(cmd),
         Some(Command::Openings(args)) => openings::command::run_openings(args),
         Some(Command::Gui(args)) => gui::command::run_gui(args),
+        Some(Command::Serve(args)) => jungle_online::run(args),
         Some(Command::Greedy(args)) => greedy::command::run_greedy(args),
         Some(Command::Puzzles(cmd)) => puzzles::command::run(cmd),
     }

@@ -8,6 +8,7 @@
 
 #![allow(dead_code)]
 
+pub mod faults;
 pub mod files;
 pub mod puzzles;
 
@@ -1328,6 +1329,16 @@ impl Browser {
 
     /// Starts the browser with Chromium flags of its own (e.g. a dark colour scheme).
     pub async fn open_with(extra: &[&str]) -> Option<Browser> {
+        Browser::start(extra, None).await
+    }
+
+    /// Starts the browser as a phone of `width` x `height` CSS pixels (Chromium's
+    /// device emulation: a headless window is never narrower than 500 px).
+    pub async fn open_phone(width: u32, height: u32) -> Option<Browser> {
+        Browser::start(&[], Some((width, height))).await
+    }
+
+    async fn start(extra: &[&str], phone: Option<(u32, u32)>) -> Option<Browser> {
         let (Some(chromium), Some(chromedriver)) = (
             binary("CHROMIUM", "/usr/bin/chromium"),
             binary("CHROMEDRIVER", "/usr/bin/chromedriver"),
@@ -1358,10 +1369,13 @@ impl Browser {
         args.push(format!("--user-data-dir={}", profile.display()));
         args.extend(extra.iter().map(|s| s.to_string()));
         let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            serde_json::json!({ "binary": chromium, "args": args }),
-        );
+        let mut options = serde_json::json!({ "binary": chromium, "args": args });
+        if let Some((width, height)) = phone {
+            options["mobileEmulation"] = serde_json::json!({
+                "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1 }
+            });
+        }
+        caps.insert("goog:chromeOptions".into(), options);
         let url = format!("http://127.0.0.1:{port}");
         let mut client = None;
         for _ in 0..100 {

@@ -20,7 +20,10 @@ async fn rating_and_streak(client: &Client) -> (f64, u32) {
 }
 
 /// Waits for a puzzle set up on the board (a new one when `previous` is given).
-async fn puzzle_ready(client: &Client, previous: Option<&str>) -> (String, Vec<String>, usize) {
+pub(super) async fn puzzle_ready(
+    client: &Client,
+    previous: Option<&str>,
+) -> (String, Vec<String>, usize) {
     let not_previous = previous.map_or(String::new(), |id| {
         format!(" && Jungle.puzzles.current().id !== '{id}'")
     });
@@ -74,7 +77,7 @@ async fn solve(client: &Client, solution: &[String], before: usize) {
 
 /// Plays a quiet move other than the solution's (no capture, no den) and waits until
 /// the page said it is wrong and took it back; returns the move.
-async fn play_a_wrong_move(client: &Client, before: usize) -> String {
+pub(super) async fn play_a_wrong_move(client: &Client, before: usize) -> String {
     let wrong: String = eval(
         client,
         "const p = Jungle.puzzles.current();

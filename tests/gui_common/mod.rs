@@ -33,6 +33,45 @@ pub fn fake(name: &str) -> String {
     )
 }
 
+/// Starts a server command whose first stdout line names its URL
+/// (`… http://ADDR/ …`); returns the process and ADDR.
+pub fn spawn_with_url(cmd: &mut Command) -> (Child, String) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("the URL line");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    (child, addr)
+}
+
+/// Sends raw bytes to `addr`, returns (status, headers, body).
+pub fn raw(addr: &str, request: &[u8]) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(20))).ok();
+    s.write_all(request).expect("sends");
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf);
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_string(), body.to_string())
+}
+
 /// A running `jungle gui`; killed when dropped.
 pub struct Gui {
     child: Child,
@@ -42,24 +81,9 @@ pub struct Gui {
 impl Gui {
     /// Starts `jungle gui --port 0 <args>` and waits for its URL.
     pub fn start(args: &[&str]) -> Gui {
-        let mut child = Command::new(jungle())
-            .args(["gui", "--port", "0"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("jungle gui starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("the URL line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .to_string();
+        let mut cmd = Command::new(jungle());
+        cmd.args(["gui", "--port", "0"]).args(args);
+        let (child, addr) = spawn_with_url(&mut cmd);
         Gui { child, addr }
     }
 
@@ -69,19 +93,7 @@ impl Gui {
 
     /// Sends raw bytes, returns (status, headers, body).
     pub fn raw(&self, request: &[u8]) -> (u16, String, String) {
-        let mut s = TcpStream::connect(&self.addr).expect("connects");
-        s.set_read_timeout(Some(Duration::from_secs(20))).ok();
-        s.write_all(request).expect("sends");
-        let mut buf = Vec::new();
-        let _ = s.read_to_end(&mut buf);
-        let text = String::from_utf8_lossy(&buf).into_owned();
-        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(0);
-        (status, head.to_string(), body.to_string())
+        raw(&self.addr, request)
     }
 
     pub fn get(&self, path: &str) -> (u16, String) {

@@ -124,6 +124,9 @@ pub struct PuzzleRequest {
     /// Draws the puzzle among those near the rating.
     #[serde(default)]
     pub seed: u64,
+    /// This puzzle of the set rather than the next one (a puzzle's address, a reload).
+    #[serde(default)]
+    pub id: Option<String>,
 }
 
 /// A puzzle the person finished: solved cleanly, or not.
@@ -132,6 +135,29 @@ pub struct PuzzleRequest {
 pub struct FinishedPuzzle {
     pub id: String,
     pub solved: bool,
+}
+
+/// `POST /api/judge`: the judge of puzzles and lessons (`judge`). A puzzle or a lesson's
+/// task is set on the board; the person's moves then go by `move` and are judged; the
+/// view's `judge` says the answer.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+/// (The variants without fields are written `{}` so that unknown fields are refused.)
+#[serde(tag = "do", rename_all = "lowercase", deny_unknown_fields)]
+pub enum JudgeRequest {
+    /// Sets puzzle `id` of the shipped set on the board (two people play).
+    Puzzle { id: String },
+    /// Sets task `task` (from 0) of lesson `id` on the board.
+    Lesson { id: String, task: usize },
+    /// Plays the reply to a right move (the view's `judge.reply`).
+    Reply {},
+    /// Shows the puzzle's next move to find (the puzzle then counts as not solved).
+    Hint {},
+    /// Shows the rest of the puzzle's line (it then counts as not solved).
+    Solution {},
+    /// Sets the task again: a lesson's from its start, a puzzle where it stands.
+    Again {},
+    /// Ends the task; the board stays as it is.
+    Leave {},
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,6 +177,7 @@ pub enum Request {
     Review(ReviewRequest),
     Record,
     Puzzle(PuzzleRequest),
+    Judge(JudgeRequest),
 }
 
 /// Why a request was refused: the HTTP status, a sentence (English), and for the
@@ -281,6 +308,7 @@ pub fn parse(name: &str, body: &str) -> Result<Request, Refusal> {
         "load" => Request::Load(json(body)?),
         "review" => Request::Review(json(body)?),
         "puzzle" => Request::Puzzle(json(body)?),
+        "judge" => Request::Judge(json(body)?),
         _ => {
             return Err(Refusal::new(
                 404,
@@ -303,6 +331,17 @@ mod tests {
         );
         assert_eq!(parse("undo", ""), Ok(Request::Undo));
         assert_eq!(parse("undo", "{}"), Ok(Request::Undo));
+        assert_eq!(
+            parse("judge", r#"{"do":"lesson","id":"rat","task":1}"#),
+            Ok(Request::Judge(JudgeRequest::Lesson {
+                id: "rat".into(),
+                task: 1
+            }))
+        );
+        assert_eq!(
+            parse("judge", r#"{"do":"hint"}"#),
+            Ok(Request::Judge(JudgeRequest::Hint {}))
+        );
         assert_eq!(
             parse(
                 "new",
@@ -335,6 +374,11 @@ mod tests {
             ("load", r#"{"path":"/etc/passwd"}"#),
             ("puzzle", r#"{"theme":3}"#),
             ("puzzle", r#"{"finished":{"id":"x"}}"#),
+            ("judge", r#"{}"#),
+            ("judge", r#"{"do":"cheat"}"#),
+            ("judge", r#"{"do":"puzzle"}"#),
+            ("judge", r#"{"do":"hint","id":"x"}"#),
+            ("judge", r#"{"do":"lesson","id":"rat","task":-1}"#),
         ] {
             let r = parse(name, body);
             assert!(

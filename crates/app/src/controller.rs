@@ -2,12 +2,14 @@
 //! an engine arrives here, on one thread, in order, and is handed to the part it is
 //! about: the game line (`line`), who plays (`seats`), the watched game's clocks
 //! (`watch`), the engines' searches (`jobs`), analysis (`analysis`), the review
-//! (`review`), records (`records`). The rules core checks every move, the page's and
+//! (`review`), records (`records`), the judge of puzzles and lessons (`judge`). The rules core checks every move, the page's and
 //! the engines' alike; an engine only ever proposes.
 //!
 //! Here: the state, what the view reads, the dispatch, the game line's changes and
 //! the events to the pages. `requests` answers the page's requests, `playing` runs
-//! the engines' searches and takes what they say, `reviewing` walks a review.
+//! the engines' searches and takes what they say, `reviewing` walks a review,
+//! `judging` sets puzzles and lessons on the board and hands the person's tries to the
+//! judge.
 
 use crate::analysis::Analysis;
 use crate::api::{self, Answer, Code, Players, Refusal, Request};
@@ -20,6 +22,7 @@ use crate::engines::{
 use crate::events::{Event, Notice, NoticeKind, Notices};
 use crate::game::{Game, GameResult, Rules, Variant};
 use crate::jobs::{Job, Jobs, PlayJob};
+use crate::judge::Judge;
 use crate::line::GameLine;
 use crate::records;
 use crate::review::{Review, REVIEW_NODES};
@@ -67,6 +70,8 @@ pub struct Controller<H: Host> {
     evals: Vec<Option<i32>>,
     /// The review of the line, running or done.
     review: Option<Review>,
+    /// The puzzle or lesson task on the board, if any.
+    judge: Judge,
     notices: Notices,
     /// Counts the states sent, so that a page drops one older than it has.
     version: u64,
@@ -88,6 +93,7 @@ impl<H: Host> Controller<H> {
             hint: None,
             evals: vec![None],
             review: None,
+            judge: Judge::default(),
             notices: Notices::default(),
             version: 0,
         }
@@ -135,6 +141,10 @@ impl<H: Host> Controller<H> {
 
     pub fn review(&self) -> Option<&Review> {
         self.review.as_ref()
+    }
+
+    pub fn judge(&self) -> &Judge {
+        &self.judge
     }
 
     /// The searches asked of the engines and not yet answered.
@@ -205,6 +215,21 @@ impl<H: Host> Controller<H> {
             Request::State => return Ok(Answer::State(Box::new(view::state(self)))),
             Request::Record => return Ok(Answer::Text(self.record())),
             Request::Puzzle(p) => return crate::puzzles::answer(&p).map(Answer::Json),
+            _ => {
+                self.judge.forget_answers();
+                self.change(request)
+            }
+        };
+        result?;
+        self.changed();
+        Ok(Answer::State(Box::new(view::state(self))))
+    }
+
+    /// A request that may change the state.
+    fn change(&mut self, request: Request) -> Result<(), Refusal> {
+        match request {
+            Request::State | Request::Record | Request::Puzzle(_) => Ok(()),
+            Request::Judge(j) => self.judge_request(j),
             Request::Move(m) => self.human_move(&m.mv),
             Request::Undo => self.undo(),
             Request::Redo => self.redo(),
@@ -217,10 +242,7 @@ impl<H: Host> Controller<H> {
             Request::Watch(w) => self.set_watch(w.run),
             Request::Load(l) => self.load(&l.text, l.game.unwrap_or(1)),
             Request::Review(r) => self.set_review(r.on),
-        };
-        result?;
-        self.changed();
-        Ok(Answer::State(Box::new(view::state(self))))
+        }
     }
 
     /// The game is over: a request to play on is refused with its result.
@@ -256,6 +278,8 @@ impl<H: Host> Controller<H> {
     /// Replaces the game; engines are told new rules. The old game's messages go.
     fn set_line(&mut self, line: GameLine) {
         self.notices.clear();
+        // A puzzle or a lesson ends with its game (`judging` sets the judge after).
+        self.judge.leave();
         let rules = line.rules();
         if rules != self.line.rules() {
             self.send_rules(rules);
@@ -369,6 +393,7 @@ fn rules_of(choice: &api::RulesChoice) -> Result<Rules, Refusal> {
     })
 }
 
+mod judging;
 mod playing;
 mod requests;
 mod reviewing;

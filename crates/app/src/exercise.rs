@@ -82,9 +82,9 @@ impl Script<'_> {
 /// The page's requests by name, `record` and one that does not exist included; moves
 /// weigh more, so that games grow long. (`new` and `load`, which replace the line, are
 /// drawn apart, rarely while a game goes on: see `request_name`.)
-const NAMES: [&str; 18] = [
+const NAMES: [&str; 20] = [
     "move", "move", "move", "move", "move", "undo", "redo", "goto", "settings", "hint", "movenow",
-    "analysis", "watch", "review", "review", "state", "record", "nonsense",
+    "analysis", "watch", "review", "review", "state", "record", "nonsense", "judge", "judge",
 ];
 
 fn request_name(c: &Controller<Recorder>, s: &mut Script) -> &'static str {
@@ -117,6 +117,8 @@ pub struct Reach {
     pub ended: usize,
     /// Steps with a review on.
     pub reviewing: usize,
+    /// Steps with a puzzle or a lesson on the board.
+    pub judging: usize,
 }
 
 /// Runs the script, checking the controller after every step. `Err` names the step
@@ -143,6 +145,7 @@ pub fn run(bytes: &[u8]) -> Result<Reach, String> {
         reach.plies = reach.plies.max(c.line().moves().len());
         reach.ended += usize::from(c.line().result().is_some());
         reach.reviewing += usize::from(c.review().is_some());
+        reach.judging += usize::from(view::state(&c).judge.is_some());
     }
     Ok(reach)
 }
@@ -266,6 +269,27 @@ fn body(c: &mut Controller<Recorder>, name: &str, s: &mut Script) -> String {
         ),
         "watch" => format!(r#"{{"run":{}}}"#, s.below(2) == 0),
         "review" => format!(r#"{{"on":{}}}"#, s.below(2) == 0),
+        "judge" => match s.below(8) {
+            // A puzzle of the set (or none such), a lesson's task (or none such).
+            0 => {
+                let set = crate::puzzles::shipped();
+                let id = set
+                    .get(s.below(set.len() + 1))
+                    .map_or("zzz", |p| p.id.as_str());
+                serde_json::json!({ "do": "puzzle", "id": id }).to_string()
+            }
+            1 => {
+                let lessons = crate::judge::lessons();
+                let id = lessons
+                    .get(s.below(lessons.len() + 1))
+                    .map_or("x", |l| l.id.as_str());
+                serde_json::json!({ "do": "lesson", "id": id, "task": s.below(4) }).to_string()
+            }
+            _ => {
+                let what = pick(s, &["reply", "reply", "hint", "solution", "again", "leave"]);
+                serde_json::json!({ "do": what }).to_string()
+            }
+        },
         "load" => {
             // The line's own record (as the page saves it), a fixed one, or junk.
             let text = match (s.below(3), c.handle(api::Request::Record)) {
@@ -418,6 +442,24 @@ fn check(c: &Controller<Recorder>) -> Result<(), String> {
             }
         }
     }
+    // The judge's reply due and hint are moves of the board shown.
+    if let Some(j) = &v.judge {
+        if let Some(reply) = j.reply.as_ref().filter(|r| !legal.contains(r)) {
+            return Err(format!(
+                "the judge's reply {reply} is not legal on the board"
+            ));
+        }
+        if let Some(hint) = j
+            .hint
+            .as_ref()
+            .filter(|h| !legal.iter().any(|m| m.starts_with(&h.square)))
+        {
+            return Err(format!(
+                "the judge hints at {}, which has no move",
+                hint.square
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -448,6 +490,7 @@ mod tests {
                     reach.plies = reach.plies.max(r.plies);
                     reach.ended += r.ended;
                     reach.reviewing += r.reviewing;
+                    reach.judging += r.judging;
                 }
                 Err(e) => panic!("script of seed {seed}: {e}"),
             }
@@ -457,6 +500,7 @@ mod tests {
         assert!(reach.plies >= 20, "{reach:?}");
         assert!(reach.ended > 0, "{reach:?}");
         assert!(reach.reviewing > 0, "{reach:?}");
+        assert!(reach.judging > 0, "{reach:?}");
     }
 
     /// The checks can fail: a line with a move that is not legal is caught.

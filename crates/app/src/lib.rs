@@ -14,6 +14,8 @@
 //!   - `records`: save and load.
 //! - `engines`: what it says to engines and hears back; the `Host` that carries it.
 //! - `events`: what it tells the pages unasked; `view`: the state the page is shown.
+//! - `judge`: the judge of a person's tries at a puzzle or a lesson's task (right,
+//!   wrong, the reply, the hint, the solution); the controller hands it the moves.
 //! - `puzzles`: the puzzles it offers (the shipped set, the next puzzle, the person's
 //!   progress); `puzzle_rating`: the person's Glicko-2 rating.
 //! - `exercise`: the app driven by arbitrary bytes with its invariants checked (the
@@ -26,6 +28,7 @@ pub mod engines;
 pub mod events;
 pub mod exercise;
 pub mod jobs;
+pub mod judge;
 pub mod line;
 pub mod puzzle_rating;
 pub mod puzzles;

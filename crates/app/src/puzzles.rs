@@ -112,7 +112,8 @@ impl Progress {
 }
 
 /// Answers `POST /api/puzzle`: counts the finished puzzle (when it is one of the set)
-/// in the progress sent, and returns the progress, the next puzzle near its rating
+/// in the progress sent, and returns the progress, the rating's change (`change`,
+/// whole points, when a puzzle was counted), the next puzzle near its rating
 /// (of the theme asked for) and the themes with their counts. Its refusals carry the
 /// codes the page words (`refusal.<code>` in page/i18n/): `puzzleProgress` (the
 /// progress does not read), `puzzleTheme` (`theme`), `puzzleUnknown` (`id`).
@@ -132,20 +133,37 @@ pub fn answer(request: &PuzzleRequest) -> Result<serde_json::Value, Refusal> {
                 .coded("puzzleTheme", &[("theme", &name)])
         })?),
     };
-    if let Some(finished) = &request.finished {
-        let puzzle = set.iter().find(|p| p.id == finished.id).ok_or_else(|| {
-            let id = jungle_core::text::quote(&finished.id);
+    let find = |id: &str| {
+        set.iter().find(|p| p.id == id).ok_or_else(|| {
+            let id = jungle_core::text::quote(id);
             Refusal::bad(format!("no puzzle '{id}'")).coded("puzzleUnknown", &[("id", &id)])
-        })?;
+        })
+    };
+    let asked = request.id.as_deref().map(find).transpose()?;
+    // The rating's change as the page shows it (whole points), when a puzzle counts.
+    let mut change = None;
+    if let Some(finished) = &request.finished {
+        let puzzle = find(&finished.id)?;
+        let before = progress.rating.rating.round();
         progress.record(puzzle, finished.solved);
+        change = Some((progress.rating.rating.round() - before) as i64);
     }
-    let next = progress.next(set, theme, request.seed).map(puzzle_json);
+    let next = match asked {
+        Some(p) => Some(puzzle_json(p)),
+        None => progress.next(set, theme, request.seed).map(puzzle_json),
+    };
     let themes: Vec<serde_json::Value> = Theme::ALL
         .iter()
         .map(|&t| json!({"name": t.name(), "count": set.iter().filter(|p| p.has(t)).count()}))
         .filter(|v| v["count"].as_u64() != Some(0))
         .collect();
-    Ok(json!({"progress": progress, "puzzle": next, "themes": themes, "total": set.len()}))
+    Ok(json!({
+        "progress": progress,
+        "change": change,
+        "puzzle": next,
+        "themes": themes,
+        "total": set.len(),
+    }))
 }
 
 /// A puzzle as the page reads it.
@@ -157,7 +175,10 @@ fn puzzle_json(p: &Puzzle) -> serde_json::Value {
         "id": p.id,
         "fen": p.start.to_fen(),
         "before": moves(&p.before),
+        // Read by the browser tests, which play it; the page asks the judge.
         "solution": moves(&p.solution),
+        // The person's moves to find.
+        "moves": p.solution.len().div_ceil(2),
         "rules": {
             "variant": p.rules.variant.name(),
             "dogSwims": p.rules.moves.dog_swims,
@@ -222,7 +243,23 @@ mod tests {
         let second = request(&body).expect("an answer");
         assert!(second["progress"]["rating"]["rating"].as_f64() > Some(1500.0));
         assert_eq!(second["progress"]["streak"], 1);
+        let rise = second["progress"]["rating"]["rating"]
+            .as_f64()
+            .expect("a rating")
+            .round()
+            - 1500.0;
+        assert_eq!(second["change"].as_f64(), Some(rise));
+        assert!(first["change"].is_null());
+        assert_eq!(
+            first["puzzle"]["moves"].as_u64(),
+            first["puzzle"]["solution"]
+                .as_array()
+                .map(|s| (s.len() as u64).div_ceil(2))
+        );
         assert_ne!(second["puzzle"]["id"].as_str(), Some(id));
+        // A puzzle asked for by its id (a page's address): that one, seen or not.
+        let again = request(&format!(r#"{{"id":"{id}","seed":2}}"#)).expect("an answer");
+        assert_eq!(again["puzzle"]["id"].as_str(), Some(id));
         let den = request(r#"{"theme":"den"}"#).expect("an answer");
         assert!(den["puzzle"]["themes"]
             .as_array()
@@ -240,6 +277,7 @@ mod tests {
                 vec![("id", "zzz")],
             ),
             (r#"{"progress":{"rating":1}}"#, "puzzleProgress", vec![]),
+            (r#"{"id":"nope"}"#, "puzzleUnknown", vec![("id", "nope")]),
         ] {
             let refusal = request(bad).expect_err(bad);
             assert_eq!(refusal.status, 400, "{bad}");

@@ -65,6 +65,8 @@ pub struct View {
     pub notices: Vec<Notice>,
     pub can_undo: bool,
     pub can_redo: bool,
+    /// The puzzle or lesson task on the board and the judge's answers (`judge`).
+    pub judge: Option<crate::judge::JudgeView>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -279,6 +281,7 @@ pub fn state(c: &Controller<impl Host>) -> View {
         notices: c.notices().iter().cloned().collect(),
         can_undo: line.cursor() > 0,
         can_redo: !line.at_end(),
+        judge: c.judge().view(line.game()),
     }
 }
 

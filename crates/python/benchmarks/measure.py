@@ -148,7 +148,7 @@ def vector(seconds=2.0, rounds=5):
 
 
 def engine_bench():
-    engine = jungle.Engine(tablebases=False)
+    engine = jungle.Engine(tablebases=False, hash_mb=16)
     total = 0
     started = time.perf_counter()
     for fen in jungle.bench_positions():

@@ -1,12 +1,14 @@
 //! `Board`, `Move`, `Piece` and `Outcome`: the rules as python-chess users expect
 //! them, every question answered by the core's `Game`.
 
+use crate::args;
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
-use crate::rules::{parse_rules, RuleArgs};
+use crate::rules::{parse_rules, start_position, RuleArgs};
+use crate::wait::interruptible;
 use jungle_core::board::movegen::MoveError;
 use jungle_core::board::{Animal, Color, Move, MoveList, Piece, Position, Square, WinReason};
 use jungle_core::game::{DrawReason, Game, GameResult, PlayError, Rules};
-use jungle_core::tools::perft::perft_with;
+use jungle_core::tools::perft::perft_until;
 use jungle_core::with_move_rules;
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
@@ -15,31 +17,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A square given as its number (0 = a1 … 62 = g9) or its name (`"d4"`).
-#[derive(FromPyObject)]
-pub enum SquareArg {
-    Index(i64),
-    Name(String),
-}
-
-impl SquareArg {
-    pub fn square(&self) -> PyResult<Square> {
-        match self {
-            SquareArg::Index(i) => encoding::square_of_index(*i).map_err(PyValueError::new_err),
-            SquareArg::Name(name) => name
-                .parse::<Square>()
-                .map_err(|e| PyValueError::new_err(e.to_string())),
-        }
-    }
-}
-
-/// A move given as a `Move` or as coordinate text (`"g3g4"`).
-#[derive(FromPyObject)]
-pub enum MoveArg {
-    Move(PyMove),
-    Text(String),
-}
+/// The deepest perft a board counts (as the protocol's `perft`).
+const MAX_PERFT_DEPTH: i64 = 32;
 
 pub fn color_name(c: Color) -> &'static str {
     c.name()
@@ -62,21 +43,8 @@ fn color_of(name: &str) -> PyResult<Color> {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct PyMove(pub Move);
 
-#[pymethods]
 impl PyMove {
-    #[new]
-    fn new(from_square: SquareArg, to_square: SquareArg) -> PyResult<PyMove> {
-        let (from, to) = (from_square.square()?, to_square.square()?);
-        if from == to {
-            return Err(PyValueError::new_err(
-                MoveError::Illegal(format!("{from}{to}")).to_string(),
-            ));
-        }
-        Ok(PyMove(Move::new(from, to)))
-    }
-
     /// The move of coordinate text such as `g3g4` (from-square, to-square).
-    #[staticmethod]
     pub fn from_uci(text: &str) -> PyResult<PyMove> {
         let malformed =
             || PyValueError::new_err(MoveError::Malformed(text.to_string()).to_string());
@@ -92,16 +60,41 @@ impl PyMove {
         }
         Ok(PyMove(Move::new(from, to)))
     }
+}
 
+#[pymethods]
+impl PyMove {
+    #[new]
+    fn new(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let from = args::square(from_square, "from_square")?;
+        let to = args::square(to_square, "to_square")?;
+        if from == to {
+            return Err(PyValueError::new_err(
+                MoveError::Illegal(format!("{from}{to}")).to_string(),
+            ));
+        }
+        Ok(PyMove(Move::new(from, to)))
+    }
+
+    /// The move of coordinate text such as `g3g4` (from-square, to-square).
+    #[staticmethod]
+    #[pyo3(name = "from_uci")]
+    fn py_from_uci(text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        PyMove::from_uci(&args::text(text, "text")?)
+    }
+
+    /// The move as coordinate text (`"g3g4"`).
     pub fn uci(&self) -> String {
         self.0.to_string()
     }
 
+    /// The number of the square the move leaves (0 = a1 … 62 = g9).
     #[getter(from_square)]
     fn origin(&self) -> usize {
         self.0.from().index()
     }
 
+    /// The number of the square the move goes to.
     #[getter(to_square)]
     fn target(&self) -> usize {
         self.0.to().index()
@@ -135,15 +128,16 @@ pub struct PyPiece(pub Piece);
 #[pymethods]
 impl PyPiece {
     #[new]
-    fn new(color: &str, animal: &str) -> PyResult<PyPiece> {
-        let color = color_of(color)?;
+    fn new(color: &Bound<'_, PyAny>, animal: &Bound<'_, PyAny>) -> PyResult<PyPiece> {
+        let color = color_of(&args::text(color, "color")?)?;
+        let animal = args::text(animal, "animal")?;
         let found = Animal::ALL
             .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(animal));
+            .find(|a| a.name().eq_ignore_ascii_case(&animal));
         let animal = found.ok_or_else(|| {
             PyValueError::new_err(format!(
                 "'{}' is not an animal (rat, cat, dog, wolf, leopard, tiger, lion, elephant)",
-                jungle_core::text::quote(animal)
+                jungle_core::text::quote(&animal)
             ))
         })?;
         Ok(PyPiece(Piece::new(color, animal)))
@@ -151,22 +145,25 @@ impl PyPiece {
 
     /// The piece of a letter of the position string (`E` red elephant, `r` blue rat).
     #[staticmethod]
-    fn from_symbol(symbol: &str) -> PyResult<PyPiece> {
+    fn from_symbol(symbol: &Bound<'_, PyAny>) -> PyResult<PyPiece> {
+        let symbol = args::text(symbol, "symbol")?;
         let mut chars = symbol.chars();
         match (chars.next().and_then(Piece::from_letter), chars.next()) {
             (Some(p), None) => Ok(PyPiece(p)),
             _ => Err(PyValueError::new_err(format!(
                 "'{}' is not an animal letter (E L T P W D C R, lower case for Blue)",
-                jungle_core::text::quote(symbol)
+                jungle_core::text::quote(&symbol)
             ))),
         }
     }
 
+    /// `"red"` or `"blue"`.
     #[getter]
     fn color(&self) -> &'static str {
         color_name(self.0.color)
     }
 
+    /// `rat`, `cat`, `dog`, `wolf`, `leopard`, `tiger`, `lion` or `elephant`.
     #[getter]
     fn animal(&self) -> &'static str {
         self.0.animal.name()
@@ -178,6 +175,7 @@ impl PyPiece {
         self.0.animal.rank()
     }
 
+    /// The letter of the position string (`E` red elephant, `r` blue rat).
     fn symbol(&self) -> String {
         self.0.letter().to_string()
     }
@@ -197,8 +195,11 @@ impl PyPiece {
 #[pyclass(module = "jungle", name = "Outcome", frozen, eq, get_all)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyOutcome {
+    /// `"red"` or `"blue"`, or `None` for a draw.
     winner: Option<&'static str>,
+    /// `den`, `no_animals`, `no_moves`, `repetition` or `no_capture`.
     termination: &'static str,
+    /// The reason in words.
     reason: &'static str,
 }
 
@@ -285,13 +286,6 @@ impl PyBoard {
         self.game.legal_moves()
     }
 
-    fn move_of(&self, arg: MoveArg) -> PyResult<Move> {
-        match arg {
-            MoveArg::Move(m) => Ok(m.0),
-            MoveArg::Text(text) => PyMove::from_uci(&text).map(|m| m.0),
-        }
-    }
-
     /// Plays `m`, or says why not in the core's words (naming the anti-chase rule that
     /// forbids it); the board is unchanged on error.
     pub fn play(&mut self, m: Move) -> PyResult<()> {
@@ -327,13 +321,13 @@ impl PyBoard {
     #[pyo3(signature = (fen=None, *, rules=None, dog_swims=None, trapped_lose_attack=None,
         no_capture_plies=None, repetitions=None, anti_chase=None))]
     fn py_new(
-        fen: Option<&str>,
-        rules: Option<&str>,
-        dog_swims: Option<bool>,
-        trapped_lose_attack: Option<bool>,
-        no_capture_plies: Option<i64>,
-        repetitions: Option<i64>,
-        anti_chase: Option<bool>,
+        fen: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        dog_swims: Option<&Bound<'_, PyAny>>,
+        trapped_lose_attack: Option<&Bound<'_, PyAny>>,
+        no_capture_plies: Option<&Bound<'_, PyAny>>,
+        repetitions: Option<&Bound<'_, PyAny>>,
+        anti_chase: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBoard> {
         let rules = RuleArgs {
             rules,
@@ -344,11 +338,7 @@ impl PyBoard {
             anti_chase,
         }
         .resolve()?;
-        let start = match fen {
-            None => Position::startpos(),
-            Some(text) => Position::from_fen_with(text, rules.moves)
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
-        };
+        let start = start_position(fen, &rules)?;
         Ok(PyBoard::new_game(start, rules))
     }
 
@@ -390,11 +380,13 @@ impl PyBoard {
         self.game.rules().variant.name()
     }
 
+    /// Whether the dog may swim (a rule variant).
     #[getter]
     fn dog_swims(&self) -> bool {
         self.game.rules().moves.dog_swims
     }
 
+    /// Whether an animal in an enemy trap cannot capture (a rule variant).
     #[getter]
     fn trapped_lose_attack(&self) -> bool {
         self.game.rules().moves.trapped_lose_attack
@@ -435,6 +427,7 @@ impl PyBoard {
         self.game.position().halfmove_clock()
     }
 
+    /// The move number: 1 at the start, one more after each of Blue's moves.
     #[getter]
     fn fullmove_number(&self) -> u32 {
         self.game.position().fullmove_number()
@@ -446,29 +439,35 @@ impl PyBoard {
         self.legal().iter().map(|&m| PyMove(m)).collect()
     }
 
-    fn is_legal(&self, m: MoveArg) -> bool {
-        match self.move_of(m) {
-            Ok(m) => self.legal().contains(m),
-            Err(_) => false,
+    /// Whether a move (a `Move` or text) is legal now; text that is no move is not.
+    #[pyo3(signature = (r#move))]
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match args::move_of(r#move, "move") {
+            Ok(m) => Ok(self.legal().contains(m)),
+            Err(e) if e.is_instance_of::<PyValueError>(r#move.py()) => Ok(false),
+            Err(e) => Err(e),
         }
     }
 
     /// Plays a move (a `Move` or text like `"g3g4"`); `ValueError` says why a move
     /// cannot be played (the anti-chase refusals name their rule).
-    fn push(&mut self, m: MoveArg) -> PyResult<()> {
-        let m = self.move_of(m)?;
+    #[pyo3(signature = (r#move))]
+    fn push(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let m = args::move_of(r#move, "move")?;
         self.play(m)
     }
 
     /// Plays a move given as text and returns it.
-    fn push_uci(&mut self, text: &str) -> PyResult<PyMove> {
-        let m = PyMove::from_uci(text)?.0;
+    fn push_uci(&mut self, text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let m = PyMove::from_uci(&args::text(text, "text")?)?.0;
         self.play(m)?;
         Ok(PyMove(m))
     }
 
     /// The legal move of a text, or `ValueError` with the reason it is not one.
-    fn parse_uci(&self, text: &str) -> PyResult<PyMove> {
+    fn parse_uci(&self, text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let text = args::text(text, "text")?;
+        let text = text.as_str();
         self.game.parse_move(text).map(PyMove).map_err(|e| match e {
             MoveError::Forbidden(_) => {
                 let m = PyMove::from_uci(text).map(|m| m.0);
@@ -481,8 +480,9 @@ impl PyBoard {
 
     /// Why the anti-chase rules (7-3, 17-5) forbid a move now, naming the rule; `None`
     /// when they do not.
-    fn chase_reason(&self, m: MoveArg) -> PyResult<Option<String>> {
-        let m = self.move_of(m)?;
+    #[pyo3(signature = (r#move))]
+    fn chase_reason(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let m = args::move_of(r#move, "move")?;
         Ok(match self.game.parse_move(&m.to_string()) {
             Err(MoveError::Forbidden(_)) => self.game.chase_explanation(m),
             _ => None,
@@ -509,6 +509,7 @@ impl PyBoard {
             .ok_or_else(|| PyIndexError::new_err("peek at an empty move stack"))
     }
 
+    /// The moves played on this board, first to last.
     #[getter]
     fn move_stack(&self) -> Vec<PyMove> {
         self.game.moves().iter().map(|&m| PyMove(m)).collect()
@@ -524,6 +525,7 @@ impl PyBoard {
         self.game = Game::with_rules(*self.game.start_position(), *self.game.rules());
     }
 
+    /// A copy with its own move stack.
     fn copy(&self) -> PyBoard {
         self.clone()
     }
@@ -552,20 +554,97 @@ impl PyBoard {
     }
 
     /// The animal on a square (its number 0–62 or its name), or `None`.
-    fn piece_at(&self, square: SquareArg) -> PyResult<Option<PyPiece>> {
-        Ok(self.game.position().piece_at(square.square()?).map(PyPiece))
+    fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<PyPiece>> {
+        let square = args::square(square, "square")?;
+        Ok(self.game.position().piece_at(square).map(PyPiece))
     }
 
-    /// Every animal on the board by its square number.
-    fn piece_map(&self) -> Vec<(usize, PyPiece)> {
+    /// Every animal on the board: a dict from square numbers (ascending) to `Piece`s.
+    fn piece_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let pos = self.game.position();
-        Square::all()
-            .filter_map(|sq| pos.piece_at(sq).map(|p| (sq.index(), PyPiece(p))))
-            .collect()
+        let map = PyDict::new(py);
+        for sq in Square::all() {
+            if let Some(p) = pos.piece_at(sq) {
+                map.set_item(sq.index(), PyPiece(p))?;
+            }
+        }
+        Ok(map)
     }
 
-    fn is_capture(&self, m: MoveArg) -> PyResult<bool> {
-        Ok(self.game.position().is_capture(self.move_of(m)?))
+    /// The placement part of the position string (`l5t/1d3c1/…/T5L`).
+    fn board_fen(&self) -> String {
+        let fen = self.fen();
+        fen.split(' ').next().unwrap_or_default().to_string()
+    }
+
+    /// Sets the position from a position string under the board's rules; the move
+    /// stack is cleared (`ValueError` for a bad string, the board unchanged).
+    fn set_fen(&mut self, fen: &Bound<'_, PyAny>) -> PyResult<()> {
+        let rules = *self.game.rules();
+        let start = start_position(Some(fen), &rules)?;
+        self.game = Game::with_rules(start, rules);
+        Ok(())
+    }
+
+    /// A board at this one's start position, with its rules and no moves.
+    fn root(&self) -> PyBoard {
+        PyBoard::new_game(*self.game.start_position(), *self.game.rules())
+    }
+
+    /// The position seen from the other side: the board turned half round (a1 is g9;
+    /// the board is symmetric so, and the start position maps onto itself) with the
+    /// colours swapped, the other side to move; the counters kept, no moves.
+    fn mirror(&self) -> PyResult<PyBoard> {
+        let fen = self.fen();
+        let mut fields = fen.split(' ');
+        let placement = fields.next().unwrap_or_default();
+        let turned: Vec<String> = placement
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .rev()
+                    .map(|c| match c.is_ascii_uppercase() {
+                        true => c.to_ascii_lowercase(),
+                        false => c.to_ascii_uppercase(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = match fields.next() {
+            Some("r") => "b",
+            _ => "r",
+        };
+        let counters: Vec<&str> = fields.collect();
+        let text = format!("{} {side} {}", turned.join("/"), counters.join(" "));
+        let rules = *self.game.rules();
+        let start = Position::from_fen_with(text.trim_end(), rules.moves)
+            .map_err(|e| PyRuntimeError::new_err(format!("the mirrored position: {e}")))?;
+        Ok(PyBoard::new_game(start, rules))
+    }
+
+    /// Whether the current position has occurred `count` times (default 3; this time
+    /// included).
+    #[pyo3(signature = (count=None))]
+    fn is_repetition(&self, count: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let count = args::whole_opt(count, "count", 1, i64::MAX)?.unwrap_or(3) as usize;
+        Ok(self.game.repetition_count() >= count)
+    }
+
+    /// Jungle's draws are not claimed: its rules (repetition, no capture) end the game
+    /// themselves. True when one of them has, so that code written for python-chess
+    /// reads the same.
+    fn can_claim_draw(&self) -> bool {
+        matches!(self.game.result(), GameResult::Draw(_))
+    }
+
+    /// Whether a move (a `Move` or text) takes an animal.
+    #[pyo3(signature = (r#move))]
+    fn is_capture(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self
+            .game
+            .position()
+            .is_capture(args::move_of(r#move, "move")?))
     }
 
     /// How many times the current position has occurred (this time included).
@@ -573,6 +652,7 @@ impl PyBoard {
         self.game.repetition_count()
     }
 
+    /// Whether the game has ended (a win or a draw under the board's rules).
     fn is_game_over(&self) -> bool {
         self.game.result() != GameResult::Ongoing
     }
@@ -590,21 +670,22 @@ impl PyBoard {
     /// Leaves of the legal move tree `depth` plies deep from this position, counted by
     /// the core's perft under the board's move rules (draw and anti-chase rules do
     /// not apply, as in `jungle perft`). Releases the GIL.
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        if depth > 32 {
-            return Err(PyValueError::new_err(format!(
-                "perft depth {depth} is too deep (at most 32)"
-            )));
-        }
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = args::whole(depth, "depth", 0, MAX_PERFT_DEPTH)? as u32;
         let pos = *self.game.position();
         let flags = self.game.rules().moves;
-        Ok(py.detach(|| with_move_rules!(flags, R => perft_with::<R>(&pos, depth))))
+        let stop = AtomicBool::new(false);
+        let work = || with_move_rules!(flags, R => perft_until::<R>(&pos, depth, &stop));
+        let interrupt = || stop.store(true, Ordering::Relaxed);
+        // `None` only when stopped, and then the interrupt is raised instead.
+        interruptible(py, None, work, interrupt)?
+            .ok_or_else(|| PyRuntimeError::new_err("perft was stopped"))
     }
 
     /// The legal-action mask: `bool[252]`, true for the actions of the legal moves.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let mut mask = vec![false; NUM_ACTIONS];
-        encoding::write_mask(&self.legal(), &mut mask, false, true);
+        encoding::write_mask(&self.legal(), &mut mask, false, true, false);
         mask.into_pyarray(py)
     }
 
@@ -619,10 +700,10 @@ impl PyBoard {
         actions
     }
 
-    /// The observation tensor: `float32[23, 9, 7]` (see `jungle.OBSERVATION_PLANES`).
+    /// The observation tensor: `float32[23, 9, 7]` (see `jungle.rl.OBSERVATION_PLANES`).
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
         let mut data = vec![0.0f32; OBSERVATION_SIZE];
-        encoding::write_observation(&self.game, &mut data);
+        encoding::write_observation(&self.game, &mut data, false);
         let shape = (PLANES, 9, 7);
         let array = Array3::from_shape_vec(shape, data)
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
@@ -630,22 +711,25 @@ impl PyBoard {
     }
 
     /// The legal move of an action, or `ValueError`.
-    fn action_to_move(&self, action: i64) -> PyResult<PyMove> {
-        usize::try_from(action)
-            .ok()
+    fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let number = args::whole_number(action, "action")?;
+        number
+            .value
+            .and_then(|a| usize::try_from(a).ok())
             .filter(|&a| a < NUM_ACTIONS)
-            .and_then(|a| encoding::move_of(a, &self.legal()))
+            .and_then(|a| encoding::move_of(a, &self.legal(), false))
             .map(PyMove)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
-                    "action {action} is not a legal move here (actions 0-{} by from-square and direction)",
+                    "action {} is not a legal move here (actions 0-{} by from-square and direction)",
+                    number.text,
                     NUM_ACTIONS - 1
                 ))
             })
     }
 
     /// Plays the move of an action and returns it.
-    fn push_action(&mut self, action: i64) -> PyResult<PyMove> {
+    fn push_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         let m = self.action_to_move(action)?;
         self.play(m.0)?;
         Ok(m)

@@ -14,6 +14,12 @@
 //! blue ones; 16 water; 17 Red's traps; 18 Blue's traps; 19 Red's den; 20 Blue's den;
 //! 21 all ones when Red is to move; 22 the plies since the last capture over the
 //! no-capture draw limit (100 when the rule is off), at most 1.
+//!
+//! **From the side to move** (`flip`, for Blue to move in `VectorEnv(perspective=
+//! "side_to_move")`): the board turned half round (square `s` seen as `62 - s`, so the
+//! mover's den is at d1), the colours' planes swapped (0–7 the mover's animals, 17 and
+//! 19 the mover's trap and den), and each action seen the same way (from-square `62 -
+//! s`, direction turned by two). Plane 21 still says which colour is to move.
 
 use jungle_core::board::geometry::{DEN_BB, TRAPS, WATER};
 use jungle_core::board::square::{FILES, NUM_SQUARES, RANKS};
@@ -34,6 +40,11 @@ const NO_CAPTURE_PLANE: usize = 22;
 
 /// The action of a move.
 pub fn action_of(m: Move) -> usize {
+    action_in(m, false)
+}
+
+/// The action of a move, seen from the other side when `flip`.
+pub fn action_in(m: Move, flip: bool) -> usize {
     let (from, to) = (m.from(), m.to());
     let direction = if to.rank() > from.rank() {
         0
@@ -44,38 +55,60 @@ pub fn action_of(m: Move) -> usize {
     } else {
         3
     };
-    from.index() * DIRECTIONS + direction
+    if flip {
+        (NUM_SQUARES - 1 - from.index()) * DIRECTIONS + (direction + 2) % DIRECTIONS
+    } else {
+        from.index() * DIRECTIONS + direction
+    }
 }
 
-/// The legal move an action stands for, if any.
-pub fn move_of(action: usize, legal: &MoveList) -> Option<Move> {
-    legal.iter().copied().find(|&m| action_of(m) == action)
+/// The legal move an action stands for (seen from the other side when `flip`), if any.
+pub fn move_of(action: usize, legal: &MoveList, flip: bool) -> Option<Move> {
+    legal
+        .iter()
+        .copied()
+        .find(|&m| action_in(m, flip) == action)
 }
 
 /// Sets `mask[action]` for every legal move (the slice is cleared first).
-pub fn write_mask<T: Copy>(legal: &MoveList, mask: &mut [T], off: T, on: T) {
+pub fn write_mask<T: Copy>(legal: &MoveList, mask: &mut [T], off: T, on: T, flip: bool) {
     mask.fill(off);
     for &m in legal.iter() {
-        mask[action_of(m)] = on;
+        mask[action_in(m, flip)] = on;
     }
 }
 
-/// Writes the observation of `game` into `out` (`OBSERVATION_SIZE` values).
-pub fn write_observation(game: &Game, out: &mut [f32]) {
+/// Writes the observation of `game` into `out` (`OBSERVATION_SIZE` values), seen from
+/// Blue's side when `flip`.
+pub fn write_observation(game: &Game, out: &mut [f32], flip: bool) {
     out.fill(0.0);
     let pos = game.position();
+    let seen = |sq: Square| {
+        if flip {
+            NUM_SQUARES - 1 - sq.index()
+        } else {
+            sq.index()
+        }
+    };
+    let side = |color: Color| color.index() ^ usize::from(flip);
     for color in Color::BOTH {
         for animal in Animal::ALL {
             if let Some(sq) = pos.square_of(color, animal) {
-                let plane = color.index() * 8 + animal.index();
-                out[plane * PLANE_SIZE + sq.index()] = 1.0;
+                let plane = side(color) * 8 + animal.index();
+                out[plane * PLANE_SIZE + seen(sq)] = 1.0;
             }
         }
     }
-    fill_squares(out, WATER_PLANE, WATER);
+    let mut fill = |plane: usize, squares: Bitboard| {
+        let plane = plane_mut(out, plane);
+        for sq in squares {
+            plane[seen(sq)] = 1.0;
+        }
+    };
+    fill(WATER_PLANE, WATER);
     for color in Color::BOTH {
-        fill_squares(out, TRAP_PLANES + color.index(), TRAPS[color.index()]);
-        fill_squares(out, DEN_PLANES + color.index(), DEN_BB[color.index()]);
+        fill(TRAP_PLANES + side(color), TRAPS[color.index()]);
+        fill(DEN_PLANES + side(color), DEN_BB[color.index()]);
     }
     if pos.side_to_move() == Color::Red {
         plane_mut(out, SIDE_PLANE).fill(1.0);
@@ -90,13 +123,6 @@ pub fn write_observation(game: &Game, out: &mut [f32]) {
 
 fn plane_mut(out: &mut [f32], plane: usize) -> &mut [f32] {
     &mut out[plane * PLANE_SIZE..(plane + 1) * PLANE_SIZE]
-}
-
-fn fill_squares(out: &mut [f32], plane: usize, squares: Bitboard) {
-    let plane = plane_mut(out, plane);
-    for sq in squares {
-        plane[sq.index()] = 1.0;
-    }
 }
 
 /// The square of a number, or why it is not one.

@@ -13,8 +13,11 @@ use pyo3::prelude::*;
 #[pyclass(module = "jungle", name = "Score", frozen, eq, get_all, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PyScore {
+    /// The score in centipawn-like units for the side to move, or `None` for a mate.
     cp: Option<i32>,
+    /// Moves to the win (negative: to the loss of the side to move), or `None`.
     mate: Option<i32>,
+    /// `exact`, or `lower` / `upper` when the search proved only one side of it.
     bound: &'static str,
 }
 
@@ -37,6 +40,7 @@ impl PyScore {
 
 #[pymethods]
 impl PyScore {
+    /// Whether the score is a mate score.
     fn is_mate(&self) -> bool {
         self.mate.is_some()
     }
@@ -61,14 +65,23 @@ impl PyScore {
 #[pyclass(module = "jungle", name = "InfoLine", frozen, get_all)]
 #[derive(Clone, Debug)]
 pub struct PyInfoLine {
+    /// The line's number, 1 = best.
     pub multipv: u32,
+    /// Plies of the iteration that gave the line.
     pub depth: i32,
+    /// The deepest ply the search reached.
     pub seldepth: i32,
+    /// The line's `Score` for the side to move.
     pub score: PyScore,
+    /// Positions the search visited.
     pub nodes: u64,
+    /// Positions a second.
     pub nps: u64,
+    /// Seconds since the search started.
     pub time: f64,
+    /// Tablebase probes that found a value.
     pub tbhits: u64,
+    /// The principal variation: the line's moves from the position.
     pub pv: Vec<PyMove>,
 }
 

@@ -2,6 +2,7 @@
 //! project's Rust core (rules, engine, tablebases) bound to Python with PyO3. Every
 //! rule is the core's; this crate only translates between Python and the core.
 //!
+//! - `args`: arguments read with errors a Python user reads.
 //! - `board`: `Board`, `Move`, `Piece`, `Outcome`.
 //! - `rules`: the rule set from Python's keyword arguments.
 //! - `encoding`: the action encoding and the observation tensor of the learning
@@ -10,7 +11,9 @@
 //! - `info`: `Score`, `InfoLine` and the reader of `info` lines.
 //! - `engine`: `Engine`, the search in process.
 //! - `tablebase`: `probe`.
+//! - `wait`: long calls that Ctrl-C stops.
 
+mod args;
 mod board;
 mod encoding;
 mod engine;
@@ -18,6 +21,7 @@ mod info;
 mod rules;
 mod tablebase;
 mod vector;
+mod wait;
 
 use jungle_core::board::START_FEN;
 use jungle_core::search::strength::{ELO_MAX, ELO_MIN, LEVELS};
@@ -56,6 +60,9 @@ fn _jungle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info::parse_info, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::probe, m)?)?;
     m.add_function(wrap_pyfunction!(bench_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::go_line, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::position_line, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::setoption_line, m)?)?;
     m.add("STARTING_FEN", START_FEN)?;
     m.add("SQUARE_NAMES", square_names())?;
     m.add("NUM_ACTIONS", encoding::NUM_ACTIONS)?;

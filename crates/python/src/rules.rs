@@ -1,25 +1,28 @@
 //! The rule set of a board from Python's keyword arguments: a named rule set
 //! (`jungle`, `jungle-cn`) and the settings that change it.
 
+use crate::args::{flag_opt, text_opt, whole};
+use jungle_core::board::Position;
 use jungle_core::game::{Rules, Variant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// The settings a `Board`, an environment or a search can be given.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RuleArgs<'a> {
-    pub rules: Option<&'a str>,
-    pub dog_swims: Option<bool>,
-    pub trapped_lose_attack: Option<bool>,
-    pub no_capture_plies: Option<i64>,
-    pub repetitions: Option<i64>,
-    pub anti_chase: Option<bool>,
+pub struct RuleArgs<'a, 'py> {
+    pub rules: Option<&'a Bound<'py, PyAny>>,
+    pub dog_swims: Option<&'a Bound<'py, PyAny>>,
+    pub trapped_lose_attack: Option<&'a Bound<'py, PyAny>>,
+    pub no_capture_plies: Option<&'a Bound<'py, PyAny>>,
+    pub repetitions: Option<&'a Bound<'py, PyAny>>,
+    pub anti_chase: Option<&'a Bound<'py, PyAny>>,
 }
 
-impl RuleArgs<'_> {
+impl RuleArgs<'_, '_> {
     /// The rule set: the named one, with each setting given replacing its value.
     pub fn resolve(&self) -> PyResult<Rules> {
-        let name = self.rules.unwrap_or("jungle");
+        let name = text_opt(self.rules, "rules")?;
+        let name = name.as_deref().unwrap_or("jungle");
         let variant = Variant::from_name(name).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unknown rule set '{}' (jungle or jungle-cn)",
@@ -27,30 +30,34 @@ impl RuleArgs<'_> {
             ))
         })?;
         let mut rules = variant.rules();
-        if let Some(on) = self.dog_swims {
+        if let Some(on) = flag_opt(self.dog_swims, "dog_swims")? {
             rules.moves.dog_swims = on;
         }
-        if let Some(on) = self.trapped_lose_attack {
+        if let Some(on) = flag_opt(self.trapped_lose_attack, "trapped_lose_attack")? {
             rules.moves.trapped_lose_attack = on;
         }
+        // 0 turns each draw rule off.
         if let Some(plies) = self.no_capture_plies {
-            rules.draw.no_capture_plies = u16::try_from(plies).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "no_capture_plies must be a whole number from 0 (off) to 65535, not {plies}"
-                ))
-            })?;
+            rules.draw.no_capture_plies =
+                whole(plies, "no_capture_plies", 0, u16::MAX.into())? as u16;
         }
         if let Some(count) = self.repetitions {
-            rules.draw.repetitions = u8::try_from(count).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "repetitions must be a whole number from 0 (off) to 255, not {count}"
-                ))
-            })?;
+            rules.draw.repetitions = whole(count, "repetitions", 0, u8::MAX.into())? as u8;
         }
-        if let Some(on) = self.anti_chase {
+        if let Some(on) = flag_opt(self.anti_chase, "anti_chase")? {
             rules.anti_chase = on;
         }
         Ok(rules)
+    }
+}
+
+/// The start position of a `fen` argument (`None`: the start of the game) under
+/// `rules`: `TypeError` for what is not text, `ValueError` for a bad position string.
+pub fn start_position(fen: Option<&Bound<'_, PyAny>>, rules: &Rules) -> PyResult<Position> {
+    match text_opt(fen, "fen")? {
+        None => Ok(Position::startpos()),
+        Some(text) => Position::from_fen_with(&text, rules.moves)
+            .map_err(|e| PyValueError::new_err(e.to_string())),
     }
 }
 

@@ -2,7 +2,8 @@
 //! tables built in memory (as the engine builds them) or read from a directory of
 //! table files (`jungle tb build`).
 
-use crate::board::{PyBoard, PyMove};
+use crate::args;
+use crate::board::PyMove;
 use jungle_core::board::Position;
 use jungle_core::tb::store::BUILD_IN_MEMORY;
 use jungle_core::tb::{
@@ -23,9 +24,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// not decided within it) and `moves` (every legal move's value, best first).
 #[pyclass(module = "jungle.tablebase", name = "Probe", frozen, get_all)]
 pub struct PyProbe {
+    /// `win`, `cursed win`, `draw`, `blessed loss` or `loss`, for the side to move.
     wdl: &'static str,
+    /// Plies to the end with best play (positive: the side to move wins), or `None`.
     dtm: Option<i32>,
+    /// Plies to the capture or win that keeps the result, or `None`.
     dtz: Option<u16>,
+    /// Every legal move's `MoveValue`, best first.
     moves: Vec<PyMoveValue>,
 }
 
@@ -46,11 +51,16 @@ impl PyProbe {
 #[pyclass(module = "jungle.tablebase", name = "MoveValue", frozen, get_all)]
 #[derive(Clone)]
 pub struct PyMoveValue {
+    /// The move.
     #[pyo3(name = "move")]
     mv: PyMove,
+    /// Its value for the side that makes it (`win` … `loss`).
     wdl: &'static str,
+    /// Plies to the end after it, the move counted (positive: a win), or `None`.
     dtm: Option<i32>,
+    /// Plies to the capture or win that keeps the result, or `None`.
     dtz: Option<u16>,
+    /// Whether it takes an animal.
     capture: bool,
 }
 
@@ -80,6 +90,9 @@ fn signed(outcome: Outcome) -> Option<i32> {
     }
 }
 
+/// The most animals whose tables `probe` builds (more take `jungle tb build`).
+const BUILD_MOST: usize = 4;
+
 /// One set of tables per rules and directory, kept for the life of the process (as
 /// the engine keeps its own).
 fn tables_for(rules: TbRules, dir: Option<PathBuf>, build_up_to: usize) -> Arc<Tablebases> {
@@ -96,21 +109,25 @@ fn tables_for(rules: TbRules, dir: Option<PathBuf>, build_up_to: usize) -> Arc<T
 /// the tables hold, the game is already over on the board, or no table is at hand.
 ///
 /// Tables of up to `build` animals (default 3, at most 4) are built in memory on first
-/// need and kept; `directory` adds table files made by `jungle tb build`. The rules
+/// need and kept; `directory` adds table files made by `jungle tb build` (a directory
+/// that cannot be read raises `ValueError`). The rules
 /// are the board's; the anti-chase rules cannot be tabled (`ValueError`). Releases
 /// the GIL while tables are built.
 #[pyfunction]
-#[pyo3(signature = (board, *, build=BUILD_IN_MEMORY, directory=None))]
+#[pyo3(signature = (board, *, build=None, directory=None))]
 pub fn probe(
     py: Python<'_>,
-    board: &PyBoard,
-    build: usize,
+    board: &Bound<'_, PyAny>,
+    build: Option<&Bound<'_, PyAny>>,
     directory: Option<PathBuf>,
 ) -> PyResult<Option<PyProbe>> {
-    if build > 4 {
-        return Err(PyValueError::new_err(format!(
-            "build={build}: tables of more than 4 animals are built one at a time with `jungle tb build`, not here"
-        )));
+    let board = args::board(board, "board")?;
+    let build = match build {
+        Some(b) => args::whole(b, "build", 0, BUILD_MOST as i64)? as usize,
+        None => BUILD_IN_MEMORY,
+    };
+    if let Some(dir) = &directory {
+        args::readable_dir(dir, "directory")?;
     }
     let rules =
         TbRules::for_rules(board.game.rules()).map_err(|e| PyValueError::new_err(e.to_string()))?;

@@ -1,20 +1,25 @@
 //! `jungle.VectorEnv`: N games stepped in one call, in Rust, with the GIL released,
 //! on numpy arrays. Self-play: each game's action is the move of its side to move.
 
+use crate::args;
 use crate::board::PyBoard;
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
-use crate::rules::RuleArgs;
-use jungle_core::board::{Move, Position};
+use crate::rules::{start_position, RuleArgs};
+use jungle_core::board::{Color, Move, Position};
 use jungle_core::game::{Game, GameResult, Rules};
+use jungle_core::rng::Rng;
 use numpy::ndarray::{Array1, Array2, Array4};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray4, PyReadonlyArray1};
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
 /// Games per call below which stepping stays on one thread (spreading a few games
 /// over threads costs more than it saves).
 const PARALLEL_FROM: usize = 64;
+
+/// Most games one environment steps.
+const MAX_ENVS: i64 = 1 << 20;
 
 /// What `reset` and `step` return, built with the GIL released.
 struct Batch {
@@ -55,13 +60,22 @@ type StepArrays<'py> = (
 /// `float32[N, 23, 9, 7]`, `masks` `bool[N, 252]`, `rewards` `float32[N]` (for the
 /// side that just moved: 1 won, -1 lost, 0 otherwise), `terminated` and `truncated`
 /// `bool[N]`, and `to_play` `int8[N]` (0 Red, 1 Blue to move). A game that ends is
-/// started again at once, so the observations after `step` are of the new game.
+/// started again at once, so the observations after `step` are of the new game (and
+/// `final_observations()` has the last of the old one). `seed` seeds
+/// `random_actions`; `perspective="side_to_move"` shows each game from its mover's
+/// side (`jungle.rl` says how), actions included.
 #[pyclass(module = "jungle", name = "VectorEnv")]
 pub struct PyVectorEnv {
     games: Vec<Game>,
     start: Position,
     rules: Rules,
     max_plies: Option<usize>,
+    /// Observations, masks and actions from the side to move (else Red's).
+    side_to_move: bool,
+    /// The games that ended in the last step and their final observations.
+    finals: Vec<(usize, Vec<f32>)>,
+    /// Draws `random_actions`.
+    rng: Rng,
 }
 
 impl PyVectorEnv {
@@ -96,9 +110,18 @@ struct Slot<'a> {
     to_play: &'a mut i8,
 }
 
+/// What stays the same for every game of a step.
+#[derive(Clone, Copy)]
+struct StepRules<'a> {
+    fresh: &'a Game,
+    max_plies: Option<usize>,
+    flip: bool,
+}
+
 /// Plays `m` (a legal move of `game`, found from its action) in `game`, fills the
-/// slot, and starts the game again when it ended.
-fn step_one(game: &mut Game, m: Move, fresh: &Game, max_plies: Option<usize>, slot: Slot) {
+/// slot, and starts the game again when it ended; returns the ended game's final
+/// observation then.
+fn step_one(game: &mut Game, m: Move, step: StepRules, slot: Slot) -> Option<Vec<f32>> {
     let mover = game.position().side_to_move();
     // Found among the legal moves before any game moved: `play` cannot refuse it.
     let _ = game.play(m);
@@ -109,16 +132,27 @@ fn step_one(game: &mut Game, m: Move, fresh: &Game, max_plies: Option<usize>, sl
         _ => 0.0,
     };
     *slot.terminated = result != GameResult::Ongoing;
-    *slot.truncated = !*slot.terminated && max_plies.is_some_and(|m| game.moves().len() >= m);
+    *slot.truncated = !*slot.terminated && step.max_plies.is_some_and(|m| game.moves().len() >= m);
+    let mut last = None;
     if *slot.terminated || *slot.truncated {
-        *game = fresh.clone();
+        let mut final_observation = vec![0.0; OBSERVATION_SIZE];
+        encoding::write_observation(game, &mut final_observation, flipped(game, step.flip));
+        last = Some(final_observation);
+        *game = step.fresh.clone();
     }
-    observe(game, slot);
+    observe(game, slot, step.flip);
+    last
 }
 
-fn observe(game: &Game, slot: Slot) {
-    encoding::write_observation(game, slot.observation);
-    encoding::write_mask(&game.legal_moves(), slot.mask, false, true);
+/// Whether `game` is seen from Blue's side (observations from the side to move).
+fn flipped(game: &Game, side_to_move: bool) -> bool {
+    side_to_move && game.position().side_to_move() == Color::Blue
+}
+
+fn observe(game: &Game, slot: Slot, side_to_move: bool) {
+    let flip = flipped(game, side_to_move);
+    encoding::write_observation(game, slot.observation, flip);
+    encoding::write_mask(&game.legal_moves(), slot.mask, false, true, flip);
     *slot.to_play = game.position().side_to_move().index() as i8;
 }
 
@@ -172,34 +206,36 @@ fn seq_slots(batch: &mut Batch) -> impl Iterator<Item = Slot<'_>> {
 impl PyVectorEnv {
     #[new]
     #[pyo3(signature = (num_envs, *, rules=None, dog_swims=None, trapped_lose_attack=None,
-        no_capture_plies=None, repetitions=None, anti_chase=None, fen=None, max_plies=None))]
+        no_capture_plies=None, repetitions=None, anti_chase=None, fen=None, max_plies=None,
+        seed=None, perspective=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        num_envs: i64,
-        rules: Option<&str>,
-        dog_swims: Option<bool>,
-        trapped_lose_attack: Option<bool>,
-        no_capture_plies: Option<i64>,
-        repetitions: Option<i64>,
-        anti_chase: Option<bool>,
-        fen: Option<&str>,
-        max_plies: Option<i64>,
+        num_envs: &Bound<'_, PyAny>,
+        rules: Option<&Bound<'_, PyAny>>,
+        dog_swims: Option<&Bound<'_, PyAny>>,
+        trapped_lose_attack: Option<&Bound<'_, PyAny>>,
+        no_capture_plies: Option<&Bound<'_, PyAny>>,
+        repetitions: Option<&Bound<'_, PyAny>>,
+        anti_chase: Option<&Bound<'_, PyAny>>,
+        fen: Option<&Bound<'_, PyAny>>,
+        max_plies: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        perspective: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyVectorEnv> {
-        let n = usize::try_from(num_envs)
-            .ok()
-            .filter(|n| (1..=1 << 20).contains(n))
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "num_envs must be from 1 to 1048576, not {num_envs}"
-                ))
-            })?;
-        let max_plies = max_plies
-            .map(|m| {
-                usize::try_from(m).ok().filter(|&m| m >= 1).ok_or_else(|| {
-                    PyValueError::new_err(format!("max_plies must be at least 1, not {m}"))
-                })
-            })
-            .transpose()?;
+        let perspective = args::text_opt(perspective, "perspective")?;
+        let side_to_move = match perspective.as_deref().unwrap_or("fixed") {
+            "fixed" => false,
+            "side_to_move" => true,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "perspective must be 'fixed' or 'side_to_move', not '{}'",
+                    jungle_core::text::quote(other)
+                )))
+            }
+        };
+        let rng = rng_of(seed)?;
+        let n = args::whole(num_envs, "num_envs", 1, MAX_ENVS)? as usize;
+        let max_plies = args::whole_opt(max_plies, "max_plies", 1, i64::MAX)?.map(|m| m as usize);
         let rules = RuleArgs {
             rules,
             dog_swims,
@@ -209,11 +245,7 @@ impl PyVectorEnv {
             anti_chase,
         }
         .resolve()?;
-        let start = match fen {
-            None => Position::startpos(),
-            Some(text) => Position::from_fen_with(text, rules.moves)
-                .map_err(|e| PyValueError::new_err(e.to_string()))?,
-        };
+        let start = start_position(fen, &rules)?;
         let game = Game::with_rules(start, rules);
         if game.result() != GameResult::Ongoing {
             return Err(PyValueError::new_err(format!(
@@ -226,9 +258,13 @@ impl PyVectorEnv {
             start,
             rules,
             max_plies,
+            side_to_move,
+            finals: Vec::new(),
+            rng,
         })
     }
 
+    /// The number of games.
     #[getter]
     fn num_envs(&self) -> usize {
         self.games.len()
@@ -238,26 +274,62 @@ impl PyVectorEnv {
         self.games.len()
     }
 
-    /// Starts every game again; returns `(observations, masks)`.
+    /// Starts the games again (all of them, or the games numbered in `indices`, a list
+    /// or an integer array) and returns `(observations, masks)` of every game. `seed`
+    /// (an int) restarts the generator of `random_actions`; the games themselves have
+    /// no chance in them.
+    #[pyo3(signature = (*, seed=None, indices=None))]
     #[allow(clippy::type_complexity)]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+        indices: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyArray4<f32>>, Bound<'py, PyArray2<bool>>)> {
-        let fresh = self.fresh();
         let n = self.games.len();
+        let restart = match indices {
+            None => vec![true; n],
+            Some(list) => {
+                let mut restart = vec![false; n];
+                for i in integers(py, list, "indices")? {
+                    let game = usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+                        PyIndexError::new_err(format!(
+                            "indices: game {i} does not exist (0 to {})",
+                            n - 1
+                        ))
+                    })?;
+                    restart[game] = true;
+                }
+                restart
+            }
+        };
+        if seed.is_some() {
+            self.rng = rng_of(seed)?;
+        }
+        self.finals.clear();
+        let fresh = self.fresh();
+        let flip = self.side_to_move;
         let games = &mut self.games;
         let batch = py.detach(|| {
             let mut batch = Batch::new(n);
-            games.iter_mut().for_each(|g| *g = fresh.clone());
-            let work = |(game, slot): (&mut Game, Slot)| observe(game, slot);
+            let work = |((game, &again), slot): ((&mut Game, &bool), Slot)| {
+                if again {
+                    *game = fresh.clone();
+                }
+                observe(game, slot, flip)
+            };
             if n >= PARALLEL_FROM {
                 games
                     .par_iter_mut()
+                    .zip(restart.par_iter())
                     .zip(par_slots(&mut batch))
                     .for_each(work);
             } else {
-                games.iter_mut().zip(seq_slots(&mut batch)).for_each(work);
+                games
+                    .iter_mut()
+                    .zip(restart.iter())
+                    .zip(seq_slots(&mut batch))
+                    .for_each(work);
             }
             batch
         });
@@ -265,64 +337,129 @@ impl PyVectorEnv {
         Ok((obs, masks))
     }
 
-    /// Plays one action in every game (`int[N]`, each legal in its game, else
-    /// `ValueError` and nothing moves); returns `(observations, masks, rewards,
-    /// terminated, truncated, to_play)`.
+    /// Plays one action in every game (one integer per game: a list or an array of
+    /// any integer type, each legal in its game, else `ValueError` and nothing moves);
+    /// returns `(observations, masks, rewards, terminated, truncated, to_play)`. A game
+    /// that ends starts again at once: its observation is the new game's, and
+    /// `final_observations()` has the one it ended on.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepArrays<'py>> {
-        let actions = actions.as_slice()?.to_vec();
+        let actions = integers(py, actions, "actions")?;
         let n = self.games.len();
         if actions.len() != n {
             return Err(PyValueError::new_err(format!(
-                "step takes one action per game: {n}, not {}",
+                "actions: step takes one action per game: {n}, not {}",
                 actions.len()
             )));
         }
+        let flip = self.side_to_move;
         let moves = py
-            .detach(|| moves_of(&self.games, &actions))
+            .detach(|| moves_of(&self.games, &actions, flip))
             .map_err(|(i, a)| {
                 PyValueError::new_err(format!(
-                    "action {a} of game {i} is not a legal move there (see the masks)"
+                    "actions: action {a} of game {i} is not a legal move there (see the masks)"
                 ))
             })?;
         let fresh = self.fresh();
-        let max_plies = self.max_plies;
+        let step = StepRules {
+            fresh: &fresh,
+            max_plies: self.max_plies,
+            flip,
+        };
         let games = &mut self.games;
-        let batch = py.detach(|| {
+        let (batch, finals) = py.detach(|| {
             let mut batch = Batch::new(n);
-            let work = |((game, &m), slot): ((&mut Game, &Move), Slot)| {
-                step_one(game, m, &fresh, max_plies, slot)
-            };
-            if n >= PARALLEL_FROM {
+            let work =
+                |((game, &m), slot): ((&mut Game, &Move), Slot)| step_one(game, m, step, slot);
+            let finals: Vec<Option<Vec<f32>>> = if n >= PARALLEL_FROM {
                 games
                     .par_iter_mut()
                     .zip(moves.par_iter())
                     .zip(par_slots(&mut batch))
-                    .for_each(work);
+                    .map(work)
+                    .collect()
             } else {
                 games
                     .iter_mut()
                     .zip(moves.iter())
                     .zip(seq_slots(&mut batch))
-                    .for_each(work);
-            }
-            batch
+                    .map(work)
+                    .collect()
+            };
+            (batch, finals)
         });
+        self.finals = finals
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, o)| o.map(|o| (i, o)))
+            .collect();
         self.arrays(py, batch)
     }
 
+    /// The games that ended (terminated or truncated) in the last `step`, and the
+    /// observations they ended on, as Gymnasium's autoreset keeps them: `(indices
+    /// int64[k], observations float32[k, 23, 9, 7])`.
+    #[allow(clippy::type_complexity)]
+    fn final_observations<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray4<f32>>)> {
+        let indices: Vec<i64> = self.finals.iter().map(|(i, _)| *i as i64).collect();
+        let data: Vec<f32> = self
+            .finals
+            .iter()
+            .flat_map(|(_, o)| o.iter().copied())
+            .collect();
+        let obs = Array4::from_shape_vec((indices.len(), PLANES, 9, 7), data)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        Ok((
+            Array1::from_vec(indices).into_pyarray(py),
+            obs.into_pyarray(py),
+        ))
+    }
+
+    /// A legal action of each game, drawn uniformly by the environment's generator
+    /// (`seed` of the constructor or of `reset`): `int64[N]`.
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let flip = self.side_to_move;
+        let rng = &mut self.rng;
+        let actions: Vec<i64> = self
+            .games
+            .iter()
+            .map(|g| {
+                let legal = g.legal_moves();
+                let m = legal[rng.below(legal.len())];
+                encoding::action_in(m, flipped(g, flip)) as i64
+            })
+            .collect();
+        Array1::from_vec(actions).into_pyarray(py)
+    }
+
+    /// `"fixed"` (Red's view) or `"side_to_move"`.
+    #[getter]
+    fn perspective(&self) -> &'static str {
+        if self.side_to_move {
+            "side_to_move"
+        } else {
+            "fixed"
+        }
+    }
+
     /// A copy of game `index` as a `Board`.
-    fn board(&self, index: i64) -> PyResult<PyBoard> {
-        usize::try_from(index)
-            .ok()
+    fn board(&self, index: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        let number = args::whole_number(index, "index")?;
+        number
+            .value
+            .and_then(|i| usize::try_from(i).ok())
             .and_then(|i| self.games.get(i))
             .map(|g| PyBoard { game: g.clone() })
             .ok_or_else(|| {
                 PyIndexError::new_err(format!(
-                    "game {index} does not exist (0 to {})",
+                    "game {} does not exist (0 to {})",
+                    number.text,
                     self.games.len() - 1
                 ))
             })
@@ -331,12 +468,12 @@ impl PyVectorEnv {
 
 /// The move of each game's action, or a game (and its action) where the action is
 /// not a legal move (the first such game when fewer than `PARALLEL_FROM`).
-fn moves_of(games: &[Game], actions: &[i64]) -> Result<Vec<Move>, (usize, i64)> {
+fn moves_of(games: &[Game], actions: &[i64], flip: bool) -> Result<Vec<Move>, (usize, i64)> {
     let resolve = |(i, (game, &a)): (usize, (&Game, &i64))| {
         usize::try_from(a)
             .ok()
             .filter(|&a| a < NUM_ACTIONS)
-            .and_then(|a| encoding::move_of(a, &game.legal_moves()))
+            .and_then(|a| encoding::move_of(a, &game.legal_moves(), flipped(game, flip)))
             .ok_or((i, a))
     };
     if games.len() >= PARALLEL_FROM {
@@ -349,4 +486,41 @@ fn moves_of(games: &[Game], actions: &[i64]) -> Result<Vec<Move>, (usize, i64)> 
     } else {
         games.iter().zip(actions).enumerate().map(resolve).collect()
     }
+}
+
+/// The generator of a seed (an int; `None`: from the clock).
+fn rng_of(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Rng> {
+    Ok(match seed {
+        Some(s) => Rng::new(args::whole(s, "seed", i64::MIN, i64::MAX)? as u64),
+        None => Rng::from_time(),
+    })
+}
+
+/// One-dimensional integers from Python: a list or an array of any integer type (not
+/// bools or floats), else `TypeError` naming `name`.
+fn integers(py: Python<'_>, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<i64>> {
+    let numpy = py.import("numpy")?;
+    let wrong = |what: String| {
+        PyTypeError::new_err(format!(
+            "{name} must be a list or a 1-d array of integers, not {what}"
+        ))
+    };
+    let array = numpy
+        .call_method1("asarray", (obj,))
+        .map_err(|_| wrong(args::type_name(obj)))?;
+    let dtype = array.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let ndim: usize = array.getattr("ndim")?.extract()?;
+    let size: usize = array.getattr("size")?.extract()?;
+    // An empty list reads as floats.
+    if ndim != 1 || !(kind == "i" || kind == "u" || size == 0) {
+        return Err(wrong(format!(
+            "{} of {}",
+            args::type_name(obj),
+            dtype.str()?
+        )));
+    }
+    let array = array.call_method1("astype", ("int64",))?;
+    let array: PyReadonlyArray1<'_, i64> = array.extract()?;
+    Ok(array.as_array().to_vec())
 }

@@ -37,7 +37,7 @@ def to_animalchess(board):
     """(its board, the player id to move) for our position."""
     players = [Player("red"), Player("blue")]
     possessions = [PlayerPossession(players[0], 0, reset=False), PlayerPossession(players[1], 1, reset=False)]
-    for square, piece in board.piece_map():
+    for square, piece in board.piece_map().items():
         rank, file = divmod(square, 7)
         side = 0 if piece.color == "red" else 1
         possessions[side].set_piece_info(AnimalType[piece.animal.upper()], (rank, file))

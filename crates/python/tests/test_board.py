@@ -217,7 +217,7 @@ def test_bad_arguments_raise_value_error_with_the_reason():
         Board().push_action(-5)
     with pytest.raises(ValueError):
         Board.from_moves(jungle.STARTING_FEN, "jungle (flying dogs)", [])
-    with pytest.raises(ValueError, match="perft depth"):
+    with pytest.raises(ValueError, match="depth must be a whole number from 0 to 32"):
         Board().perft(99)
     with pytest.raises(TypeError):
         Board().push(3.5)
@@ -229,3 +229,35 @@ def test_rules_text_round_trips():
     assert again.rules == board.rules and again == board
     assert board.variant == "jungle" and board.dog_swims and board.anti_chase
     assert ("DogSwims", "true") in board.rule_options()
+
+
+def test_python_chess_habits():
+    board = Board()
+    board.push("g3g4")
+    pieces = board.piece_map()
+    assert isinstance(pieces, dict) and len(pieces) == 16
+    assert pieces[jungle.parse_square("a1")] == Piece("red", "tiger") and list(pieces) == sorted(pieces)
+    assert board.board_fen() == board.fen().split()[0]
+    root = board.root()
+    assert root == Board() and root.ply() == 0 and board.ply() == 1
+    # Mirror: turned half round with the colours swapped; the start maps onto itself.
+    assert Board().mirror() == Board("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1")
+    mirrored = board.mirror()
+    assert mirrored.turn == "red" and mirrored.piece_at("a6") == Piece("blue", "rat")
+    assert mirrored.mirror() == Board(board.fen())
+    assert Board(rules="jungle-cn").mirror().rules == "jungle-cn"
+    board.set_fen("l5t/3R3/7/7/7/7/7/7/6L r")
+    assert board.ply() == 0 and board.fen() == "l5t/3R3/7/7/7/7/7/7/6L r 0 1"
+    with pytest.raises(ValueError):
+        board.set_fen("xx")
+    assert board.fen() == "l5t/3R3/7/7/7/7/7/7/6L r 0 1"
+    shuffle = Board()
+    assert not shuffle.is_repetition(2) and shuffle.is_repetition(1)
+    for m in "a1b1 a9b9 b1a1 b9a9".split():
+        shuffle.push(m)
+    assert shuffle.is_repetition(2) and not shuffle.is_repetition() and not shuffle.can_claim_draw()
+    for m in "a1b1 a9b9 b1a1 b9a9".split():
+        shuffle.push(m)
+    assert shuffle.is_repetition() and shuffle.can_claim_draw() and shuffle.outcome().termination == "repetition"
+    with pytest.raises(ValueError, match="^count must be"):
+        shuffle.is_repetition(0)

@@ -170,7 +170,7 @@ def test_bench_positions_search_as_the_native_bench(engine_binary):
     native = json.loads(out.stdout.strip().splitlines()[-1])
     positions = jungle.bench_positions()
     assert [p["fen"] for p in native["positions"]] == positions
-    engine = jungle.Engine(tablebases=False)
+    engine = jungle.Engine(tablebases=False, hash_mb=16)
     for fen, row in zip(positions, native["positions"]):
         engine.new_game()
         line = engine.analyse(jungle.Board(fen), depth=native["depth"])[0]

@@ -96,9 +96,11 @@ def test_bad_starts_and_arguments():
     with pytest.raises(ValueError):
         EngineProcess(fake("hang"), proto="xboard")
     with EngineProcess(fake("hang")) as engine:
-        for kwargs in ({}, {"depth": 0}, {"nodes": -3}, {"movetime": -1}, {"movetime": "1"}, {"increment": (1, 1)}):
+        for kwargs in ({}, {"depth": 0}, {"nodes": -3}, {"movetime": -1}, {"increment": (1, 1)}):
             with pytest.raises(ValueError):
                 engine.play(jungle.Board(), **kwargs)
+        with pytest.raises(TypeError, match="movetime must be a number of seconds"):
+            engine.play(jungle.Board(), movetime="1")
         over = jungle.Board("l5t/3R3/7/7/7/7/7/7/6L r")
         over.push("d8d9")
         with pytest.raises(ValueError, match="game is over"):

@@ -230,3 +230,138 @@ def test_openspiel_mcts_bots_play_a_full_game():
         state.apply_action(action)
     assert board.is_game_over()
     assert state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+
+
+def test_vector_env_takes_any_integer_actions_and_refuses_others():
+    env = jungle.VectorEnv(2)
+    env.reset()
+    g3_north, a7_south = 80, 4 * jungle.parse_square("a7") + 2
+    for actions in ([g3_north, g3_north], np.array([g3_north] * 2, dtype=np.int32),
+                    np.array([g3_north] * 2, dtype=np.uint8), (g3_north, g3_north)):
+        env.reset()
+        env.step(actions)
+        assert env.board(0).move_stack == [jungle.Move.from_uci("g3g4")]
+    env.step([a7_south, a7_south])
+    for bad in (np.array([80.0, 80.0]), ["g3g4", "g3g4"], [[80], [80]], 80, [True, True]):
+        with pytest.raises(TypeError, match="^actions must be a list or a 1-d array of integers"):
+            env.step(bad)
+    assert env.board(1).ply() == 2
+
+
+def test_vector_env_resets_one_game_and_keeps_final_observations():
+    env = jungle.VectorEnv(3, fen="l5t/7/3R3/7/7/7/7/7/6L r")
+    env.reset()
+    d7d8 = jungle.Move.from_uci("d7d8").action
+    obs, masks, rewards, terminated, truncated, _ = env.step([d7d8] * 3)
+    assert env.final_observations()[0].size == 0
+    board = jungle.Board("l5t/7/3R3/7/7/7/7/7/6L r")
+    board.push("d7d8")
+    obs, masks = env.reset(indices=[1])
+    assert env.board(1) == jungle.Board("l5t/7/3R3/7/7/7/7/7/6L r") and env.board(0) == board
+    assert np.array_equal(obs[0], board.observation()) and np.array_equal(obs[1], env.board(1).observation())
+    # Game 0 and 2 end (the rook... the red rat walks into the den); game 1 does not.
+    a9 = jungle.Move.from_uci("a9a8").action
+    env.step([a9, d7d8, a9])
+    d8d9 = jungle.Move.from_uci("d8d9").action
+    _, _, rewards, terminated, _, _ = env.step([d8d9, a9, d8d9])
+    assert list(terminated) == [True, False, True] and list(rewards) == [1.0, 0.0, 1.0]
+    indices, finals = env.final_observations()
+    board.push("a9a8")
+    board.push("d8d9")
+    assert list(indices) == [0, 2] and finals.shape == (2, 23, 9, 7)
+    assert np.array_equal(finals[0], board.observation()) and np.array_equal(finals[1], board.observation())
+    assert env.board(0).ply() == 0, "restarted in the same step"
+    with pytest.raises(IndexError, match="indices: game 3 does not exist"):
+        env.reset(indices=[3])
+
+
+def test_vector_env_seeded_random_actions_repeat():
+    def trajectory(seed):
+        env = jungle.VectorEnv(4, seed=seed, max_plies=40)
+        env.reset()
+        taken = []
+        for _ in range(60):
+            actions = env.random_actions()
+            taken.append(actions.copy())
+            env.step(actions)
+        return np.array(taken)
+
+    assert np.array_equal(trajectory(7), trajectory(7))
+    assert not np.array_equal(trajectory(7), trajectory(8))
+    env = jungle.VectorEnv(2, seed=1)
+    env.reset(seed=5)
+    first = env.random_actions()
+    env.reset(seed=5)
+    assert np.array_equal(first, env.random_actions())
+
+
+def test_side_to_move_perspective_turns_the_board_and_the_actions():
+    fixed = jungle.VectorEnv(6, seed=3, max_plies=60)
+    mover = jungle.VectorEnv(6, seed=3, max_plies=60, perspective="side_to_move")
+    assert mover.perspective == "side_to_move"
+    obs_f, masks_f = fixed.reset()
+    obs_m, masks_m = mover.reset()
+    assert np.array_equal(obs_f, obs_m), "Red to move: the same view"
+    rng = np.random.default_rng(0)
+    for _ in range(80):
+        actions_f = np.array([rng.choice(np.flatnonzero(m)) for m in masks_f])
+        # The same moves, as the mover sees them.
+        actions_m = []
+        for i, a in enumerate(actions_f):
+            board = fixed.board(i)
+            m = board.action_to_move(int(a))
+            if board.turn == "blue":
+                a = (62 - m.from_square) * 4 + (int(a) % 4 + 2) % 4
+            assert masks_m[i][a]
+            actions_m.append(a)
+        obs_f, masks_f, *_ , to_play = fixed.step(actions_f)
+        obs_m, masks_m, *_ = mover.step(actions_m)
+        for i in range(6):
+            assert fixed.board(i) == mover.board(i)
+            if to_play[i] == 1:
+                # Blue to move: turned half round, colours swapped; plane 21 says Blue.
+                turned = obs_f[i][:, ::-1, ::-1]
+                swapped = np.concatenate([turned[8:16], turned[0:8], turned[16:17], turned[18:19],
+                                          turned[17:18], turned[20:21], turned[19:20], turned[21:]])
+                assert np.array_equal(obs_m[i], swapped)
+            else:
+                assert np.array_equal(obs_m[i], obs_f[i])
+    with pytest.raises(ValueError, match="perspective"):
+        jungle.VectorEnv(1, perspective="blue")
+
+
+def test_gymnasium_vector_adapter():
+    import gymnasium
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    from jungle.gymnasium_env import JungleVectorEnv
+
+    env = JungleVectorEnv(4, max_plies=30)
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    obs, info = env.reset(seed=11)
+    assert env.observation_space.contains(obs) and obs.shape == (4, 23, 9, 7)
+    assert env.single_action_space.n == 252 and env.action_space.shape == (4,)
+    assert info["action_mask"].shape == (4, 252)
+    wrapped = RecordEpisodeStatistics(env)
+    wrapped.reset(seed=11)
+    episodes = 0
+    for _ in range(100):
+        obs, rewards, terminated, truncated, infos = wrapped.step(env.random_actions())
+        assert env.observation_space.contains(obs) and rewards.dtype == np.float64
+        ended = terminated | truncated
+        if ended.any():
+            assert list(infos["_final_obs"]) == list(ended)
+            for i in np.flatnonzero(ended):
+                assert infos["final_obs"][i].shape == (23, 9, 7)
+                assert env.games.board(i).ply() == 0
+            episodes += int(ended.sum())
+            assert "episode" in infos
+    assert episodes >= 4
+    obs, info = env.reset(options={"reset_mask": np.array([True, False, False, False])})
+    assert env.games.board(0).ply() == 0
+    # The same seed, the same games.
+    runs = []
+    for _ in range(2):
+        env.reset(seed=2)
+        runs.append([env.step(env.random_actions())[0] for _ in range(20)][-1])
+    assert np.array_equal(runs[0], runs[1])

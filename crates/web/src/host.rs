@@ -185,6 +185,37 @@ mod tests {
         assert!(s["thinking"].is_null());
     }
 
+    /// The judge in the worker (the same as `jungle gui`'s, tests/gui_server.rs): a
+    /// puzzle set, its first move right and the reply played, the solution shown.
+    #[test]
+    fn the_judge_answers_a_puzzles_tries() {
+        let mut b = WebApp::new();
+        let puzzle = jungle_app::puzzles::shipped()
+            .iter()
+            .find(|p| p.solution.len() >= 3)
+            .expect("a puzzle of two moves");
+        let r = b.request(
+            "judge",
+            &format!(r#"{{"do":"puzzle","id":"{}"}}"#, puzzle.id),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        let r = b.request("move", &format!(r#"{{"move":"{}"}}"#, puzzle.solution[0]));
+        let s: serde_json::Value = serde_json::from_str(&r.body).expect("JSON");
+        assert_eq!(s["judge"]["verdict"]["answer"], "right", "{s}");
+        let reply = puzzle.solution[1].to_string();
+        assert_eq!(s["judge"]["reply"].as_str(), Some(reply.as_str()));
+        let r = b.request("judge", r#"{"do":"reply"}"#);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let r = b.request("judge", r#"{"do":"solution"}"#);
+        let s: serde_json::Value = serde_json::from_str(&r.body).expect("JSON");
+        assert_eq!(s["judge"]["outcome"], false, "{s}");
+        assert_eq!(
+            s["judge"]["solution"][0].as_str(),
+            Some(puzzle.solution[2].to_string().as_str())
+        );
+        assert!(!b.busy(), "the engines are not asked");
+    }
+
     #[test]
     fn analysis_streams_lines_and_stops_with_the_position() {
         let mut b = WebApp::new();

@@ -2,6 +2,7 @@
 //! form), then handed to the game line, the seats, the watch, analysis or the review.
 
 use super::*;
+use crate::judge::Judged;
 
 impl<H: Host> Controller<H> {
     pub(super) fn human_move(&mut self, text: &str) -> Result<(), Refusal> {
@@ -48,8 +49,15 @@ impl<H: Host> Controller<H> {
                 }
             }
         })?;
-        self.push_move(m);
-        self.engine_turn();
+        match self.judge.try_move(self.line.game(), m)? {
+            // No task, or the board off the task's position: an ordinary move.
+            None => {
+                self.push_move(m);
+                self.engine_turn();
+            }
+            Some(Judged::Play) => self.push_move(m),
+            Some(Judged::Keep) => {}
+        }
         Ok(())
     }
 

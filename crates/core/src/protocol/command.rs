@@ -4,6 +4,9 @@
 use crate::search::Limits;
 use crate::text::quote;
 
+/// The deepest `go depth` (the search's deepest iteration).
+pub const MAX_DEPTH: i32 = 124;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Uci,
@@ -191,7 +194,7 @@ fn parse_go(args: &[&str]) -> Result<Command, String> {
                 break;
             }
             "depth" => {
-                l.depth = Some(parse_number("go depth", value(i, token)?, 1, 124)?);
+                l.depth = Some(parse_number("go depth", value(i, token)?, 1, MAX_DEPTH)?);
                 i += 1;
             }
             "nodes" => {

@@ -12,6 +12,8 @@ use crate::board::{Move, MoveList, MoveRules, Position, Standard};
 use crate::clock::Instant;
 use rayon::prelude::*;
 use std::io::{self, Write};
+use std::iter::Sum;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Leaves of the move tree `depth` plies deep, single-threaded.
 pub fn perft_with<R: MoveRules>(pos: &Position, depth: u32) -> u64 {
@@ -19,18 +21,38 @@ pub fn perft_with<R: MoveRules>(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => count_with::<R>(pos) as u64,
         2 => count_two_plies::<R>(pos),
-        _ => {
-            let mut list = MoveList::new();
-            generate_with::<R>(pos, &mut list);
-            let mut total = 0;
-            for &m in list.iter() {
-                let mut child = *pos;
-                child.play(m);
-                total += perft_with::<R>(&child, depth - 1);
-            }
-            total
-        }
+        _ => sum_over_children::<R, u64>(pos, |child| perft_with::<R>(child, depth - 1)),
     }
+}
+
+/// The sum of `count` over the positions after each legal move of `pos`.
+fn sum_over_children<R: MoveRules, T: Sum<T>>(pos: &Position, count: impl Fn(&Position) -> T) -> T {
+    let mut list = MoveList::new();
+    generate_with::<R>(pos, &mut list);
+    list.iter()
+        .map(|&m| {
+            let mut child = *pos;
+            child.play(m);
+            count(&child)
+        })
+        .sum()
+}
+
+/// Plies above the leaves from which `perft_until` looks at its stop flag: the
+/// subtrees below are counted whole (milliseconds each).
+const STOP_CHECK_DEPTH: u32 = 5;
+
+/// `perft_with` that gives up once `stop` is set (`None`), looking at it at every node
+/// at least `STOP_CHECK_DEPTH` plies above the leaves: the count of a caller that can
+/// be interrupted (the Python package's `Board.perft` on Ctrl-C).
+pub fn perft_until<R: MoveRules>(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth < STOP_CHECK_DEPTH {
+        return Some(perft_with::<R>(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    sum_over_children::<R, Option<u64>>(pos, |child| perft_until::<R>(child, depth - 1, stop))
 }
 
 /// `perft_with` under the default rules.
@@ -156,15 +178,7 @@ mod tests {
         if depth == 0 {
             return 1;
         }
-        let mut list = MoveList::new();
-        generate_with::<R>(pos, &mut list);
-        list.iter()
-            .map(|&m| {
-                let mut child = *pos;
-                child.play(m);
-                plain_perft::<R>(&child, depth - 1)
-            })
-            .sum()
+        sum_over_children::<R, u64>(pos, |child| plain_perft::<R>(child, depth - 1))
     }
 
     /// The counted perft (one-ply and two-ply counting at the bottom) against the plain
@@ -224,5 +238,17 @@ mod tests {
             let single = divide_with::<Standard>(&p, d, 1);
             assert_eq!(div, single);
         }
+    }
+
+    #[test]
+    fn perft_until_counts_as_perft_and_gives_up_when_stopped() {
+        let p = Position::startpos();
+        let go = AtomicBool::new(false);
+        assert_eq!(perft_until::<Standard>(&p, 6, &go), Some(perft(&p, 6)));
+        assert_eq!(perft_until::<Standard>(&p, 3, &go), Some(12240));
+        let stopped = AtomicBool::new(true);
+        assert_eq!(perft_until::<Standard>(&p, 9, &stopped), None);
+        // Shallower than the stop check: counted whole.
+        assert_eq!(perft_until::<Standard>(&p, 4, &stopped), Some(260099));
     }
 }

@@ -20,11 +20,12 @@ Submodules:
 - ``jungle.VectorEnv``: N games stepped per call in Rust on numpy arrays.
 """
 
+from typing import NamedTuple
+
 from ._jungle import (
     BENCH_DEPTH,
     ELO_MAX,
     ELO_MIN,
-    LEVELS,
     NUM_ACTIONS,
     OBSERVATION_SHAPE,
     SQUARE_NAMES,
@@ -41,6 +42,26 @@ from ._jungle import (
     bench_positions,
     parse_info,
 )
+from ._jungle import LEVELS as _LEVEL_ROWS
+
+
+class Level(NamedTuple):
+    """One measured strength level of the engine (protocol.md, "Strength levels",
+    has the matches that measured it)."""
+
+    #: Its strength on the Elo scale of the measured levels (``ELO_MIN`` to ``ELO_MAX``).
+    elo: int
+    #: The deepest search it makes (0: no limit).
+    depth: int
+    #: How widely it draws its move among the good ones: the softmax temperature in
+    #: centipawns (0: the best move; the weakest rows play as a beginner instead).
+    temperature: int
+
+
+#: The engine's strength levels, weakest first; the last is full strength.
+#: ``Engine(elo=e)`` plays at the row of ``e``; between two rows each search draws
+#: one of them, the stronger with a chance that grows as ``e`` nears it.
+LEVELS = tuple(Level(*row) for row in _LEVEL_ROWS)
 
 RED = "red"
 BLUE = "blue"
@@ -78,6 +99,7 @@ __all__ = [
     "Engine",
     "InfoLine",
     "LEVELS",
+    "Level",
     "Move",
     "NUM_ACTIONS",
     "OBSERVATION_SHAPE",

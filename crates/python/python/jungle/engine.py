@@ -21,8 +21,9 @@ import threading
 import time
 
 from . import Board, InfoLine, Move, PlayResult, parse_info
+from ._jungle import go_line, position_line, setoption_line
 
-__all__ = ["EngineError", "EngineProcess", "EngineTimeout", "InfoLine", "PlayResult"]
+__all__ = ["EngineError", "EngineProcess", "EngineTimeout", "InfoLine", "PlayResult", "go_line", "position_line", "setoption_line"]
 
 # How long an engine may take past its limit before it has lost on time.
 DEFAULT_MARGIN = 1.0
@@ -82,7 +83,7 @@ class EngineProcess:
             elif line.startswith("option "):
                 self.options.append(line[len("option "):].strip())
         for name, value in (options or {}).items():
-            self._send(f"setoption name {name} value {_option_value(value)}")
+            self._send(setoption_line(name, _option_value(value)))
         self._sync(timeout)
 
     # ----- the process ------------------------------------------------------------
@@ -118,7 +119,8 @@ class EngineProcess:
             if line == "readyok":
                 return
             if line.startswith("info string error"):
-                raise EngineError(f"engine {self._label()} refused: {line[len('info string error'):].strip()}")
+                why = line[len("info string error"):].lstrip(":").strip()
+                raise EngineError(f"engine {self._label()} refused: {why}")
 
     def _label(self):
         return repr(self.name or self._process.args[0])
@@ -134,7 +136,7 @@ class EngineProcess:
     def configure(self, options):
         """Sends ``setoption`` for each name and value; ``EngineError`` if refused."""
         for name, value in options.items():
-            self._send(f"setoption name {name} value {_option_value(value)}")
+            self._send(setoption_line(name, _option_value(value)))
         self._sync()
 
     # ----- searches -----------------------------------------------------------------
@@ -144,18 +146,18 @@ class EngineProcess:
             # Nothing is sent while the rules are the default ones, so that engines
             # without these options work.
             for name, value in board.rule_options():
-                self._send(f"setoption name {name} value {value}")
+                self._send(setoption_line(name, value))
             self._rules_sent = board.rules
         if multipv != self._multipv:
-            self._send(f"setoption name MultiPV value {multipv}")
+            self._send(setoption_line("MultiPV", str(multipv)))
             self._multipv = multipv
         self._sync()
-        stack = " ".join(m.uci() for m in board.move_stack)
-        self._send(f"position fen {board.start_fen()}" + (f" moves {stack}" if stack else ""))
+        self._send(position_line(board))
 
     def _search(self, board, go, deadline, multipv):
         """Sends ``go``; returns (bestmove line, last info line of each number)."""
         if board.is_game_over():
+            # As jungle.Engine: a finished game is not searched.
             raise ValueError(f"the game is over: {board.outcome()}")
         self._prepare(board, multipv)
         lines = {}
@@ -263,37 +265,14 @@ def _option_value(value):
 
 
 def _go_command(board, depth, nodes, movetime, clock, increment, margin, timeout):
-    """The ``go`` line and the time by which the answer must have come."""
-    parts = ["go"]
+    """The ``go`` line (checked and written by the core, as ``jungle.Engine`` checks
+    its limits) and the time by which the answer must have come."""
+    go = go_line(depth=depth, nodes=nodes, movetime=movetime, clock=clock, increment=increment)
     now = time.monotonic()
     deadline = None if timeout is None else now + timeout
-    if depth is not None:
-        if not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"depth must be a whole number from 1, not {depth!r}")
-        parts += ["depth", str(depth)]
-    if nodes is not None:
-        if not isinstance(nodes, int) or nodes < 1:
-            raise ValueError(f"nodes must be a whole number from 1, not {nodes!r}")
-        parts += ["nodes", str(nodes)]
     if movetime is not None:
-        ms = _millis("movetime", movetime)
-        parts += ["movetime", str(ms)]
-        deadline = now + ms / 1000 + margin
+        deadline = now + movetime + margin
     if clock is not None:
-        red, blue = (_millis("clock", c) for c in clock)
-        red_inc, blue_inc = (_millis("increment", c) for c in (increment or (0, 0)))
-        parts += ["wtime", str(red), "btime", str(blue), "winc", str(red_inc), "binc", str(blue_inc)]
-        own = red if board.turn == "red" else blue
-        deadline = now + own / 1000 + margin
-    elif increment is not None:
-        raise ValueError("increment needs clock")
-    if len(parts) == 1:
-        raise ValueError("give a limit: depth, nodes, movetime or clock")
-    return " ".join(parts), deadline
-
-
-def _millis(name, seconds):
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 1e9:
-        raise ValueError(f"{name} must be a number of seconds from 0, not {seconds!r}")
-    return int(seconds * 1000)
-
+        own = clock[0] if board.turn == "red" else clock[1]
+        deadline = now + own + margin
+    return go, deadline

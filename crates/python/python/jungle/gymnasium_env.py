@@ -13,13 +13,25 @@ agents) has the legal actions. Reward: +1 win, -1 loss, 0 draw or while the game
 goes on. An illegal action ends the episode as a loss (``info["illegal_move"]``).
 A weakened engine draws its moves from the clock, so episodes against it are not
 reproducible by ``seed``; at full strength with a node limit they are.
+
+``JungleVectorEnv(num_envs, ...)`` is a ``gymnasium.vector.VectorEnv`` of self-play
+games stepped together in Rust (``jungle.VectorEnv``): each step plays one move in
+every game, by its side to move; the reward is for the side that just moved.
+``infos`` has ``action_mask`` (``bool[N, 252]``) and ``to_play`` (``int8[N]``, 0 Red);
+a game that ends starts again in the same step (``autoreset_mode`` ``SAME_STEP``), and
+its last observation is in ``infos["final_obs"]`` (where ``infos["_final_obs"]`` is
+true). ``reset(seed=s)`` seeds ``random_actions()`` (a legal action per game),
+``reset(options={"reset_mask": mask})`` restarts only the games where ``mask`` is
+true, and ``perspective="side_to_move"`` shows each game from its mover's side.
 """
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import Board, Engine, NUM_ACTIONS, OBSERVATION_SHAPE
+from gymnasium.vector.utils import batch_space
+
+from . import Board, Engine, NUM_ACTIONS, OBSERVATION_SHAPE, VectorEnv
 
 ENV_ID = "jungle/Jungle-v0"
 
@@ -40,7 +52,7 @@ class JungleEnv(gymnasium.Env):
         self._max_plies = max_plies
         self._limits = dict(opponent_limits or {"nodes": 2000})
         self.board = Board(fen, **rules)  # checks the settings now
-        self.engine = Engine(elo=elo, skill_level=skill_level)
+        self.engine = Engine(elo=elo, skill_level=skill_level, hash_mb=16)
         self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
 
@@ -92,6 +104,47 @@ class JungleEnv(gymnasium.Env):
         if self.render_mode == "human":
             print(self.board)
         return None
+
+
+class JungleVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` self-play games as a Gymnasium vector environment (see the module)."""
+
+    metadata = {"render_modes": [], "autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+
+    def __init__(self, num_envs, *, perspective="fixed", fen=None, max_plies=None, **rules):
+        self.games = VectorEnv(num_envs, fen=fen, max_plies=max_plies, perspective=perspective, **rules)
+        self.num_envs = num_envs
+        self.single_observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+
+    def reset(self, *, seed=None, options=None):
+        """Starts the games again (``options={"reset_mask": bool[N]}``: only those);
+        returns the observations and ``{"action_mask": …}``."""
+        super().reset(seed=seed)
+        indices = None
+        if options and "reset_mask" in options:
+            indices = np.flatnonzero(np.asarray(options["reset_mask"], dtype=bool))
+        observations, masks = self.games.reset(seed=seed, indices=indices)
+        return observations, {"action_mask": masks}
+
+    def step(self, actions):
+        """One move in every game: ``(observations, rewards, terminated, truncated, infos)``."""
+        observations, masks, rewards, terminated, truncated, to_play = self.games.step(actions)
+        infos = {"action_mask": masks, "to_play": to_play}
+        ended, finals = self.games.final_observations()
+        if len(ended):
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i, observation in zip(ended, finals):
+                final_obs[i] = observation
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = terminated | truncated
+        return observations, rewards.astype(np.float64), terminated, truncated, infos
+
+    def random_actions(self):
+        """A legal action of each game, drawn by the generator ``reset(seed=…)`` seeded."""
+        return self.games.random_actions()
 
 
 if ENV_ID not in gymnasium.registry:

@@ -27,6 +27,13 @@ plane   content
 21      all ones when Red is to move
 22      plies since the last capture / the no-capture draw limit (100 when off), at most 1
 ======  ==================================================================
+
+**From the side to move** (``VectorEnv(perspective="side_to_move")`` and
+``JungleVectorEnv``): when Blue is to move, the board is seen turned half round
+(square ``s`` as ``62 - s``, so the mover's den is at d1), the colours' planes are
+swapped (planes 0-7 the mover's animals, 17 and 19 the mover's trap and den), and
+actions are seen the same way (from-square ``62 - s``, direction ``(d + 2) % 4``), in
+the masks too. Plane 21 still says which colour is to move.
 """
 
 from ._jungle import NUM_ACTIONS, OBSERVATION_SHAPE, SQUARE_NAMES

@@ -1,0 +1,621 @@
+//! The games a node holds in memory, each behind its own lock: commands are decided
+//! by the model, stored by the database, and only then folded in and sent to the
+//! game's connections (a broadcast channel). Timers make the server act by itself
+//! (a flag, an abort); on PostgreSQL, notifications from other nodes bring their
+//! events in.
+
+use crate::model::{Command, Context, Event, GameState, Outcome, Refusal, Side, Stored};
+use crate::store::{AppendError, NewGame, Store};
+use crate::{now_ms, token_hash};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+/// A message to a game's connections (already JSON).
+pub type Out = Arc<Value>;
+
+/// Who is connected to a game's seats, by node (a node's counts come from its
+/// notifications), and since when a seat has had no one.
+#[derive(Debug, Default)]
+pub struct Presence {
+    counts: HashMap<String, [u32; 2]>,
+    gone_since: [Option<i64>; 2],
+}
+
+impl Presence {
+    pub fn here(&self, side: Side) -> bool {
+        self.counts.values().any(|c| c[side.index()] > 0)
+    }
+
+    /// This node's count of a seat's connections changes by `delta`: the new counts.
+    pub fn local(&mut self, node: &str, side: Side, delta: i32, now: i64) -> [u32; 2] {
+        let mut c = self.counts.get(node).copied().unwrap_or([0, 0]);
+        let i = side.index();
+        c[i] = c[i].saturating_add_signed(delta);
+        self.update(node, c, now);
+        c
+    }
+
+    /// The presence message for the game's connections.
+    pub fn message(&self) -> Value {
+        json!({"t": "presence", "red": self.here(Side::Red), "blue": self.here(Side::Blue)})
+    }
+
+    fn update(&mut self, node: &str, counts: [u32; 2], now: i64) {
+        let before = [self.here(Side::Red), self.here(Side::Blue)];
+        self.counts.insert(node.to_string(), counts);
+        for side in [Side::Red, Side::Blue] {
+            let i = side.index();
+            if before[i] && !self.here(side) {
+                self.gone_since[i] = Some(now);
+            }
+        }
+    }
+}
+
+/// One game in memory.
+pub struct Live {
+    pub id: String,
+    inner: tokio::sync::Mutex<Inner>,
+    pub tx: broadcast::Sender<Out>,
+    pub presence: Mutex<Presence>,
+}
+
+struct Inner {
+    state: GameState,
+    log: Vec<Stored>,
+    hashes: [Option<String>; 2],
+    timer: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// What a connection gets back for a command.
+pub enum Reply {
+    /// Stored (the events go to every connection, this one included).
+    Done,
+    /// A move already stored, sent again: acknowledged, nothing changed.
+    Again {
+        ply: u32,
+        v: u64,
+    },
+    Refused(Refusal),
+}
+
+/// The games of this node.
+pub struct Hub {
+    pub store: Store,
+    pub node: String,
+    games: Mutex<HashMap<String, Arc<Live>>>,
+}
+
+/// The client's view of a game at `now`: everything but the tokens.
+pub fn state_json(
+    id: &str,
+    st: &GameState,
+    you: Option<Side>,
+    presence: &Presence,
+    now: i64,
+) -> Value {
+    let clocks = st.clocks_at(now);
+    json!({
+        "t": "state",
+        "id": id,
+        "v": st.version,
+        "rules": st.rules.to_string(),
+        "tc": st.tc.to_string(),
+        "status": st.status(),
+        "you": you,
+        "seated": {"red": st.seated[0], "blue": st.seated[1]},
+        "moves": st.moves,
+        "fen": st.game.position().to_fen(),
+        "to_move": st.to_move(),
+        "clock": {"red": clocks[0], "blue": clocks[1], "running": st.running()},
+        "deadline": st.deadline().map(|d| d.0),
+        "now": now,
+        "draw_offer": st.draw_offer,
+        "rematch_offer": st.rematch_offer,
+        "rematch": st.rematch,
+        "result": st.end.as_ref().map(|(r, why)| json!({"result": r, "reason": why})),
+        "presence": {"red": presence.here(Side::Red), "blue": presence.here(Side::Blue)},
+    })
+}
+
+/// An event as sent: the event, with the clocks after it.
+pub fn event_json(e: &Stored, st_after: &GameState) -> Value {
+    let clocks = st_after.clocks_at(e.at);
+    json!({
+        "t": "event",
+        "v": e.v,
+        "at": e.at,
+        "e": e.ev,
+        "clock": {"red": clocks[0], "blue": clocks[1], "running": st_after.running()},
+        "fen": st_after.game.position().to_fen(),
+        "status": st_after.status(),
+    })
+}
+
+/// A fresh random id for a game: 12 letters and digits of a 32-sign alphabet (60 bits).
+pub fn new_game_id() -> Result<String, String> {
+    let mut bytes = [0u8; 12];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no randomness: {e}"))?;
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    Ok(bytes
+        .iter()
+        .map(|b| ALPHABET[(b % 32) as usize] as char)
+        .collect())
+}
+
+impl Hub {
+    pub fn new(store: Store, node: String) -> Arc<Hub> {
+        Arc::new(Hub {
+            store,
+            node,
+            games: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The games in memory.
+    pub fn loaded(&self) -> usize {
+        self.games.lock().map_or(0, |g| g.len())
+    }
+
+    /// The game `id`, loaded from the database if needed; `None` if there is none.
+    pub async fn get(self: &Arc<Self>, id: &str) -> Result<Option<Arc<Live>>, String> {
+        if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Ok(None);
+        }
+        if let Some(live) = self.games.lock().map_err(|_| "poisoned")?.get(id) {
+            return Ok(Some(live.clone()));
+        }
+        let Some(row) = self.store.game(id).await.map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        let log = self.store.events(id, 0).await?;
+        let state = GameState::replay(&log)?;
+        let (tx, _) = broadcast::channel(256);
+        let live = Arc::new(Live {
+            id: id.to_string(),
+            inner: tokio::sync::Mutex::new(Inner {
+                state,
+                log,
+                hashes: row.hashes,
+                timer: None,
+            }),
+            tx,
+            presence: Mutex::new(Presence::default()),
+        });
+        let live = {
+            let mut games = self.games.lock().map_err(|_| "poisoned")?;
+            games.entry(id.to_string()).or_insert(live).clone()
+        };
+        self.arm(&live).await;
+        Ok(Some(live))
+    }
+
+    /// Creates a game: `Created` and the creator's `Seated`, in one transaction.
+    /// Returns its id and the creator's token.
+    pub async fn create(
+        self: &Arc<Self>,
+        rules: &str,
+        tc: &str,
+        side: Side,
+        lobby: bool,
+        ip: &str,
+    ) -> Result<(String, String), String> {
+        let token = crate::new_token()?;
+        let hash = token_hash(&token);
+        let mut hashes = [None, None];
+        hashes[side.index()] = Some(hash.as_str());
+        let id = self.create_with(rules, tc, hashes, lobby, ip).await?;
+        Ok((id, token))
+    }
+
+    async fn create_with(
+        self: &Arc<Self>,
+        rules: &str,
+        tc: &str,
+        hashes: [Option<&str>; 2],
+        lobby: bool,
+        ip: &str,
+    ) -> Result<String, String> {
+        let now = now_ms();
+        let mut events = vec![Stored {
+            v: 1,
+            at: now,
+            ev: Event::Created {
+                rules: rules.to_string(),
+                tc: tc.to_string(),
+            },
+        }];
+        for side in [Side::Red, Side::Blue] {
+            if hashes[side.index()].is_some() {
+                events.push(Stored {
+                    v: events.len() as u64 + 1,
+                    at: now,
+                    ev: Event::Seated { side },
+                });
+            }
+        }
+        let state = GameState::replay(&events)?;
+        for _ in 0..5 {
+            let id = new_game_id()?;
+            let row = NewGame {
+                id: &id,
+                created_at: now,
+                rules,
+                tc,
+                hashes,
+                lobby,
+                creator_ip: ip,
+                status: state.status(),
+            };
+            match self.store.create(&row, &events).await {
+                Ok(()) => return Ok(id),
+                Err(AppendError::Conflict) => continue,
+                Err(AppendError::Db(e)) => return Err(e.to_string()),
+            }
+        }
+        Err("no free game id".into())
+    }
+
+    /// Takes the free seat of a game for a new token: `(side, token)`.
+    pub async fn join(self: &Arc<Self>, live: &Arc<Live>) -> Result<(Side, String), Refusal> {
+        let token = crate::new_token().map_err(|e| Refusal::new("internal", e))?;
+        let hash = token_hash(&token);
+        let mut inner = live.inner.lock().await;
+        for _ in 0..3 {
+            let st = &inner.state;
+            if st.is_over() {
+                return Err(Refusal::new("game_over", "the game is over"));
+            }
+            let Some(side) = [Side::Red, Side::Blue]
+                .into_iter()
+                .find(|s| !st.seated[s.index()])
+            else {
+                return Err(Refusal::new("seats_taken", "both seats are taken"));
+            };
+            let ev = Event::Seated { side };
+            match self
+                .store_events(live, &mut inner, vec![ev], Some((side, &hash)), true)
+                .await
+            {
+                Ok(()) => return Ok((side, token)),
+                Err(AppendError::Conflict) => self.catch_up(live, &mut inner).await,
+                Err(AppendError::Db(e)) => return Err(Refusal::new("database", e.to_string())),
+            }
+        }
+        Err(Refusal::new(
+            "busy",
+            "the game changed meanwhile: try again",
+        ))
+    }
+
+    /// The seat a token holds in a game, if any.
+    pub async fn seat_of(&self, live: &Live, token: Option<&str>) -> Option<Side> {
+        let token = token?;
+        let hash = token_hash(token);
+        let inner = live.inner.lock().await;
+        [Side::Red, Side::Blue]
+            .into_iter()
+            .find(|s| inner.hashes[s.index()].as_deref() == Some(hash.as_str()))
+    }
+
+    /// The full state for one viewer, and the version it is at.
+    pub async fn snapshot(&self, live: &Live, you: Option<Side>) -> (Value, u64) {
+        let inner = live.inner.lock().await;
+        let presence = live.presence.lock();
+        let empty = Presence::default();
+        let p = presence.as_deref().unwrap_or(&empty);
+        (
+            state_json(&live.id, &inner.state, you, p, now_ms()),
+            inner.state.version,
+        )
+    }
+
+    /// The events after `since`, if this node still has them all in order (it keeps
+    /// the whole log), else `None`.
+    pub async fn since(&self, live: &Live, since: u64) -> Option<Vec<Value>> {
+        let inner = live.inner.lock().await;
+        if since == 0 || since > inner.state.version {
+            return None;
+        }
+        let start = since as usize;
+        let mut replay = GameState::replay(inner.log.get(..start.max(1))?).ok()?;
+        let mut out = Vec::new();
+        for e in inner.log.get(start.max(1)..)? {
+            replay.apply(e).ok()?;
+            if e.v > since {
+                out.push(event_json(e, &replay));
+            }
+        }
+        Some(out)
+    }
+
+    pub async fn record(&self, live: &Live) -> (String, bool) {
+        let inner = live.inner.lock().await;
+        (inner.state.record(&live.id), inner.state.is_over())
+    }
+
+    /// Decides and stores a command from `seat`.
+    pub async fn command(
+        self: &Arc<Self>,
+        live: &Arc<Live>,
+        seat: Option<Side>,
+        cmd: Command,
+    ) -> Reply {
+        let mut inner = live.inner.lock().await;
+        for _ in 0..3 {
+            let now = now_ms();
+            // The server's own deadline comes first.
+            if let Some(ev) = inner.state.due(now) {
+                match self
+                    .store_events(live, &mut inner, vec![ev], None, false)
+                    .await
+                {
+                    Ok(()) => {}
+                    Err(AppendError::Conflict) => {
+                        self.catch_up(live, &mut inner).await;
+                        continue;
+                    }
+                    Err(AppendError::Db(e)) => {
+                        return Reply::Refused(Refusal::new("database", e.to_string()))
+                    }
+                }
+            }
+            let ctx = Context {
+                opponent_gone_since: seat.and_then(|s| {
+                    let p = live.presence.lock().ok()?;
+                    if p.here(s.other()) {
+                        None
+                    } else {
+                        // Never seen at all: gone since the game began on this node.
+                        Some(p.gone_since[s.other().index()].unwrap_or(inner.state.turn_started))
+                    }
+                }),
+            };
+            let outcome = match inner.state.decide(seat, &cmd, now, ctx) {
+                Ok(o) => o,
+                Err(r) => return Reply::Refused(r),
+            };
+            let Outcome { mut events, again } = outcome;
+            if let Some(ply) = again {
+                return Reply::Again {
+                    ply,
+                    v: inner.state.version,
+                };
+            }
+            if let Some(Event::Rematch { game }) = events.first_mut() {
+                match self.rematch_game(&inner).await {
+                    Ok(id) => *game = id,
+                    Err(e) => return Reply::Refused(Refusal::new("database", e)),
+                }
+            }
+            match self
+                .store_events(live, &mut inner, events, None, false)
+                .await
+            {
+                Ok(()) => return Reply::Done,
+                Err(AppendError::Conflict) => self.catch_up(live, &mut inner).await,
+                Err(AppendError::Db(e)) => {
+                    return Reply::Refused(Refusal::new("database", e.to_string()))
+                }
+            }
+        }
+        Reply::Refused(Refusal::new(
+            "busy",
+            "the game changed meanwhile: try again",
+        ))
+    }
+
+    /// The rematch: a new game with the same rules and clock, the seats swapped.
+    async fn rematch_game(self: &Arc<Self>, inner: &Inner) -> Result<String, String> {
+        let hashes = [inner.hashes[1].as_deref(), inner.hashes[0].as_deref()];
+        self.create_with(
+            &inner.state.rules.to_string(),
+            &inner.state.tc.to_string(),
+            hashes,
+            false,
+            "rematch",
+        )
+        .await
+    }
+
+    /// Stores events (the next versions), then folds them in and sends them.
+    async fn store_events(
+        self: &Arc<Self>,
+        live: &Arc<Live>,
+        inner: &mut Inner,
+        events: Vec<Event>,
+        seat: Option<(Side, &str)>,
+        leave_lobby: bool,
+    ) -> Result<(), AppendError> {
+        let now = now_ms();
+        let mut next = inner.state.clone();
+        let mut stored = Vec::new();
+        for ev in events {
+            let s = Stored {
+                v: next.version + 1,
+                at: now,
+                ev,
+            };
+            next.apply(&s)
+                .map_err(|e| AppendError::Db(sqlx::Error::Protocol(e)))?;
+            stored.push(s);
+        }
+        self.store
+            .append(&live.id, &stored, next.status(), seat, leave_lobby)
+            .await?;
+        if let Some((side, hash)) = seat {
+            inner.hashes[side.index()] = Some(hash.to_string());
+        }
+        self.fold_in(live, inner, stored);
+        self.arm_locked(live, inner);
+        Ok(())
+    }
+
+    /// Folds stored events in and sends them to the game's connections.
+    fn fold_in(&self, live: &Live, inner: &mut Inner, stored: Vec<Stored>) {
+        for s in stored {
+            if let Err(e) = inner.state.apply(&s) {
+                log::error!("game {}: {e}", live.id);
+                return;
+            }
+            let _ = live.tx.send(Arc::new(event_json(&s, &inner.state)));
+            inner.log.push(s);
+        }
+    }
+
+    /// Reads the events other nodes stored since our version (after a conflict or a
+    /// notification), and the seats' hashes.
+    async fn catch_up(self: &Arc<Self>, live: &Arc<Live>, inner: &mut Inner) {
+        match self.store.events(&live.id, inner.state.version).await {
+            Ok(events) => self.fold_in(live, inner, events),
+            Err(e) => log::error!("game {}: {e}", live.id),
+        }
+        if let Ok(Some(row)) = self.store.game(&live.id).await {
+            inner.hashes = row.hashes;
+        }
+        self.arm_locked(live, inner);
+    }
+
+    /// A notification: game `id` changed on another node.
+    pub async fn changed(self: &Arc<Self>, id: &str) {
+        let live = self.games.lock().ok().and_then(|g| g.get(id).cloned());
+        match live {
+            Some(live) => {
+                let mut inner = live.inner.lock().await;
+                self.catch_up(&live, &mut inner).await;
+            }
+            // Every node holds every game that is not over, so that its clock is kept
+            // even when the node that started it is gone.
+            None => {
+                if let Err(e) = self.get(id).await {
+                    log::error!("game {id}: {e}");
+                }
+            }
+        }
+    }
+
+    /// Reads what other nodes stored in every game held (after lost notifications).
+    pub async fn catch_up_all(self: &Arc<Self>) {
+        let all: Vec<Arc<Live>> = match self.games.lock() {
+            Ok(g) => g.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for live in all {
+            let mut inner = live.inner.lock().await;
+            self.catch_up(&live, &mut inner).await;
+        }
+    }
+
+    /// Presence counts of a node for a game (ours, or another's by notification).
+    pub fn presence(&self, live: &Live, node: &str, counts: [u32; 2]) -> Value {
+        let mut p = match live.presence.lock() {
+            Ok(p) => p,
+            Err(e) => e.into_inner(),
+        };
+        p.update(node, counts, now_ms());
+        p.message()
+    }
+
+    async fn arm(self: &Arc<Self>, live: &Arc<Live>) {
+        let mut inner = live.inner.lock().await;
+        self.arm_locked(live, &mut inner);
+    }
+
+    /// Sets the game's timer to its deadline (a flag, an abort), if it has one.
+    fn arm_locked(self: &Arc<Self>, live: &Arc<Live>, inner: &mut Inner) {
+        if let Some(t) = inner.timer.take() {
+            t.abort();
+        }
+        let Some((at, _)) = inner.state.deadline() else {
+            return;
+        };
+        let hub = self.clone();
+        let live = live.clone();
+        inner.timer = Some(tokio::spawn(async move {
+            let wait = (at - now_ms()).max(0) as u64;
+            tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+            hub.tick(&live).await;
+        }));
+    }
+
+    /// The timer: stores the deadline's event if it is due.
+    async fn tick(self: &Arc<Self>, live: &Arc<Live>) {
+        let mut inner = live.inner.lock().await;
+        // This task is the timer: it must not abort itself when re-arming.
+        inner.timer = None;
+        for _ in 0..3 {
+            let Some(ev) = inner.state.due(now_ms()) else {
+                self.arm_locked(live, &mut inner);
+                return;
+            };
+            match self
+                .store_events(live, &mut inner, vec![ev], None, false)
+                .await
+            {
+                Ok(()) => return,
+                Err(AppendError::Conflict) => self.catch_up(live, &mut inner).await,
+                Err(AppendError::Db(e)) => {
+                    log::error!("game {}: {e}", live.id);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// On start: loads every game not over, and when the whole service was down
+    /// (no heartbeat for `DOWNTIME_MIN_MS`) gives each a `Downtime` event, so that the
+    /// time the service was down runs no one's clock (protocol.md).
+    pub async fn resume(self: &Arc<Self>) -> Result<usize, String> {
+        let now = now_ms();
+        let last = self.store.heartbeat(now).await.map_err(|e| e.to_string())?;
+        let down = if last > 0 && now - last > crate::DOWNTIME_MIN_MS {
+            now - last
+        } else {
+            0
+        };
+        let ids = self.store.unfinished().await.map_err(|e| e.to_string())?;
+        for id in &ids {
+            let Some(live) = self.get(id).await? else {
+                continue;
+            };
+            if down > 0 {
+                let mut inner = live.inner.lock().await;
+                if inner.state.deadline().is_some() {
+                    let ev = Event::Downtime { ms: down };
+                    if let Err(e) = self
+                        .store_events(&live, &mut inner, vec![ev], None, false)
+                        .await
+                    {
+                        log::warn!("game {id}: downtime not recorded: {e:?}");
+                    }
+                }
+            }
+        }
+        if down > 0 {
+            log::info!(
+                "the service was down {:.1} s: {} games' clocks credited",
+                down as f64 / 1000.0,
+                ids.len()
+            );
+        }
+        Ok(ids.len())
+    }
+
+    /// Drops finished games no one watches from memory.
+    pub async fn sweep(&self) {
+        let all: Vec<Arc<Live>> = match self.games.lock() {
+            Ok(g) => g.values().cloned().collect(),
+            Err(_) => return,
+        };
+        for live in all {
+            let over = live.inner.lock().await.state.is_over();
+            if over && live.tx.receiver_count() == 0 {
+                if let Ok(mut g) = self.games.lock() {
+                    g.remove(&live.id);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! `jungle serve`: games between people on different devices, by link. The server is
+//! the referee (every move is checked by the rules core) and the clock; games live in
+//! a database (SQLite by default, PostgreSQL for several nodes). Protocol:
+//! protocol.md, section "Online games".
+//!
+//! `model` is the game with no network and no database, `messages` what clients send
+//! read into types, `store` the database, `hub` the games in memory, `server` the HTTP
+//! and websocket front.
+
+pub mod hub;
+pub mod messages;
+pub mod model;
+pub mod server;
+pub mod store;
+
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+
+/// A gap in the service's heartbeat longer than this means the whole service was
+/// down: the clocks are credited the gap (protocol.md).
+pub const DOWNTIME_MIN_MS: i64 = 3_000;
+/// How often a node records that the service is alive.
+pub const HEARTBEAT_MS: u64 = 1_000;
+
+/// Milliseconds since the Unix epoch: the server's clock (the same on every node,
+/// and across restarts).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// A new seat token: 128 random bits from the system, as 32 hex digits.
+pub fn new_token() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no randomness: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// What the database keeps of a token: its SHA-256, in hex.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A well-formed token: 32 lowercase hex digits.
+pub fn token_ok(token: &str) -> bool {
+    token.len() == 32
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// `jungle serve`'s options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// Address to listen on; anything but 127.0.0.1 serves other machines (a warning
+    /// says so).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port (0: any free port; the URL is printed).
+    #[arg(long, default_value_t = 8018)]
+    pub port: u16,
+    /// The SQLite file of the games (created with its schema if missing).
+    #[arg(long, default_value = "jungle-online.sqlite")]
+    pub db: PathBuf,
+    /// A PostgreSQL URL (postgres://user@host/db) instead of the SQLite file: several
+    /// nodes can then serve the same games.
+    #[arg(long)]
+    pub database: Option<String>,
+    /// The static board site to serve (scripts/build-web.sh's output); default
+    /// target/web beside the binary's folder, else ./target/web.
+    #[arg(long)]
+    pub site: Option<PathBuf>,
+    /// Games, joins and pairings an address may ask for a minute.
+    #[arg(long, default_value_t = 30)]
+    pub creates_per_minute: u32,
+    /// Games not over an address may have created.
+    #[arg(long, default_value_t = 20)]
+    pub max_open_per_ip: i64,
+    /// Messages a websocket connection may send a second (twice that in a burst).
+    #[arg(long, default_value_t = 20)]
+    pub messages_per_second: u32,
+    /// This node's name in logs and presence (default: a random one).
+    #[arg(long)]
+    pub node: Option<String>,
+}
+
+/// Runs `jungle serve`; returns the exit code.
+pub fn run(args: ServeArgs) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return 1;
+        }
+    };
+    match runtime.block_on(server::serve(args)) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}

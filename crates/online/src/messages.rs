@@ -1,0 +1,228 @@
+//! What a client sends on a game's websocket, read into a type: at most
+//! `MAX_MESSAGE` bytes of JSON whose `t` names the kind; anything else is refused
+//! with a code. No network here, so the fuzz target and the tests use it as is.
+
+use crate::model::{Command, Refusal};
+use serde::Deserialize;
+
+/// The largest message a client may send (bytes).
+pub const MAX_MESSAGE: usize = 4096;
+
+/// A client's message.
+#[derive(Deserialize, Debug, PartialEq, Eq)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ClientMsg {
+    Hello {
+        token: Option<String>,
+        since: Option<u64>,
+    },
+    Move {
+        ply: u32,
+        mv: String,
+        think_ms: Option<i64>,
+    },
+    Resign,
+    DrawOffer,
+    DrawAccept,
+    DrawDecline,
+    Abort,
+    Rematch,
+    Claim {
+        draw: bool,
+    },
+    Ping,
+}
+
+/// Reads a message.
+pub fn parse(text: &str) -> Result<ClientMsg, Refusal> {
+    if text.len() > MAX_MESSAGE {
+        return Err(Refusal::new("too_big", "message too big"));
+    }
+    serde_json::from_str(text)
+        .map_err(|e| Refusal::new("malformed", format!("unreadable message: {e}")))
+}
+
+impl ClientMsg {
+    /// The game command it asks for; `None` for `hello` and `ping`.
+    pub fn command(self) -> Result<Option<Command>, Refusal> {
+        Ok(Some(match self {
+            ClientMsg::Hello { .. } | ClientMsg::Ping => return Ok(None),
+            ClientMsg::Move { ply, mv, think_ms } => {
+                if mv.len() > 8 {
+                    return Err(Refusal::new("malformed_move", "a move is like g3g4"));
+                }
+                Command::Move { ply, mv, think_ms }
+            }
+            ClientMsg::Resign => Command::Resign,
+            ClientMsg::DrawOffer => Command::DrawOffer,
+            ClientMsg::DrawAccept => Command::DrawAccept,
+            ClientMsg::DrawDecline => Command::DrawDecline,
+            ClientMsg::Abort => Command::Abort,
+            ClientMsg::Rematch => Command::Rematch,
+            ClientMsg::Claim { draw } => Command::Claim { draw },
+        }))
+    }
+}
+
+/// The fuzz target's and the tests' exercise: each line of `data` is a message from
+/// a seat chosen by its first byte (red, blue or none), at a time moved on by its
+/// second; every message is read and decided against one game, the events folded in.
+/// Checks: nothing panics; a refusal changes nothing; every stored event is the next
+/// version and the state replays from the log to the same game.
+pub fn exercise(data: &[u8]) {
+    use crate::model::{Context, Event, GameState, Side, Stored};
+    let created = Stored {
+        v: 1,
+        at: 0,
+        ev: Event::Created {
+            rules: if data.first().is_some_and(|b| b & 1 == 1) {
+                "jungle-cn".into()
+            } else {
+                "jungle".into()
+            },
+            tc: "1+0".into(),
+        },
+    };
+    let mut log = vec![created];
+    let Ok(mut state) = GameState::replay(&log) else {
+        panic!("a new game does not replay");
+    };
+    let mut now = 0i64;
+    for side in [Side::Red, Side::Blue] {
+        let s = Stored {
+            v: state.version + 1,
+            at: now,
+            ev: Event::Seated { side },
+        };
+        state.apply(&s).expect("seating");
+        log.push(s);
+    }
+    for line in data.split(|&b| b == b'\n') {
+        let (Some(&who), Some(&dt)) = (line.first(), line.get(1)) else {
+            continue;
+        };
+        now += i64::from(dt) * 500;
+        let seat = match who % 3 {
+            0 => Some(Side::Red),
+            1 => Some(Side::Blue),
+            _ => None,
+        };
+        let text = String::from_utf8_lossy(&line[2..]);
+        let Ok(Some(cmd)) = parse(&text).and_then(ClientMsg::command) else {
+            continue;
+        };
+        // The server's own deadline first, as the hub does.
+        let mut events = Vec::new();
+        if let Some(ev) = state.due(now) {
+            events.push(ev);
+        }
+        let before = (state.version, state.moves.clone());
+        let ctx = Context {
+            opponent_gone_since: Some(0),
+        };
+        let mut probe = state.clone();
+        for ev in events.drain(..) {
+            let s = Stored {
+                v: probe.version + 1,
+                at: now,
+                ev,
+            };
+            probe.apply(&s).expect("a deadline's event applies");
+            log.push(s);
+        }
+        state = probe;
+        match state.decide(seat, &cmd, now, ctx) {
+            Ok(out) => {
+                for mut ev in out.events {
+                    if let Event::Rematch { game } = &mut ev {
+                        *game = "next".into();
+                    }
+                    let s = Stored {
+                        v: state.version + 1,
+                        at: now,
+                        ev,
+                    };
+                    state.apply(&s).expect("a decided event applies");
+                    log.push(s);
+                }
+            }
+            Err(_) => {
+                assert!(state.version >= before.0 && state.moves.starts_with(&before.1));
+            }
+        }
+    }
+    let replayed = GameState::replay(&log).expect("the log replays");
+    assert_eq!(replayed.version, state.version);
+    assert_eq!(replayed.moves, state.moves);
+    assert_eq!(replayed.clock, state.clock);
+    assert_eq!(replayed.end, state.end);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_read_into_types_or_refused_with_a_code() {
+        assert_eq!(
+            parse(r#"{"t":"move","ply":3,"mv":"g3g4"}"#).unwrap(),
+            ClientMsg::Move {
+                ply: 3,
+                mv: "g3g4".into(),
+                think_ms: None
+            }
+        );
+        for (bad, code) in [
+            ("", "malformed"),
+            ("{", "malformed"),
+            ("[1]", "malformed"),
+            (r#"{"t":"fly"}"#, "malformed"),
+            (r#"{"t":"move","ply":-1,"mv":"g3g4"}"#, "malformed"),
+            (r#"{"t":"move","ply":99999999999,"mv":"g3g4"}"#, "malformed"),
+            (r#"{"t":"claim"}"#, "malformed"),
+        ] {
+            assert_eq!(parse(bad).unwrap_err().code, code, "{bad}");
+        }
+        let huge = format!(r#"{{"t":"ping","x":"{}"}}"#, "x".repeat(MAX_MESSAGE));
+        assert_eq!(parse(&huge).unwrap_err().code, "too_big");
+        let long_move = parse(r#"{"t":"move","ply":0,"mv":"g3g4g3g4g3"}"#).unwrap();
+        assert_eq!(long_move.command().unwrap_err().code, "malformed_move");
+    }
+
+    /// The fuzz target's exercise over seeded random scripts of plausible and junk
+    /// messages.
+    #[test]
+    fn random_scripts_keep_the_game_consistent() {
+        let words = [
+            r#"{"t":"move","ply":0,"mv":"g1g2"}"#,
+            r#"{"t":"move","ply":1,"mv":"a9a8"}"#,
+            r#"{"t":"move","ply":2,"mv":"g2g1","think_ms":100}"#,
+            r#"{"t":"move","ply":3,"mv":"a8a9"}"#,
+            r#"{"t":"move","ply":2,"mv":"a3a4"}"#,
+            r#"{"t":"move","ply":1,"mv":"g7g6"}"#,
+            r#"{"t":"resign"}"#,
+            r#"{"t":"draw_offer"}"#,
+            r#"{"t":"draw_accept"}"#,
+            r#"{"t":"draw_decline"}"#,
+            r#"{"t":"abort"}"#,
+            r#"{"t":"rematch"}"#,
+            r#"{"t":"claim","draw":true}"#,
+            r#"{"t":"hello"}"#,
+            "junk",
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..300 {
+            let mut data = Vec::new();
+            for _ in 0..12 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                data.push((x % 3) as u8);
+                data.push(((x >> 8) % 40) as u8);
+                data.extend_from_slice(words[((x >> 16) % words.len() as u64) as usize].as_bytes());
+                data.push(b'\n');
+            }
+            exercise(&data);
+        }
+    }
+}

@@ -1,0 +1,453 @@
+//! The database: SQLite (the default, one file, WAL with `synchronous=FULL`) or
+//! PostgreSQL, through sqlx's `Any` driver so that one set of queries (`$1`
+//! placeholders, which both read) serves both. A game is a row in `games` and its log
+//! in `events`, whose key `(game_id, version)` and unique `(game_id, ply)` make the
+//! database the judge of which of two writers stored a move first. The schema is
+//! created on start and migrated by the versions in `schema_migrations`.
+
+use crate::model::{Event, Side, Stored};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+
+/// The database's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sqlite,
+    Postgres,
+}
+
+/// The migrations in order: version `i + 1` is `MIGRATIONS[i]`. Append only.
+const MIGRATIONS: &[&str] = &["
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    created_at BIGINT NOT NULL,
+    rules TEXT NOT NULL,
+    tc TEXT NOT NULL,
+    red_hash TEXT,
+    blue_hash TEXT,
+    lobby BIGINT NOT NULL,
+    creator_ip TEXT NOT NULL,
+    status TEXT NOT NULL,
+    version BIGINT NOT NULL
+);
+CREATE INDEX games_status ON games (status);
+CREATE INDEX games_red_hash ON games (red_hash);
+CREATE INDEX games_blue_hash ON games (blue_hash);
+CREATE TABLE events (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    version BIGINT NOT NULL,
+    ply BIGINT,
+    at BIGINT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, version),
+    UNIQUE (game_id, ply)
+);
+CREATE TABLE service (
+    id BIGINT PRIMARY KEY,
+    last_seen BIGINT NOT NULL
+);
+"];
+
+/// Why an append failed.
+#[derive(Debug)]
+pub enum AppendError {
+    /// Another writer stored this version or ply (or took the seat) first.
+    Conflict,
+    Db(sqlx::Error),
+}
+
+impl From<sqlx::Error> for AppendError {
+    fn from(e: sqlx::Error) -> Self {
+        match e.as_database_error() {
+            Some(d) if d.is_unique_violation() => AppendError::Conflict,
+            _ => AppendError::Db(e),
+        }
+    }
+}
+
+/// A game's row.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub created_at: i64,
+    pub rules: String,
+    pub tc: String,
+    pub hashes: [Option<String>; 2],
+    pub lobby: bool,
+    pub status: String,
+}
+
+/// A new game's row.
+pub struct NewGame<'a> {
+    pub id: &'a str,
+    pub created_at: i64,
+    pub rules: &'a str,
+    pub tc: &'a str,
+    pub hashes: [Option<&'a str>; 2],
+    pub lobby: bool,
+    pub creator_ip: &'a str,
+    pub status: &'a str,
+}
+
+/// The connection pool and the database's kind.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    kind: Kind,
+    /// This node's name, in its notifications (so that it skips its own).
+    node: String,
+}
+
+/// The channel of PostgreSQL notifications between nodes.
+pub const CHANNEL: &str = "jungle_online";
+
+impl Store {
+    /// Opens (creating if needed) the database at `url` (`sqlite:…` or
+    /// `postgres://…`) and migrates its schema.
+    pub async fn open(url: &str, node: &str) -> Result<Store, String> {
+        sqlx::any::install_default_drivers();
+        let kind = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Kind::Postgres
+        } else if url.starts_with("sqlite:") {
+            Kind::Sqlite
+        } else {
+            return Err(format!(
+                "unknown database URL '{}': expected sqlite:PATH or postgres://…",
+                url.chars().take(40).collect::<String>()
+            ));
+        };
+        let mut options = AnyPoolOptions::new().max_connections(match kind {
+            // One writer at a time in SQLite anyway; a few readers beside it.
+            Kind::Sqlite => 4,
+            Kind::Postgres => 8,
+        });
+        if kind == Kind::Sqlite {
+            options = options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                         PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
+                    )
+                    .await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = options
+            .connect(url)
+            .await
+            .map_err(|e| format!("cannot open the database: {e}"))?;
+        let store = Store {
+            pool,
+            kind,
+            node: node.to_string(),
+        };
+        store
+            .migrate()
+            .await
+            .map_err(|e| format!("cannot create or migrate the schema: {e}"))?;
+        Ok(store)
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// Applies the migrations the database has not had, each in a transaction; on
+    /// PostgreSQL under an advisory lock, so that nodes starting together take turns.
+    async fn migrate(&self) -> Result<(), sqlx::Error> {
+        let mut conn = self.pool.acquire().await?;
+        if self.kind == Kind::Postgres {
+            conn.execute("SELECT pg_advisory_lock(4343)").await?;
+        }
+        let result = async {
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+            )
+            .await?;
+            let have: i64 = sqlx::query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+                .fetch_one(&mut *conn)
+                .await?
+                .try_get(0)?;
+            for (i, sql) in MIGRATIONS.iter().enumerate() {
+                let version = i as i64 + 1;
+                if version <= have {
+                    continue;
+                }
+                log::info!("migrating the database schema to version {version}");
+                let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+                for statement in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                    tx.execute(statement).await?;
+                }
+                sqlx::query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)")
+                    .bind(version)
+                    .bind(crate::now_ms())
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+            }
+            Ok::<(), sqlx::Error>(())
+        }
+        .await;
+        if self.kind == Kind::Postgres {
+            conn.execute("SELECT pg_advisory_unlock(4343)").await?;
+        }
+        result
+    }
+
+    /// The schema's version.
+    pub async fn schema_version(&self) -> Result<i64, sqlx::Error> {
+        sqlx::query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)
+    }
+
+    /// Stores a new game with its first events, in one transaction.
+    pub async fn create(&self, g: &NewGame<'_>, events: &[Stored]) -> Result<(), AppendError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, created_at, rules, tc, red_hash, blue_hash, lobby, creator_ip, status, version) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(g.id)
+        .bind(g.created_at)
+        .bind(g.rules)
+        .bind(g.tc)
+        .bind(g.hashes[0])
+        .bind(g.hashes[1])
+        .bind(i64::from(g.lobby))
+        .bind(g.creator_ip)
+        .bind(g.status)
+        .bind(events.last().map_or(0, |e| e.v as i64))
+        .execute(&mut *tx)
+        .await?;
+        for e in events {
+            insert_event(&mut tx, g.id, e).await?;
+        }
+        self.notify(&mut tx, g.id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Appends events (the next versions) to a game in one transaction, with the game's
+    /// new status, taking `seat` (a side and its token's hash) if given. Committed
+    /// when this returns `Ok`: only then may they be shown.
+    pub async fn append(
+        &self,
+        id: &str,
+        events: &[Stored],
+        status: &str,
+        seat: Option<(Side, &str)>,
+        leave_lobby: bool,
+    ) -> Result<(), AppendError> {
+        let mut tx = self.pool.begin().await?;
+        for e in events {
+            insert_event(&mut tx, id, e).await?;
+        }
+        if let Some((side, hash)) = seat {
+            let sql = match side {
+                Side::Red => "UPDATE games SET red_hash = $1 WHERE id = $2 AND red_hash IS NULL",
+                Side::Blue => "UPDATE games SET blue_hash = $1 WHERE id = $2 AND blue_hash IS NULL",
+            };
+            let done = sqlx::query(sql)
+                .bind(hash)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            if done.rows_affected() != 1 {
+                return Err(AppendError::Conflict);
+            }
+        }
+        let version = events.last().map_or(0, |e| e.v as i64);
+        sqlx::query(
+            "UPDATE games SET version = $1, status = $2, lobby = CASE WHEN $3 = 1 THEN 0 ELSE lobby END WHERE id = $4",
+        )
+        .bind(version)
+        .bind(status)
+        .bind(i64::from(leave_lobby))
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        self.notify(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// On PostgreSQL, tells the other nodes (at commit) that a game changed.
+    async fn notify(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        id: &str,
+    ) -> Result<(), sqlx::Error> {
+        if self.kind == Kind::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(format!("g:{id}:{}", self.node))
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// On PostgreSQL, sends a notification outside any transaction (presence).
+    pub async fn notify_now(&self, payload: &str) -> Result<(), sqlx::Error> {
+        if self.kind == Kind::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(payload)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// A game's events after version `since`, in order.
+    pub async fn events(&self, id: &str, since: u64) -> Result<Vec<Stored>, String> {
+        let rows = sqlx::query(
+            "SELECT version, at, body FROM events WHERE game_id = $1 AND version > $2 ORDER BY version",
+        )
+        .bind(id)
+        .bind(since as i64)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+        rows.iter().map(read_event).collect()
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT id, created_at, rules, tc, red_hash, blue_hash, lobby, status FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| read_game(&r)).transpose()
+    }
+
+    /// The ids of the games not over.
+    pub async fn unfinished(&self) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status <> 'over'")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| r.try_get(0)).collect()
+    }
+
+    /// Open challenges in the lobby, oldest first.
+    pub async fn lobby(&self) -> Result<Vec<GameRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT id, created_at, rules, tc, red_hash, blue_hash, lobby, status FROM games \
+             WHERE lobby = 1 AND status = 'waiting' ORDER BY created_at LIMIT 100",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_game).collect()
+    }
+
+    /// The games whose seats these token hashes hold (at most 50 hashes).
+    pub async fn games_of(&self, hashes: &[String]) -> Result<Vec<GameRow>, sqlx::Error> {
+        let mut out = Vec::new();
+        for h in hashes.iter().take(50) {
+            let rows = sqlx::query(
+                "SELECT id, created_at, rules, tc, red_hash, blue_hash, lobby, status FROM games \
+                 WHERE red_hash = $1 OR blue_hash = $1 ORDER BY created_at DESC LIMIT 20",
+            )
+            .bind(h)
+            .fetch_all(&self.pool)
+            .await?;
+            for r in &rows {
+                out.push(read_game(r)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// How many games not over an address created.
+    pub async fn open_games_of(&self, ip: &str) -> Result<i64, sqlx::Error> {
+        sqlx::query("SELECT COUNT(*) FROM games WHERE creator_ip = $1 AND status <> 'over'")
+            .bind(ip)
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)
+    }
+
+    /// The service's last sign of life (0 if never), then records `now` as the new one.
+    pub async fn heartbeat(&self, now: i64) -> Result<i64, sqlx::Error> {
+        let last: Option<i64> = sqlx::query("SELECT last_seen FROM service WHERE id = 1")
+            .fetch_optional(&self.pool)
+            .await?
+            .map(|r| r.try_get(0))
+            .transpose()?;
+        if last.is_some() {
+            sqlx::query("UPDATE service SET last_seen = $1 WHERE id = 1 AND last_seen < $1")
+                .bind(now)
+                .execute(&self.pool)
+                .await?;
+        } else {
+            // Two nodes may both find no row: the second insert fails harmlessly.
+            let _ = sqlx::query("INSERT INTO service (id, last_seen) VALUES (1, $1)")
+                .bind(now)
+                .execute(&self.pool)
+                .await;
+        }
+        Ok(last.unwrap_or(0))
+    }
+
+    /// The database's size in bytes (SQLite: pages; PostgreSQL: the database).
+    pub async fn size_bytes(&self) -> Result<i64, sqlx::Error> {
+        let sql = match self.kind {
+            Kind::Sqlite => {
+                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
+            }
+            Kind::Postgres => "SELECT pg_database_size(current_database())",
+        };
+        sqlx::query(sql).fetch_one(&self.pool).await?.try_get(0)
+    }
+}
+
+async fn insert_event(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    e: &Stored,
+) -> Result<(), sqlx::Error> {
+    let ply = match &e.ev {
+        Event::Move { ply, .. } => Some(i64::from(*ply)),
+        _ => None,
+    };
+    // Serialising our own enum cannot fail.
+    let body = serde_json::to_string(&e.ev).unwrap_or_default();
+    sqlx::query("INSERT INTO events (game_id, version, ply, at, body) VALUES ($1, $2, $3, $4, $5)")
+        .bind(id)
+        .bind(e.v as i64)
+        .bind(ply)
+        .bind(e.at)
+        .bind(body)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+fn read_event(r: &AnyRow) -> Result<Stored, String> {
+    let v: i64 = r.try_get(0).map_err(|e| e.to_string())?;
+    let at: i64 = r.try_get(1).map_err(|e| e.to_string())?;
+    let body: String = r.try_get(2).map_err(|e| e.to_string())?;
+    let ev: Event =
+        serde_json::from_str(&body).map_err(|e| format!("stored event {v} unreadable: {e}"))?;
+    Ok(Stored {
+        v: v as u64,
+        at,
+        ev,
+    })
+}
+
+fn read_game(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: r.try_get(0)?,
+        created_at: r.try_get(1)?,
+        rules: r.try_get(2)?,
+        tc: r.try_get(3)?,
+        hashes: [r.try_get(4)?, r.try_get(5)?],
+        lobby: r.try_get::<i64, _>(6)? != 0,
+        status: r.try_get(7)?,
+    })
+}
