@@ -6,9 +6,13 @@
 #
 #   scripts/datagen-shards.sh BINARY DIR SEED GAMES N FIRST LAST [extra datagen flags]
 #   nice -n 19 scripts/datagen-shards.sh target/release/jungle data/g4 4 400000 80 1 80
+#
+# This made the fourth network's data (CHANGES.md) and stays to remake it. New data is
+# made by `jungle data run` from a manifest in data/manifests/, which records each
+# shard's checksum (protocol.md, "Training data").
 set -euo pipefail
 if [ $# -lt 7 ]; then
-    sed -n '2,8p' "$0" >&2
+    sed -n '2,12p' "$0" >&2
     exit 2
 fi
 bin=$1 dir=$2 seed=$3 games=$4 shards=$5 first=$6 last=$7

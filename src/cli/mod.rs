@@ -45,6 +45,9 @@ enum Command {
     Tune(TuneArgs),
     /// Generate training positions by self-play (record format: protocol.md).
     Datagen(DatagenArgs),
+    /// Training data in shards from a committed manifest: new, run (resumable), verify, stats.
+    #[command(subcommand)]
+    Data(train::command::DataCommand),
     /// Train a network (NNUE) on data files of `jungle datagen`.
     Train(TrainArgs),
     /// Endgame tablebases: build tables, probe positions.
@@ -78,6 +81,7 @@ pub fn run() -> i32 {
         Some(Command::Analyse(args)) => analyse::command::run_analyse(args),
         Some(Command::Tune(args)) => train::command::run_tune(args),
         Some(Command::Datagen(args)) => train::command::run_datagen(args),
+        Some(Command::Data(cmd)) => train::command::run_data(cmd),
         Some(Command::Train(args)) => train::command::run_train(args),
         Some(Command::Tb(cmd)) => tablebases::command::run(cmd),
         Some(Command::Openings(args)) => openings::command::run_openings(args),

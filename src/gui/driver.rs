@@ -1,6 +1,6 @@
 //! One engine process behind a thread, so that the GUI never waits on an engine.
 //!
-//! The controller sends `Request`s; the driver answers with `EngineEvent`s on the
+//! The controller sends `EngineRequest`s; the driver answers with `EngineEvent`s on the
 //! controller's channel. It keeps the protocol in order (a new search starts only
 //! after the engine has answered `bestmove` to the previous one), stops a search that
 //! is replaced, and treats an engine that crashes, or that does not answer within its
@@ -9,7 +9,7 @@
 
 use crate::common::engine_process::{EngineFailure, EngineProcess, EngineSpec};
 use crate::protocol::command::setoption_line;
-pub use jungle_app::engines::{EngineEvent, Request, Search};
+pub use jungle_app::engines::{EngineEvent, EngineRequest, Search};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
@@ -22,7 +22,7 @@ const POLL: Duration = Duration::from_millis(5);
 
 /// The controller's handle on a driver thread.
 pub struct Driver {
-    tx: Sender<Request>,
+    tx: Sender<EngineRequest>,
     pub spec: EngineSpec,
 }
 
@@ -41,7 +41,7 @@ impl Driver {
         Driver { tx, spec }
     }
 
-    pub fn send(&self, request: Request) {
+    pub fn send(&self, request: EngineRequest) {
         // A driver thread that has gone away is reported by its last event.
         let _ = self.tx.send(request);
     }
@@ -49,7 +49,7 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.tx.send(Request::Quit);
+        let _ = self.tx.send(EngineRequest::Quit);
     }
 }
 
@@ -63,14 +63,14 @@ struct Running {
 struct Worker {
     slot: usize,
     spec: EngineSpec,
-    requests: Receiver<Request>,
+    requests: Receiver<EngineRequest>,
     events: Sender<super::Msg>,
     process: Option<EngineProcess>,
     running: Option<Running>,
     /// The next search, started when the running one has answered.
     queued: Option<Box<Search>>,
     /// Options and new-game requests waiting for the engine to be idle.
-    pending_setup: Vec<Request>,
+    pending_setup: Vec<EngineRequest>,
     /// Every option set so far, sent again to a restarted engine.
     options: Vec<(String, String)>,
     /// When the engine failed lately: after `MAX_FAILURES` within `FAILURE_WINDOW`
@@ -85,7 +85,7 @@ impl Worker {
     fn new(
         slot: usize,
         spec: EngineSpec,
-        requests: Receiver<Request>,
+        requests: Receiver<EngineRequest>,
         events: Sender<super::Msg>,
     ) -> Worker {
         Worker {
@@ -109,7 +109,7 @@ impl Worker {
     fn run(mut self) {
         loop {
             match self.requests.try_recv() {
-                Ok(Request::Quit) | Err(TryRecvError::Disconnected) => break,
+                Ok(EngineRequest::Quit) | Err(TryRecvError::Disconnected) => break,
                 Ok(request) => {
                     self.take(request);
                     continue;
@@ -124,25 +124,25 @@ impl Worker {
         }
     }
 
-    fn take(&mut self, request: Request) {
+    fn take(&mut self, request: EngineRequest) {
         match request {
-            Request::Go(search) => {
+            EngineRequest::Go(search) => {
                 self.queued = Some(search);
                 self.stop_running();
             }
-            Request::Stop => {
+            EngineRequest::Stop => {
                 self.queued = None;
                 self.stop_running();
             }
-            Request::Options(list) => {
+            EngineRequest::Options(list) => {
                 for (name, value) in &list {
                     self.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
                     self.options.push((name.clone(), value.clone()));
                 }
-                self.pending_setup.push(Request::Options(list));
+                self.pending_setup.push(EngineRequest::Options(list));
             }
-            Request::NewGame => self.pending_setup.push(Request::NewGame),
-            Request::Quit => {}
+            EngineRequest::NewGame => self.pending_setup.push(EngineRequest::NewGame),
+            EngineRequest::Quit => {}
         }
     }
 
@@ -182,14 +182,14 @@ impl Worker {
         };
         for request in std::mem::take(&mut self.pending_setup) {
             match request {
-                Request::Options(list) => {
+                EngineRequest::Options(list) => {
                     for (name, value) in list {
                         if p.declares(&name) {
                             p.send(&setoption_line(&name, &value));
                         }
                     }
                 }
-                Request::NewGame => p.send("ucinewgame"),
+                EngineRequest::NewGame => p.send("ucinewgame"),
                 _ => {}
             }
         }

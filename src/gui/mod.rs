@@ -17,7 +17,7 @@ use crate::common::engine_process::EngineSpec;
 use crate::common::time_control::TimeControl;
 use controller::Controller;
 use driver::Driver;
-use jungle_app::engines::{Host, Request as EngineRequest};
+use jungle_app::engines::{EngineRequest, Host};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 

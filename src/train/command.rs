@@ -4,8 +4,10 @@ use crate::common::args::{command_line, EvalArg, LineWriter, RulesArgs};
 use crate::common::shard::Shard;
 use crate::common::test_books::book_keys;
 use crate::nnue::Activation;
-use crate::train::{datagen, trainer, tune};
-use std::io;
+use crate::train::shards::{self, Manifest, ShardState};
+use crate::train::{datagen, stats, trainer, tune};
+use std::io::{self, Write};
+use std::path::Path;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct TuneArgs {
@@ -39,17 +41,33 @@ pub(crate) struct DatagenArgs {
     /// Games of the whole run (a shard plays its part of them).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
-    /// Nodes searched per move.
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: u64,
     /// Games played at once (the output does not depend on it).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play part K of N of the games (K from 1): the N files concatenate into the whole.
+    #[arg(long, default_value = "1/1", value_name = "K/N")]
+    shard: Shard,
+    #[command(flatten)]
+    game: GameSettingsArgs,
+    /// Openings file(s) whose positions are never used (the test books always are not).
+    #[arg(long, value_name = "FILE")]
+    exclude: Vec<String>,
+    /// No progress line on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// What a game of `jungle datagen` depends on, besides the seed and its index.
+#[derive(clap::Args, Debug)]
+pub(crate) struct GameSettingsArgs {
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
     /// Hash table size in MB per thread (part of what determines the games).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Fewest random plies of an opening.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
     min_plies: u32,
@@ -60,18 +78,113 @@ pub(crate) struct DatagenArgs {
     /// centipawns.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(i32).range(0..))]
     opening_margin: i32,
-    /// Play part K of N of the games (K from 1): the N files concatenate into the whole.
-    #[arg(long, default_value = "1/1", value_name = "K/N")]
-    shard: Shard,
+    /// Fewest animals taken off the board after the random plies (unbalanced starts).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=14))]
+    drop_min: u32,
+    /// Most animals taken off the board after the random plies (0: none).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=14))]
+    drop_max: u32,
+    /// Plies at the start of each game whose move is drawn among the near-best lines
+    /// (0: always the best move).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=400))]
+    sample_plies: u32,
+    /// Lines searched (MultiPV, in the same nodes) in those plies.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    sample_lines: u32,
+    /// A line is near-best when it scores within this many centipawns of the best.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(i32).range(0..))]
+    sample_margin: i32,
     /// Evaluation of the searches (the embedded network, or the classical terms).
     #[arg(long, value_enum, default_value_t = EvalArg::Nnue)]
     eval: EvalArg,
-    /// Openings file(s) whose positions are never used (the test books always are not).
-    #[arg(long, value_name = "FILE")]
-    exclude: Vec<String>,
+}
+
+impl GameSettingsArgs {
+    fn apply(&self, s: &mut datagen::Settings) {
+        s.nodes = self.nodes;
+        s.hash_mb = self.hash as usize;
+        s.min_plies = self.min_plies;
+        s.max_plies = self.max_plies;
+        s.opening_margin = self.opening_margin;
+        s.drop_min = self.drop_min;
+        s.drop_max = self.drop_max;
+        s.sample_plies = self.sample_plies;
+        s.sample_lines = self.sample_lines as usize;
+        s.sample_margin = self.sample_margin;
+        s.eval = self.eval.kind();
+    }
+}
+
+/// `jungle data`: data made in shards from a manifest (protocol.md, "Training data").
+#[derive(clap::Subcommand, Debug)]
+pub(crate) enum DataCommand {
+    /// Write a new manifest: the run's settings (those of `jungle datagen`), no shard made.
+    New(DataNewArgs),
+    /// Make the manifest's missing or damaged shards (resumable) and add their rows.
+    Run(DataRunArgs),
+    /// Check the data files against the manifest's checksums.
+    Verify(DataVerifyArgs),
+    /// Statistics of data files, or of a manifest's shards.
+    Stats(DataStatsArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct DataNewArgs {
+    /// The manifest to write (data/manifests/RUN.tsv); refused if it exists.
+    manifest: String,
+    /// Games of the whole run.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Shards the games are split into.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    shards: u32,
+    #[arg(long)]
+    seed: u64,
+    #[command(flatten)]
+    game: GameSettingsArgs,
+    /// One line of free text kept in the manifest (what the run is for, its commit).
+    #[arg(long, default_value = "")]
+    note: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct DataRunArgs {
+    manifest: String,
+    /// The data folder (default: $JUNGLE_DATA, else /work/data).
+    #[arg(long)]
+    dir: Option<String>,
+    /// Games played at once (the data does not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// First shard to make.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    first: u32,
+    /// Last shard to make (default: the last).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    last: Option<u32>,
     /// No progress line on stderr.
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct DataVerifyArgs {
+    manifest: String,
+    /// The data folder (default: $JUNGLE_DATA, else /work/data).
+    #[arg(long)]
+    dir: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct DataStatsArgs {
+    /// Data files (or none, with --manifest).
+    files: Vec<String>,
+    /// A manifest: its finished shards' files, and its games.
+    #[arg(long, conflicts_with = "files")]
+    manifest: Option<String>,
+    /// The data folder (default: $JUNGLE_DATA, else /work/data).
+    #[arg(long, requires = "manifest")]
+    dir: Option<String>,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,6 +221,13 @@ pub(crate) struct TrainArgs {
     /// Weight of the game result in the target (the rest: sigmoid(score / K)).
     #[arg(long, default_value_t = 0.5)]
     lambda: f32,
+    /// Weight in the training loss of positions from drawn games that lie
+    /// --shuffle-plies or more plies after the last capture (1: like any other).
+    #[arg(long, default_value_t = 1.0)]
+    shuffle_weight: f32,
+    /// Plies since the last capture from which a drawn game's position is a shuffle.
+    #[arg(long, default_value_t = 80)]
+    shuffle_plies: u8,
     /// Sigmoid scale of the search score in centipawns (default: fitted to the data).
     #[arg(long)]
     k: Option<f32>,
@@ -173,14 +293,10 @@ pub(crate) fn run_tune(args: TuneArgs) -> i32 {
 
 /// Runs `jungle datagen`; returns the exit code.
 pub(crate) fn run_datagen(a: DatagenArgs) -> i32 {
-    let mut settings = datagen::Settings::new(a.games, a.nodes, a.seed);
+    let mut settings = datagen::Settings::new(a.games, a.game.nodes, a.seed);
+    a.game.apply(&mut settings);
     settings.threads = a.threads as usize;
-    settings.hash_mb = a.hash as usize;
-    settings.min_plies = a.min_plies;
-    settings.max_plies = a.max_plies;
-    settings.opening_margin = a.opening_margin;
     settings.shard = a.shard;
-    settings.eval = a.eval.kind();
     settings.progress = !a.quiet;
     for path in &a.exclude {
         let keys = std::fs::read_to_string(path)
@@ -199,11 +315,8 @@ pub(crate) fn run_datagen(a: DatagenArgs) -> i32 {
             }
         }
     }
-    if a.min_plies > a.max_plies {
-        eprintln!(
-            "error: --min-plies {} is above --max-plies {}",
-            a.min_plies, a.max_plies
-        );
+    if let Err(e) = settings.check() {
+        eprintln!("error: {e}");
         return 2;
     }
     let file = match std::fs::File::create(&a.output) {
@@ -223,6 +336,115 @@ pub(crate) fn run_datagen(a: DatagenArgs) -> i32 {
     }
 }
 
+/// Runs `jungle data`; returns the exit code.
+pub(crate) fn run_data(cmd: DataCommand) -> i32 {
+    let result = match cmd {
+        DataCommand::New(a) => data_new(a),
+        DataCommand::Run(a) => data_run(a),
+        DataCommand::Verify(a) => data_verify(a),
+        DataCommand::Stats(a) => data_stats(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn data_new(a: DataNewArgs) -> Result<i32, String> {
+    let path = Path::new(&a.manifest);
+    Manifest::run_name(path).map_err(|e| e.to_string())?;
+    if path.exists() {
+        return Err(format!(
+            "{} exists: a manifest is never overwritten",
+            a.manifest
+        ));
+    }
+    let mut settings = datagen::Settings::new(a.games, a.game.nodes, a.seed);
+    a.game.apply(&mut settings);
+    let bench = shards::engine_bench().map_err(|e| e.to_string())?;
+    let m = Manifest::new(settings, a.shards, bench, &a.note).map_err(|e| e.to_string())?;
+    m.save(path).map_err(|e| e.to_string())?;
+    eprintln!("wrote {} (bench {bench})", a.manifest);
+    Ok(0)
+}
+
+fn data_run(a: DataRunArgs) -> Result<i32, String> {
+    let dir = shards::data_dir(a.dir.as_deref());
+    let opts = shards::RunOptions {
+        threads: a.threads as usize,
+        first: a.first,
+        last: a.last.unwrap_or(0),
+        progress: !a.quiet,
+    };
+    let bench = shards::engine_bench().map_err(|e| e.to_string())?;
+    let s = shards::run(
+        Path::new(&a.manifest),
+        &dir,
+        &opts,
+        bench,
+        &mut io::stderr(),
+    )
+    .map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} shards made, {} made again, {} already there, {} rows taken from the data folder",
+        s.made, s.remade, s.skipped, s.adopted
+    );
+    Ok(0)
+}
+
+fn data_verify(a: DataVerifyArgs) -> Result<i32, String> {
+    let path = Path::new(&a.manifest);
+    let m = Manifest::load(path).map_err(|e| e.to_string())?;
+    let layout = shards::Layout::new(&shards::data_dir(a.dir.as_deref()), path)
+        .map_err(|e| e.to_string())?;
+    let states = shards::verify(&m, &layout).map_err(|e| e.to_string())?;
+    let mut out = LineWriter(io::stdout());
+    let (mut ok, mut bad, mut pending) = (0, 0, 0);
+    for (k, state) in &states {
+        match state {
+            ShardState::Ok => ok += 1,
+            ShardState::Pending => pending += 1,
+            _ => bad += 1,
+        }
+        if *state != ShardState::Pending {
+            let _ = writeln!(out, "shard {k}: {} {state}", layout.file(*k).display());
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{ok} shards ok, {bad} missing or damaged, {pending} not made yet (of {})",
+        m.shards
+    );
+    Ok(if bad == 0 { 0 } else { 1 })
+}
+
+fn data_stats(a: DataStatsArgs) -> Result<i32, String> {
+    let (files, manifest) = match &a.manifest {
+        Some(path) => {
+            let m = Manifest::load(Path::new(path)).map_err(|e| e.to_string())?;
+            let layout = shards::Layout::new(&shards::data_dir(a.dir.as_deref()), Path::new(path))
+                .map_err(|e| e.to_string())?;
+            let files = m
+                .done
+                .keys()
+                .map(|&k| layout.file(k).to_string_lossy().into_owned())
+                .collect();
+            (files, Some(m))
+        }
+        None => (a.files, None),
+    };
+    if files.is_empty() {
+        return Err("no data files (give files, or a manifest with finished shards)".into());
+    }
+    let stats = stats::of_files(&files)?;
+    let mut out = LineWriter(io::stdout());
+    let _ = write!(out, "{}", stats.report(manifest.as_ref()));
+    Ok(0)
+}
+
 /// Runs `jungle train`; returns the exit code.
 pub(crate) fn run_train(a: TrainArgs) -> i32 {
     let settings = trainer::Settings {
@@ -234,6 +456,8 @@ pub(crate) fn run_train(a: TrainArgs) -> i32 {
         weight_decay: a.weight_decay,
         lambda: a.lambda,
         k: a.k,
+        shuffle_weight: a.shuffle_weight,
+        shuffle_plies: a.shuffle_plies,
         buckets: a.buckets as usize,
         activation: match a.activation {
             ActivationArg::Screlu => Activation::SCReLU,

@@ -13,6 +13,17 @@
 //! only on the seed, its index `i`, `nodes` and `hash_mb`: never on the thread that
 //! played it.
 //!
+//! **Variety** (all off by default, and then the games are those of earlier versions,
+//! byte for byte). `drop_min..=drop_max` animals, drawn at random from both sides, are
+//! taken off the board after the random plies (the clock of plies since a capture
+//! starts again at 0), so games start from unbalanced positions with fewer animals;
+//! such a start is kept as any other is, by the margin and the test books. For the first
+//! `sample_plies` plies of the game that follows, the engine searches `sample_lines`
+//! lines (MultiPV, within the same node count) and the move played is drawn uniformly
+//! among the lines that score within `sample_margin` centipawns of the best one (the
+//! recorded score stays the best line's). Both draw from the game's random stream, so
+//! a game still depends only on the seed, its index and the settings.
+//!
 //! **Ends.** Games end by the rules only (`Game::result`: den entered, no animals left,
 //! no legal move, threefold repetition, 100 plies without a capture). There is no
 //! adjudication: decided games are short in Jungle (a den entry follows soon), and the
@@ -35,19 +46,19 @@
 
 use super::data::{encode, Outcome, Sample};
 use super::quiet::is_quiet;
-use crate::board::{Color, Position};
+use crate::board::{Animal, Color, Move, Position};
 use crate::common::shard::Shard;
 use crate::common::test_books::{book_keys, TEST_BOOKS};
 use crate::game::{DrawReason, Game, GameResult, Rules};
 use crate::nnue::EvalKind;
 use crate::rng::Rng;
 use crate::search::search::SharedState;
-use crate::search::{Engine, Limits, Score, SearchOutcome};
+use crate::search::{Engine, Limits, Score, SearchInfo, SearchOutcome};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Openings tried per game before giving up (far more than a sane margin needs).
@@ -68,6 +79,16 @@ pub struct Settings {
     /// An opening is kept when its first search scores it within this many centipawns.
     pub opening_margin: i32,
     pub shard: Shard,
+    /// Animals taken off the board after the random plies: between these, both
+    /// included (0 and 0: none).
+    pub drop_min: u32,
+    pub drop_max: u32,
+    /// Plies at the start of a game whose move is drawn among the near-best lines.
+    pub sample_plies: u32,
+    /// Lines searched (MultiPV) in those plies.
+    pub sample_lines: usize,
+    /// A line is near-best when it scores within this many centipawns of the best.
+    pub sample_margin: i32,
     /// Evaluation of the searches.
     pub eval: EvalKind,
     /// Keys of positions never used as openings or samples.
@@ -95,11 +116,54 @@ impl Settings {
             min_plies: 8,
             max_plies: 12,
             opening_margin: 200,
+            drop_min: 0,
+            drop_max: 0,
+            sample_plies: 0,
+            sample_lines: 4,
+            sample_margin: 30,
             shard: Shard::WHOLE,
             eval: EvalKind::default(),
             excluded,
             progress: false,
         }
+    }
+}
+
+impl Settings {
+    /// Refuses settings that cannot work.
+    pub fn check(&self) -> Result<(), DatagenError> {
+        let bad = |what: String| Err(DatagenError::Settings(what));
+        if self.min_plies > self.max_plies {
+            return bad(format!(
+                "--min-plies {} is above --max-plies {}",
+                self.min_plies, self.max_plies
+            ));
+        }
+        if self.drop_min > self.drop_max {
+            return bad(format!(
+                "--drop-min {} is above --drop-max {}",
+                self.drop_min, self.drop_max
+            ));
+        }
+        if self.drop_max > 14 {
+            return bad(format!(
+                "--drop-max {} leaves fewer than 2 of the 16 animals",
+                self.drop_max
+            ));
+        }
+        if self.sample_plies > 0 && !(1..=64).contains(&self.sample_lines) {
+            return bad(format!(
+                "--sample-lines {} is not from 1 to 64",
+                self.sample_lines
+            ));
+        }
+        if self.sample_margin < 0 {
+            return bad(format!(
+                "--sample-margin {} is negative",
+                self.sample_margin
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -203,6 +267,59 @@ fn search(engine: &mut Engine, game: &Game, nodes: u64) -> SearchOutcome {
     engine.search(game, &limits, &shared, &|_| {})
 }
 
+/// Searches the current position of `game` for `lines` lines (MultiPV) with the node
+/// limit; returns the search and the lines of its last completed depth, best first
+/// (empty when no depth completed).
+fn search_lines(
+    engine: &mut Engine,
+    game: &Game,
+    nodes: u64,
+    lines: usize,
+) -> (SearchOutcome, Vec<(Move, Score)>) {
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let shared = SharedState::new(1);
+    let reports = Mutex::new(Vec::new());
+    let keep = |info: &SearchInfo| {
+        if let (Ok(mut r), Some(&mv)) = (reports.lock(), info.pv.first()) {
+            r.push((info.depth, info.multipv, mv, info.score));
+        }
+    };
+    let saved = engine.options;
+    engine.options.multipv = lines.max(1);
+    engine.options.report = true;
+    let outcome = engine.search(game, &limits, &shared, &keep);
+    engine.options = saved;
+    let reports = reports.into_inner().unwrap_or_default();
+    // Lines are reported after each completed depth (and, past a second, while one
+    // runs): the last report of each line at the completed depth is its final one.
+    let mut found: BTreeMap<usize, (Move, Score)> = BTreeMap::new();
+    for (depth, k, mv, score) in reports {
+        if depth == outcome.depth {
+            found.insert(k, (mv, score));
+        }
+    }
+    (outcome, found.into_values().collect())
+}
+
+/// A move drawn uniformly among `lines` (best first) that score within `margin` of
+/// the best; `None` when there are no lines or the best is not a centipawn score.
+fn near_best(lines: &[(Move, Score)], margin: i32, rng: &mut Rng) -> Option<Move> {
+    let &(_, Score::Cp(best)) = lines.first()? else {
+        return None;
+    };
+    let near: Vec<Move> = lines
+        .iter()
+        .filter_map(|&(mv, score)| match score {
+            Score::Cp(cp) if cp >= best - margin => Some(mv),
+            _ => None,
+        })
+        .collect();
+    Some(near[rng.below(near.len())])
+}
+
 /// Random plies from the start; `None` when the game ends within them or the position
 /// is excluded.
 fn random_opening(rng: &mut Rng, s: &Settings) -> Option<Game> {
@@ -218,7 +335,38 @@ fn random_opening(rng: &mut Rng, s: &Settings) -> Option<Game> {
             return None;
         }
     }
+    if s.drop_max > 0 {
+        let drops = s.drop_min + rng.below((s.drop_max - s.drop_min + 1) as usize) as u32;
+        game = drop_animals(game.position(), drops, rng)?;
+        if game.result() != GameResult::Ongoing {
+            return None;
+        }
+    }
     (!s.excluded.contains(&game.position().key())).then_some(game)
+}
+
+/// A new game from `pos` with `count` of its animals, drawn at random, taken off;
+/// `None` when there are not that many or the rest is no position.
+fn drop_animals(pos: &Position, count: u32, rng: &mut Rng) -> Option<Game> {
+    let mut squares = [[None; 8]; 2];
+    let mut present = Vec::new();
+    for c in Color::BOTH {
+        for a in Animal::ALL {
+            squares[c.index()][a.index()] = pos.square_of(c, a);
+            if squares[c.index()][a.index()].is_some() {
+                present.push((c.index(), a.index()));
+            }
+        }
+    }
+    if present.len() <= count as usize {
+        return None;
+    }
+    for _ in 0..count {
+        let (c, a) = present.swap_remove(rng.below(present.len()));
+        squares[c][a] = None;
+    }
+    let start = Position::from_squares(squares, pos.side_to_move(), 0, Default::default()).ok()?;
+    Some(Game::new(start))
 }
 
 /// The score to record for a position the engine searched, or `None` when the
@@ -257,7 +405,7 @@ pub fn play_game(
         let first = search(engine, &game, s.nodes);
         match first.score {
             Score::Cp(cp) if cp.abs() <= s.opening_margin => {
-                return play_out(index, game, first, cp, s, engine);
+                return play_out(index, game, first, cp, s, engine, &mut rng);
             }
             _ => continue,
         }
@@ -274,17 +422,23 @@ fn play_out(
     opening_score: i32,
     s: &Settings,
     engine: &mut Engine,
+    rng: &mut Rng,
 ) -> Result<PlayedGame, DatagenError> {
     let engine_error = |what: String| DatagenError::Engine { game: index, what };
     let start = *game.position();
     let mut kept: Vec<(Position, i16)> = Vec::new();
     let mut positions = 0;
     let mut outcome = first;
+    let mut lines = Vec::new();
+    if s.sample_plies > 0 {
+        (outcome, lines) = search_lines(engine, &game, s.nodes, s.sample_lines);
+    }
     loop {
         let pos = *game.position();
         let best = outcome.best.ok_or_else(|| {
             engine_error(format!("no move in the ongoing game at {}", pos.to_fen()))
         })?;
+        let best = near_best(&lines, s.sample_margin, rng).unwrap_or(best);
         positions += 1;
         if let Some(score) = sample_score(&pos, outcome.score, &s.excluded) {
             kept.push((pos, score));
@@ -294,7 +448,12 @@ fn play_out(
         if game.result() != GameResult::Ongoing {
             break;
         }
-        outcome = search(engine, &game, s.nodes);
+        if positions < u64::from(s.sample_plies) {
+            (outcome, lines) = search_lines(engine, &game, s.nodes, s.sample_lines);
+        } else {
+            outcome = search(engine, &game, s.nodes);
+            lines.clear();
+        }
     }
     let result = game.result();
     let samples = kept
@@ -318,12 +477,7 @@ fn play_out(
 /// Plays this shard's games on `settings.threads` threads and writes their samples to
 /// `out` in game order.
 pub fn generate(s: &Settings, out: &mut impl Write) -> Result<Stats, DatagenError> {
-    if s.min_plies > s.max_plies {
-        return Err(DatagenError::Settings(format!(
-            "--min-plies {} is above --max-plies {}",
-            s.min_plies, s.max_plies
-        )));
-    }
+    s.check()?;
     let range = s.shard.range(s.games);
     let threads = s
         .threads
@@ -606,6 +760,112 @@ mod tests {
         assert!(err
             .to_string()
             .contains("--min-plies 5 is above --max-plies 4"));
+    }
+
+    fn animals(pos: &Position) -> usize {
+        Color::BOTH
+            .iter()
+            .flat_map(|&c| Animal::ALL.map(|a| pos.square_of(c, a)))
+            .flatten()
+            .count()
+    }
+
+    #[test]
+    fn dropped_animals_start_unbalanced_games_the_same_on_any_thread_count() {
+        let mut s = settings(4);
+        s.drop_min = 3;
+        s.drop_max = 5;
+        s.opening_margin = 600;
+        let mut engine = Engine::new(1).expect("hash");
+        engine.options.report = false;
+        let mut seen = HashSet::new();
+        for i in 0..4 {
+            let g = play_game(i, &s, &mut engine).expect("plays");
+            let n = animals(&g.start);
+            assert!((11..=13).contains(&n), "{n} animals");
+            assert_eq!(g.start.halfmove_clock(), 0);
+            assert!(g.opening_score.abs() <= 600);
+            seen.insert(n);
+        }
+        assert!(seen.len() >= 2, "{seen:?}");
+        let (one, _) = run(&s);
+        s.threads = 2;
+        assert_eq!(run(&s).0, one);
+        // Off, the games are those of the defaults.
+        s.drop_max = 0;
+        s.drop_min = 0;
+        s.opening_margin = 200;
+        assert_eq!(run(&s).0, run(&settings(4)).0);
+        assert_ne!(run(&s).0, one);
+    }
+
+    #[test]
+    fn near_best_sampling_varies_the_games_and_stays_deterministic() {
+        let mut s = settings(4);
+        let (plain, _) = run(&s);
+        s.sample_plies = 8;
+        s.sample_lines = 4;
+        s.sample_margin = 1000;
+        let (sampled, stats) = run(&s);
+        assert_ne!(sampled, plain);
+        assert_eq!(stats.games, 4);
+        s.threads = 3;
+        assert_eq!(run(&s).0, sampled);
+        // The lines of a search: the best first, from its completed depth.
+        let game = Game::startpos();
+        let mut engine = Engine::new(1).expect("hash");
+        engine.options.report = false;
+        let (outcome, lines) = search_lines(&mut engine, &game, 2000, 4);
+        assert_eq!(lines.len(), 4);
+        assert_eq!(Some(lines[0].0), outcome.best);
+        assert_eq!(lines[0].1, outcome.score);
+        assert_eq!((engine.options.multipv, engine.options.report), (1, false));
+    }
+
+    #[test]
+    fn near_best_draws_only_within_the_margin() {
+        let game = Game::startpos();
+        let moves = game.legal_moves();
+        let (a, b, c) = (moves[0], moves[1], moves[2]);
+        let lines = [(a, Score::Cp(10)), (b, Score::Cp(-5)), (c, Score::Cp(-50))];
+        let mut rng = Rng::new(3);
+        let drawn: HashSet<Move> = (0..200)
+            .filter_map(|_| near_best(&lines, 20, &mut rng))
+            .collect();
+        assert_eq!(drawn, [a, b].into());
+        assert_eq!(near_best(&lines, 0, &mut rng), Some(a));
+        assert_eq!(
+            near_best(&[(a, Score::Mate(2)), (b, Score::Cp(0))], 500, &mut rng),
+            None
+        );
+        assert_eq!(near_best(&[], 500, &mut rng), None);
+    }
+
+    #[test]
+    fn impossible_variety_settings_are_refused() {
+        for (change, message) in [
+            (
+                (|s: &mut Settings| {
+                    s.drop_min = 3;
+                    s.drop_max = 2;
+                }) as fn(&mut Settings),
+                "--drop-min 3 is above --drop-max 2",
+            ),
+            (|s| s.drop_max = 15, "--drop-max 15 leaves fewer than 2"),
+            (
+                |s| {
+                    s.sample_plies = 4;
+                    s.sample_lines = 0;
+                },
+                "--sample-lines 0 is not from 1 to 64",
+            ),
+            (|s| s.sample_margin = -1, "--sample-margin -1 is negative"),
+        ] {
+            let mut s = settings(1);
+            change(&mut s);
+            let err = generate(&s, &mut Vec::new()).expect_err("refused");
+            assert!(err.to_string().contains(message), "{err}");
+        }
     }
 
     #[test]

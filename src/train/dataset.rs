@@ -124,6 +124,19 @@ impl Dataset {
         (score, result, Inputs::from_squares(&squares, side, buckets))
     }
 
+    /// The training weight of position `i`: `shuffle_weight` when it comes from a
+    /// drawn game and lies `shuffle_plies` or more plies after the last capture (byte
+    /// 13 of its record), else 1.
+    pub fn weight(&self, i: usize, shuffle_plies: u8, shuffle_weight: f32) -> f32 {
+        let r = self.record(i);
+        let drawn = (r[12] >> 1) & 3 == Outcome::Draw as u8;
+        if drawn && r[13] >= shuffle_plies {
+            shuffle_weight
+        } else {
+            1.0
+        }
+    }
+
     /// (score, result) of position `i`.
     pub fn label(&self, i: usize) -> (i16, f32) {
         let (s, r, _) = self.get(i, false, 1);

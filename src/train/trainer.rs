@@ -39,6 +39,11 @@ pub struct Settings {
     pub lambda: f32,
     /// Sigmoid scale of the score; `None`: fitted to the training positions.
     pub k: Option<f32>,
+    /// Weight in the training loss of a position from a drawn game that lies
+    /// `shuffle_plies` or more plies after the last capture (a long drawn shuffle);
+    /// every other position weighs 1. The held-out loss is not weighted.
+    pub shuffle_weight: f32,
+    pub shuffle_plies: u8,
     pub buckets: usize,
     pub activation: Activation,
     /// Every N-th block of positions is held out (0: none).
@@ -70,6 +75,8 @@ impl Default for Settings {
             weight_decay: 0.01,
             lambda: 0.5,
             k: None,
+            shuffle_weight: 1.0,
+            shuffle_plies: 80,
             buckets: 8,
             activation: Activation::SCReLU,
             holdout: 20,
@@ -183,16 +190,23 @@ pub fn fit_k(ds: &Dataset, train: &[u32]) -> f32 {
     ((a + b) / 2.0).exp().round() as f32
 }
 
-/// Loss of one position and, when `grad` is given, its gradient added there.
+/// Loss of one position and, when `grad` is given, its gradient added there, both
+/// times `weight`.
 #[inline]
-fn sample_loss(net: &FloatNetwork, x: &Inputs, target: f32, grad: Option<&mut [f32]>) -> f64 {
+fn sample_loss(
+    net: &FloatNetwork,
+    x: &Inputs,
+    target: f32,
+    weight: f32,
+    grad: Option<&mut [f32]>,
+) -> f64 {
     let fwd = net.forward(x);
     let p = sigmoid(fwd.output);
     let e = p - target;
     if let Some(g) = grad {
-        net.backward(x, &fwd, 2.0 * e * p * (1.0 - p), g);
+        net.backward(x, &fwd, weight * 2.0 * e * p * (1.0 - p), g);
     }
-    f64::from(e * e)
+    f64::from(weight * e * e)
 }
 
 /// Mean loss over positions (no mirroring).
@@ -203,7 +217,7 @@ fn mean_loss(net: &FloatNetwork, ds: &Dataset, idx: &[u32], lambda: f32) -> f64 
             c.iter()
                 .map(|&i| {
                     let (s, r, x) = ds.get(i as usize, false, net.buckets);
-                    sample_loss(net, &x, target(s, r, lambda, net.scale), None)
+                    sample_loss(net, &x, target(s, r, lambda, net.scale), 1.0, None)
                 })
                 .sum()
         })
@@ -225,7 +239,8 @@ impl Gradients {
         }
     }
 
-    /// The mean gradient of `batch` into `self.total`; returns the summed loss.
+    /// The weighted mean gradient of `batch` into `self.total` (zero when every
+    /// weight is 0); returns the summed weighted loss.
     fn compute(
         &mut self,
         net: &FloatNetwork,
@@ -236,23 +251,31 @@ impl Gradients {
     ) -> f64 {
         let pieces = batch.chunks(CHUNK);
         let n = pieces.len();
-        let losses: Vec<f64> = self.chunks[..n]
+        let losses: Vec<(f64, f64)> = self.chunks[..n]
             .par_iter_mut()
             .zip(batch.par_chunks(CHUNK))
             .map(|(g, idx)| {
                 g.fill(0.0);
-                let mut loss = 0.0;
+                let (mut loss, mut weights) = (0.0, 0.0);
                 for &i in idx {
                     let mirror =
                         settings.mirror && mix(settings.seed, epoch as u64, u64::from(i)) & 1 == 1;
                     let (s, r, x) = ds.get(i as usize, mirror, net.buckets);
                     let t = target(s, r, settings.lambda, net.scale);
-                    loss += sample_loss(net, &x, t, Some(g));
+                    let w = ds.weight(i as usize, settings.shuffle_plies, settings.shuffle_weight);
+                    loss += sample_loss(net, &x, t, w, Some(g));
+                    weights += f64::from(w);
                 }
-                loss
+                (loss, weights)
             })
             .collect();
-        let scale = 1.0 / batch.len() as f32;
+        let weights: f64 = losses.iter().map(|l| l.1).sum();
+        // With every weight 1 this is 1 / batch length, exactly.
+        let scale = if weights > 0.0 {
+            (1.0 / weights) as f32
+        } else {
+            0.0
+        };
         let chunks = &self.chunks[..n];
         self.total
             .par_chunks_mut(CHUNK * 16)
@@ -267,7 +290,7 @@ impl Gradients {
                     *o = sum * scale;
                 }
             });
-        losses.iter().sum()
+        losses.iter().map(|l| l.0).sum()
     }
 }
 
@@ -291,6 +314,9 @@ fn check(settings: &Settings) -> Result<(), TrainError> {
     }
     if !(0.0..=1.0).contains(&settings.lambda) {
         return bad("--lambda must be from 0 to 1");
+    }
+    if !(0.0..=1.0).contains(&settings.shuffle_weight) {
+        return bad("--shuffle-weight must be from 0 to 1");
     }
     if settings.k.is_some_and(|k| !(1.0..=100_000.0).contains(&k)) {
         return bad("--k must be from 1 to 100000");
@@ -353,11 +379,19 @@ pub fn train(
     let k = net.scale;
     writeln!(
         log,
-        "positions {} (training {}, held out {}), K {k}, lambda {}, {}",
+        "positions {} (training {}, held out {}), K {k}, lambda {}{}, {}",
         ds.len(),
         train.len(),
         held.len(),
         settings.lambda,
+        if settings.shuffle_weight == 1.0 {
+            String::new()
+        } else {
+            format!(
+                ", drawn positions {}+ plies after a capture weigh {}",
+                settings.shuffle_plies, settings.shuffle_weight
+            )
+        },
         net.quantise("").architecture()
     )
     .map_err(&stdout_err)?;
@@ -782,6 +816,48 @@ mod tests {
         );
         let text = String::from_utf8(log).unwrap();
         assert!(text.contains("epoch 4/4: train loss"), "{text}");
+    }
+
+    #[test]
+    fn long_drawn_shuffles_weigh_what_the_settings_say() {
+        let samples = classical_samples(20, 3);
+        let shuffle = Sample {
+            pos: Position::from_fen("l6/7/7/7/7/7/7/7/6L r 90 200").unwrap(),
+            score: 0,
+            outcome: crate::train::data::Outcome::Draw,
+        };
+        let won = Sample {
+            outcome: crate::train::data::Outcome::Win,
+            ..shuffle
+        };
+        let mut with = vec![samples[0], samples[1], shuffle, won];
+        let ds = Dataset::from_samples(&with);
+        assert_eq!(ds.weight(2, 80, 0.25), 0.25);
+        assert_eq!(ds.weight(2, 91, 0.25), 1.0);
+        assert_eq!((ds.weight(3, 80, 0.25), ds.weight(0, 0, 0.25)), (1.0, 1.0));
+        // Weight 0: the shuffle adds nothing to the gradient.
+        let settings = Settings {
+            shuffle_weight: 0.0,
+            mirror: false,
+            ..small_settings()
+        };
+        let net = FloatNetwork::new(1, 8, Activation::SCReLU, 800.0);
+        let mut grads = Gradients::new(net.params.len(), 4);
+        grads.compute(&net, &ds, &[0, 1, 2, 3], &settings, 0);
+        let weighted = grads.total.clone();
+        with.remove(2);
+        let without = Dataset::from_samples(&with);
+        grads.compute(&net, &without, &[0, 1, 2], &settings, 0);
+        assert_eq!(weighted, grads.total);
+        // Weight 1 (the default) is plain training; a batch of weight 0 moves nothing.
+        grads.compute(&net, &ds, &[2], &settings, 0);
+        assert!(grads.total.iter().all(|&g| g == 0.0));
+        let bad = Settings {
+            shuffle_weight: 1.5,
+            ..small_settings()
+        };
+        let err = train(&ds, &bad, &mut io::sink()).err().expect("refused");
+        assert!(err.to_string().contains("--shuffle-weight"), "{err}");
     }
 
     #[test]

@@ -468,6 +468,13 @@ pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
         .click()
         .await
         .expect("hint");
+    // The hint is the judge's answer: it arrives after the click.
+    until(
+        client,
+        "the hint",
+        "document.getElementById('puzzle-feedback').textContent.startsWith('该走')",
+    )
+    .await;
     let hint = text(client, "#puzzle-feedback").await;
     let from = &solution[0][0..2];
     assert!(

@@ -17,7 +17,7 @@ use crate::board::movegen::MoveError;
 use crate::board::rules::MoveRuleFlags;
 use crate::board::{Color, Move, Position};
 use crate::engines::{
-    EngineEvent, EngineInfo, Host, Request as EngineRequest, Search, ANALYSER, PLAYER, SLOTS,
+    EngineEvent, EngineInfo, EngineRequest, Host, Search, ANALYSER, PLAYER, SLOTS,
 };
 use crate::events::{Event, Notice, NoticeKind, Notices};
 use crate::game::{Game, GameResult, Rules, Variant};

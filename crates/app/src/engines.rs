@@ -33,7 +33,7 @@ impl Search {
 }
 
 #[derive(Clone, Debug)]
-pub enum Request {
+pub enum EngineRequest {
     /// Starts a search, stopping the running one first.
     Go(Box<Search>),
     /// Stops the running search (its `bestmove` is still reported).
@@ -114,7 +114,7 @@ impl EngineInfo {
 /// stream; the browser's worker posts them).
 pub trait Host {
     /// Hands `request` to the engine of `slot` (`PLAYER`, `SECOND`, `ANALYSER`).
-    fn to_engine(&mut self, slot: usize, request: Request);
+    fn to_engine(&mut self, slot: usize, request: EngineRequest);
     /// Sends `event` to every page.
     fn publish(&mut self, event: Event);
 }

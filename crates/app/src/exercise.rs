@@ -11,7 +11,7 @@
 use crate::api::{self, Answer};
 use crate::board::{movegen::legal_moves, Move, Position};
 use crate::controller::{Config, Controller};
-use crate::engines::{EngineEvent, Host, Request as EngineRequest, Search, SLOTS};
+use crate::engines::{EngineEvent, EngineRequest, Host, Search, SLOTS};
 use crate::events::Event;
 use crate::game::Game;
 use crate::search::info::SearchInfo;

@@ -43,7 +43,7 @@ impl Default for Rating {
 
 /// One game of a rating period: the opponent and the score (1 win, ½ draw, 0 loss).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Game {
+pub struct RatedResult {
     pub opponent: Rating,
     pub score: f64,
 }
@@ -59,7 +59,7 @@ fn expected(mu: f64, mu_j: f64, phi_j: f64) -> f64 {
 impl Rating {
     /// The rating after one rating period with `games`, with the system constant
     /// `tau` (Glickman's steps 1–8; no games: only the deviation grows).
-    pub fn updated(self, games: &[Game], tau: f64) -> Rating {
+    pub fn updated(self, games: &[RatedResult], tau: f64) -> Rating {
         let mu = (self.rating - 1500.0) / SCALE;
         let phi = self.deviation / SCALE;
         let sigma = self.volatility;
@@ -99,7 +99,7 @@ impl Rating {
     /// deviation is `PUZZLE_DEVIATION`, τ is `TAU`; the deviation is kept within
     /// `MIN_DEVIATION`–`MAX_DEVIATION`).
     pub fn after_puzzle(self, puzzle_rating: f64, solved: bool) -> Rating {
-        let game = Game {
+        let game = RatedResult {
             opponent: Rating {
                 rating: puzzle_rating,
                 deviation: PUZZLE_DEVIATION,
@@ -167,15 +167,15 @@ mod tests {
         // "Example of the Glicko-2 system": 1500/200/0.06 against 1400/30 (won),
         // 1550/100 (lost) and 1700/300 (lost), τ = 0.5.
         let games = [
-            Game {
+            RatedResult {
                 opponent: rating(1400.0, 30.0),
                 score: 1.0,
             },
-            Game {
+            RatedResult {
                 opponent: rating(1550.0, 100.0),
                 score: 0.0,
             },
-            Game {
+            RatedResult {
                 opponent: rating(1700.0, 300.0),
                 score: 0.0,
             },

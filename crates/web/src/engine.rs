@@ -14,7 +14,7 @@
 //! speaks the protocol as text (`command`), so that a page or Node can drive it as a
 //! program: one line gets the same answer here as from `jungle`.
 
-use jungle_app::engines::{EngineEvent, Request};
+use jungle_app::engines::{EngineEvent, EngineRequest};
 use jungle_core::board::Move;
 use jungle_core::game::{Game, Rules};
 use jungle_core::protocol::options::{self, OptionId, Setting};
@@ -146,7 +146,7 @@ impl WebEngine {
     }
 
     /// Takes one request of the controller; what the engine answers goes to `events`.
-    pub fn handle(&mut self, request: Request, events: &mut Vec<EngineEvent>) {
+    pub fn handle(&mut self, request: EngineRequest, events: &mut Vec<EngineEvent>) {
         let rules = self.server.rules();
         let e = &mut self.server.program;
         if e.engine().is_none() {
@@ -154,7 +154,7 @@ impl WebEngine {
             e.events.push(EngineEvent::Failed {
                 slot,
                 id: match &request {
-                    Request::Go(s) => Some(s.id),
+                    EngineRequest::Go(s) => Some(s.id),
                     _ => None,
                 },
                 message: "the engine cannot allocate its hash table".into(),
@@ -163,7 +163,7 @@ impl WebEngine {
             return e.hand_on(events);
         }
         match request {
-            Request::Go(search) => {
+            EngineRequest::Go(search) => {
                 e.finish();
                 match position::game_after(&search.start, &search.moves, rules) {
                     Ok(game) => e.start(search.id, game, search.limits),
@@ -173,14 +173,14 @@ impl WebEngine {
                     }
                 }
             }
-            Request::Stop => e.finish(),
-            Request::Options(settings) => {
+            EngineRequest::Stop => e.finish(),
+            EngineRequest::Options(settings) => {
                 for (name, value) in settings {
                     self.server.set_option(&name, Some(&value));
                 }
             }
-            Request::NewGame => self.server.new_game(),
-            Request::Quit => e.running = None,
+            EngineRequest::NewGame => self.server.new_game(),
+            EngineRequest::Quit => e.running = None,
         }
         self.server.program.hand_on(events);
     }
@@ -568,7 +568,7 @@ mod tests {
         let mut e = WebEngine::new(0);
         let mut events = Vec::new();
         e.handle(
-            Request::Go(Box::new(Search {
+            EngineRequest::Go(Box::new(Search {
                 id: 7,
                 start: Position::startpos(),
                 moves: Vec::new(),
@@ -599,7 +599,7 @@ mod tests {
 
         events.clear();
         e.handle(
-            Request::Go(Box::new(Search {
+            EngineRequest::Go(Box::new(Search {
                 id: 8,
                 start: Position::startpos(),
                 moves: vec!["a3a4".parse().expect("a move")],
@@ -616,7 +616,7 @@ mod tests {
         assert!(!events
             .iter()
             .any(|ev| matches!(ev, EngineEvent::BestMove { .. })));
-        e.handle(Request::Stop, &mut events);
+        e.handle(EngineRequest::Stop, &mut events);
         assert!(events
             .iter()
             .any(|ev| matches!(ev, EngineEvent::BestMove { id: 8, .. })));
@@ -639,7 +639,7 @@ mod tests {
                 e.server.program.slice_nodes = slice.min(budget);
                 let mut events = Vec::new();
                 e.handle(
-                    Request::Go(Box::new(Search {
+                    EngineRequest::Go(Box::new(Search {
                         id: 1,
                         start: *pos,
                         moves: Vec::new(),

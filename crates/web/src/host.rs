@@ -7,7 +7,7 @@
 use crate::engine::WebEngine;
 use jungle_app::api::{self, Answer};
 use jungle_app::controller::{Config, Controller};
-use jungle_app::engines::{EngineEvent, Host, Request, SLOTS};
+use jungle_app::engines::{EngineEvent, EngineRequest, Host, SLOTS};
 use jungle_app::events::Event;
 use jungle_core::clock::Instant;
 use std::collections::VecDeque;
@@ -24,12 +24,12 @@ const TICK: Duration = Duration::from_millis(100);
 /// in another.
 #[derive(Default)]
 pub struct WorkerHost {
-    to_engines: VecDeque<(usize, Request)>,
+    to_engines: VecDeque<(usize, EngineRequest)>,
     events: Vec<Event>,
 }
 
 impl Host for WorkerHost {
-    fn to_engine(&mut self, slot: usize, request: Request) {
+    fn to_engine(&mut self, slot: usize, request: EngineRequest) {
         self.to_engines.push_back((slot, request));
     }
 
@@ -78,8 +78,8 @@ impl WebApp {
     /// `state`, `record` for the server's GET requests), `body` its JSON.
     pub fn request(&mut self, action: &str, body: &str) -> Reply {
         let parsed = match action {
-            "state" => Ok(api::Request::State),
-            "record" => Ok(api::Request::Record),
+            "state" => Ok(api::EngineRequest::State),
+            "record" => Ok(api::EngineRequest::Record),
             _ => api::parse(action, body),
         };
         let reply = match parsed.and_then(|r| self.controller.handle(r)) {
