@@ -78,8 +78,8 @@ impl WebApp {
     /// `state`, `record` for the server's GET requests), `body` its JSON.
     pub fn request(&mut self, action: &str, body: &str) -> Reply {
         let parsed = match action {
-            "state" => Ok(api::EngineRequest::State),
-            "record" => Ok(api::EngineRequest::Record),
+            "state" => Ok(api::Request::State),
+            "record" => Ok(api::Request::Record),
             _ => api::parse(action, body),
         };
         let reply = match parsed.and_then(|r| self.controller.handle(r)) {
