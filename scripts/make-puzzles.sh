@@ -14,7 +14,8 @@
 # mine:   `jungle puzzles games` over each shard: DIR/mined/<shard>.txt.
 # tables: `jungle puzzles tables` from random 3- and 4-animal signatures (built in
 #         memory): DIR/tables-3.txt, DIR/tables-3b.txt (every 3-animal signature,
-#         two seeds), DIR/tables-4.txt (106 of the 4-animal signatures).
+#         two seeds), DIR/tables-4.txt (106 of the 4-animal signatures),
+#         DIR/tables-4-s11.txt and DIR/tables-4-s12.txt (60 and 40 more).
 # select: `jungle puzzles select` of all of them into puzzles/puzzles.txt, then
 #         `jungle puzzles check` of the result.
 #
@@ -82,6 +83,12 @@ stage_tables() {
         --draws 1 --seed 5 --threads "$THREADS" --out "$DIR/tables-3b.txt" 2> "$DIR/tables-3b.log"
     [ -f "$DIR/tables-4.txt" ] || "$J" puzzles tables --animals 4 --signatures 106 --wins 1 \
         --draws 1 --seed 4 --threads "$THREADS" --out "$DIR/tables-4.txt" 2> "$DIR/tables-4.log"
+    [ -f "$DIR/tables-4-s11.txt" ] || "$J" puzzles tables --animals 4 --signatures 60 --wins 2 \
+        --draws 1 --seed 11 --threads "$THREADS" --out "$DIR/tables-4-s11.txt" \
+        2> "$DIR/tables-4-s11.log"
+    [ -f "$DIR/tables-4-s12.txt" ] || "$J" puzzles tables --animals 4 --signatures 40 --wins 3 \
+        --draws 1 --seed 12 --threads "$THREADS" --out "$DIR/tables-4-s12.txt" \
+        2> "$DIR/tables-4-s12.log"
 }
 
 stage_select() {
@@ -89,6 +96,7 @@ stage_select() {
     # elo1801 (what was mined when it was made); more games only add candidates.
     "$J" puzzles select "$DIR"/mined/elo1560-*.txt "$DIR"/mined/elo1801-1.txt \
         "$DIR"/tables-3.txt "$DIR"/tables-3b.txt "$DIR"/tables-4.txt \
+        "$DIR"/tables-4-s11.txt "$DIR"/tables-4-s12.txt \
         --count 1200 --seed 1 --out puzzles/puzzles.txt \
         --note "Regenerate: nice -n 10 scripts/make-puzzles.sh DIR (self-play games, mining, tables, this selection)"
     "$J" puzzles check puzzles/puzzles.txt

@@ -19,17 +19,34 @@ pub fn summary(puzzles: &[Puzzle]) -> Vec<String> {
         count(&|p| p.rules.anti_chase),
         count(&|p| p.has(Theme::Endgame)),
     ));
-    let mut by_length: BTreeMap<usize, usize> = BTreeMap::new();
-    for p in puzzles {
-        *by_length.entry(p.solution.len().div_ceil(2)).or_default() += 1;
-    }
-    lines.push(format!(
-        "solver moves: {}",
-        by_length
-            .iter()
+    // How many puzzles have each value of `key`, as "k: n, …".
+    let tally = |key: &dyn Fn(&Puzzle) -> usize| {
+        let mut by: BTreeMap<usize, usize> = BTreeMap::new();
+        for p in puzzles {
+            *by.entry(key(p)).or_default() += 1;
+        }
+        by.iter()
             .map(|(k, n)| format!("{k}: {n}"))
             .collect::<Vec<_>>()
             .join(", ")
+    };
+    lines.push(format!(
+        "solver moves: {}",
+        tally(&|p| p.solution.len().div_ceil(2))
+    ));
+    lines.push(format!(
+        "animals: {}",
+        tally(&|p| p
+            .game()
+            .map_or(p.start, |g| *g.position())
+            .all_occupied()
+            .count() as usize)
+    ));
+    lines.push(format!(
+        "first move: {} trivial (a den entry in one move or a capture that cannot be \
+         retaken); {} from games",
+        count(&super::select::trivial),
+        count(&|p| !p.has(Theme::Endgame)),
     ));
     lines.push(format!(
         "themes: {}",

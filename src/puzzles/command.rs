@@ -42,6 +42,14 @@ pub(crate) struct VerifyArgs {
     /// the solver.
     #[arg(long, default_value_t = 65.0)]
     alternative_max: f64,
+    /// Solver moves beyond the solution's win that the search excluding the solution
+    /// must see through (it completes 2·(mate + margin) − 1 plies).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=20))]
+    margin: u64,
+    /// The search excluding the solution stops at this many times --nodes; a position
+    /// where it has not completed its depth by then is refused.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    alternative_factor: u64,
     /// Workers (each verifies one game or puzzle on one thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -66,6 +74,8 @@ impl VerifyArgs {
             nodes: self.nodes,
             max_moves: self.max_moves as usize,
             alternative_max: self.alternative_max,
+            margin: self.margin as usize,
+            alternative_factor: self.alternative_factor,
         })
     }
 
@@ -153,6 +163,10 @@ pub(crate) struct SelectArgs {
     /// A theme of at most this share of the candidates is rare: all its puzzles go in.
     #[arg(long, default_value_t = select::RARE_SHARE)]
     rare_share: f64,
+    /// The most trivial puzzles (a den entry in one move, a capture that cannot be
+    /// retaken), as a share of the set; the easiest are kept.
+    #[arg(long, default_value_t = select::TRIVIAL_SHARE)]
+    trivial_share: f64,
     /// Lines of the file's header saying how the candidates were made (repeatable).
     #[arg(long, value_name = "TEXT")]
     note: Vec<String>,
@@ -372,18 +386,24 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
             args.rare_share
         ));
     }
+    if !(0.0..=1.0).contains(&args.trivial_share) {
+        return Err(format!(
+            "--trivial-share {}: a share from 0 to 1",
+            args.trivial_share
+        ));
+    }
     let mut candidates = Vec::new();
     for path in &args.files {
         candidates.extend(read_puzzle_file(path)?);
     }
     let found = candidates.len();
-    let chosen = select::select(
-        candidates,
-        args.count,
-        args.seed,
-        args.rare_share,
-        &test_book_keys(),
-    );
+    let choice = select::Choice {
+        count: args.count,
+        seed: args.seed,
+        rare_share: args.rare_share,
+        trivial_share: args.trivial_share,
+    };
+    let chosen = select::select(candidates, &choice, &test_book_keys());
     let mut text = String::new();
     text.push_str("# Jungle puzzles (protocol.md, \"Puzzles\"): id;position;before;solution;rules;goal;themes;rating\n");
     for note in &args.note {
@@ -399,10 +419,12 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
         })
         .collect();
     text.push_str(&format!(
-        "# Chosen from {found} candidates ({}): jungle puzzles select --count {} --seed {} …\n",
+        "# Chosen from {found} candidates ({}): jungle puzzles select --count {} --seed {} \
+         --trivial-share {} …\n",
         names.join(" "),
         args.count,
-        args.seed
+        args.seed,
+        args.trivial_share
     ));
     for line in check::summary(&chosen) {
         text.push_str(&format!("# {line}\n"));
@@ -471,6 +493,8 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
     // The figures' lines are written again below; the other comments are kept.
     let figures = [
         "# solver moves:",
+        "# animals:",
+        "# first move:",
         "# themes:",
         "# ratings:",
         "# rating:",

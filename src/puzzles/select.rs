@@ -1,7 +1,11 @@
-//! The shipped set chosen from candidate puzzles: each position once, none from the
+//! The shipped set chosen from candidate puzzles: each position once (a position with
+//! the colours exchanged or mirrored left to right is the same puzzle), none from the
 //! test books, every puzzle with a rare theme, and the rest spread evenly over the
-//! ratings.
+//! ratings; trivial puzzles (a den entry in one move, a capture that cannot be
+//! retaken) at most `TRIVIAL_SHARE` of the set.
 
+use super::tables::transformed;
+use crate::board::Position;
 use crate::puzzle::{Puzzle, Theme};
 use crate::rng::Rng;
 use std::collections::{BTreeMap, HashSet};
@@ -11,33 +15,115 @@ use std::collections::{BTreeMap, HashSet};
 pub const RARE_SHARE: f64 = 0.05;
 /// Width of the rating buckets the rest is spread over.
 pub const BUCKET: u32 = 100;
+/// The most trivial puzzles (`trivial`) the set holds, as a share of its size
+/// (`jungle puzzles select`'s default).
+pub const TRIVIAL_SHARE: f64 = 0.1;
 
-/// The key that makes two puzzles the same: the position the solver starts from.
+/// A puzzle whose first solver move needs no finding: it enters the den (a puzzle of
+/// one move), or it captures an animal and no reply can take the capturer back.
+pub fn trivial(p: &Puzzle) -> bool {
+    let Ok(game) = p.game() else {
+        return false;
+    };
+    let Some(&first) = p.solution.first() else {
+        return false;
+    };
+    let pos = game.position();
+    if pos.is_den_entry(first) {
+        return true;
+    }
+    if pos.captured_by(first).is_none() {
+        return false;
+    }
+    let mut after = game.clone();
+    if after.play(first).is_err() {
+        return false;
+    }
+    after.result() != crate::game::GameResult::Ongoing
+        || !after.legal_moves().iter().any(|m| m.to() == first.to())
+}
+
+/// The key of the position the solver starts from (the order of the random choice).
 fn start_key(p: &Puzzle) -> u64 {
     p.game().map_or(p.start.key(), |g| g.position().key())
 }
 
-/// Chooses `count` puzzles (all when there are fewer) from `candidates`, by `seed`;
-/// a theme of at most `rare_share` of them is rare. Sorted by id.
-pub fn select(
-    candidates: Vec<Puzzle>,
-    count: usize,
-    seed: u64,
-    rare_share: f64,
-    excluded: &HashSet<u64>,
-) -> Vec<Puzzle> {
+/// The key that makes two puzzles the same: the position the solver starts from, up
+/// to the board turned round (the colours exchanged, the other side to move) and
+/// mirrored left to right, under which the game is the same.
+pub fn symmetry_key(p: &Puzzle) -> u64 {
+    let pos = p.game().map_or(p.start, |g| *g.position());
+    [(true, false), (false, true), (true, true)]
+        .into_iter()
+        .filter_map(|(swap, mirror)| Position::from_fen(&transformed(&pos, swap, mirror)).ok())
+        .map(|t| t.key())
+        .fold(pos.key(), u64::min)
+}
+
+/// How the set is chosen.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    /// Puzzles in the set (all when there are fewer).
+    pub count: usize,
+    pub seed: u64,
+    /// A theme of at most this share of the candidates is rare.
+    pub rare_share: f64,
+    /// The most trivial puzzles, as a share of the set.
+    pub trivial_share: f64,
+}
+
+/// Chooses puzzles from `candidates` as `choice` says: each position once, none of
+/// `excluded`, trivial ones at most `trivial_share` of the set (the lowest rated kept).
+/// Sorted by id.
+pub fn select(candidates: Vec<Puzzle>, choice: &Choice, excluded: &HashSet<u64>) -> Vec<Puzzle> {
+    let Choice {
+        count,
+        seed,
+        rare_share,
+        trivial_share,
+    } = *choice;
     let mut seen = HashSet::new();
     let mut ids = HashSet::new();
-    let pool: Vec<Puzzle> = candidates
+    let unique: Vec<Puzzle> = candidates
         .into_iter()
         .filter(|p| !super::in_test_books(p, excluded))
-        .filter(|p| seen.insert(start_key(p)) && ids.insert(p.id.clone()))
+        .filter(|p| seen.insert(symmetry_key(p)) && ids.insert(p.id.clone()))
         .collect();
-    let mut chosen: Vec<Puzzle> = if pool.len() <= count {
+    let (mut easy, pool): (Vec<Puzzle>, Vec<Puzzle>) = unique.into_iter().partition(trivial);
+    let easy_room = ((trivial_share * count as f64).floor() as usize).min(easy.len());
+    let hard = count - easy_room;
+    let mut chosen: Vec<Puzzle> = if pool.len() <= hard {
         pool
     } else {
-        choose(pool, count, seed, rare_share)
+        choose(pool, hard, seed, rare_share)
     };
+    // The trivial ones: at most `trivial_share` of the set, taken in turns from each
+    // set of themes (so that captures on a trap or of the last animal stay beside den
+    // entries), the easiest of each first (in a random order among equals).
+    let share = trivial_share.clamp(0.0, 1.0);
+    let of_set = if share >= 1.0 {
+        usize::MAX
+    } else {
+        (share / (1.0 - share) * chosen.len() as f64).floor() as usize
+    };
+    let room = easy_room.min(of_set);
+    easy.sort_by_key(|p| std::cmp::Reverse((p.rating, Rng::new(seed ^ start_key(p)).next_u64())));
+    let mut by_themes: BTreeMap<Vec<Theme>, Vec<Puzzle>> = BTreeMap::new();
+    for p in easy {
+        let themes = p.themes.iter().copied().filter(|&t| t != Theme::Endgame);
+        by_themes.entry(themes.collect()).or_default().push(p);
+    }
+    let mut taken = 0;
+    while taken < room && by_themes.values().any(|g| !g.is_empty()) {
+        for group in by_themes.values_mut() {
+            if taken < room {
+                if let Some(p) = group.pop() {
+                    chosen.push(p);
+                    taken += 1;
+                }
+            }
+        }
+    }
     chosen.sort_by(|a, b| a.id.cmp(&b.id));
     chosen
 }
@@ -103,15 +189,72 @@ mod tests {
             };
             candidates.push(puzzle(&format!("p{i}"), rat, rating, themes));
         }
-        // The same position again under another id.
+        // The same position again under another id, and turned round (Blue's lion
+        // on d3 to enter Red's den, Red's rat on a9).
         candidates.push(puzzle("again", "r6", 900, "den"));
-        let chosen = select(candidates.clone(), 3, 1, 0.2, &HashSet::new());
+        candidates.push(
+            Puzzle::parse("turned;R6/7/7/7/7/7/3l3/7/7 b 0 1;-;d3d2 a9a8 d2d1;jungle;win;den;900")
+                .expect("a puzzle"),
+        );
+        assert_eq!(
+            symmetry_key(&candidates[0]),
+            symmetry_key(&candidates[candidates.len() - 1])
+        );
+        let choice = |count| Choice {
+            count,
+            seed: 1,
+            rare_share: 0.2,
+            trivial_share: 1.0,
+        };
+        let chosen = select(candidates.clone(), &choice(3), &HashSet::new());
         let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(chosen.len(), 3);
         assert!(ids.contains(&"p5"), "the rare theme first: {ids:?}");
         assert!(ids.contains(&"p4"), "the other rating bucket: {ids:?}");
-        let all = select(candidates, 100, 1, 0.2, &HashSet::new());
-        assert_eq!(all.len(), 6, "the repeated position once");
+        let all = select(candidates, &choice(100), &HashSet::new());
+        assert_eq!(all.len(), 6, "the repeated and turned round position once");
         assert!(all.windows(2).all(|w| w[0].id < w[1].id));
+    }
+
+    #[test]
+    fn trivial_puzzles_are_capped() {
+        // A den entry in one move, a capture that cannot be retaken (Red's elephant
+        // takes the lion; Blue's rat is far away), and a den entry in two moves.
+        let den = Puzzle::parse("den1;7/3L3/7/7/7/7/7/7/r6 r 0 1;-;d8d9;jungle;win;den;600")
+            .expect("a puzzle");
+        let free =
+            Puzzle::parse("free;7/7/7/3l3/3E3/7/7/7/r6 r 0 1;-;d5d6;jungle;draw;endgame;700")
+                .expect("a puzzle");
+        let retaken =
+            Puzzle::parse("back;7/7/3e3/3l3/3E3/7/7/7/7 r 0 1;-;d5d6;jungle;draw;endgame;700")
+                .expect("a puzzle");
+        let two = puzzle("two", "r6", 800, "den");
+        assert!(trivial(&den) && trivial(&free));
+        assert!(!trivial(&retaken) && !trivial(&two));
+        // A third of 10 may be trivial, but no more than a third of the set: with two
+        // others, one. (Two den entries: the first one's position with the rat on b1.)
+        let choice = Choice {
+            count: 10,
+            seed: 1,
+            rare_share: 0.0,
+            trivial_share: 0.34,
+        };
+        let mut den2 = den.clone();
+        den2.id = "den2".into();
+        den2.rating = 650;
+        den2.start = Position::from_fen("7/3L3/7/7/7/7/7/7/1r5 r 0 1").expect("a position");
+        let candidates = vec![den, den2, free, retaken, two];
+        let chosen = select(candidates.clone(), &choice, &HashSet::new());
+        let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids.len(), 3, "one trivial puzzle: {ids:?}");
+        assert!(ids.contains(&"back") && ids.contains(&"two"), "{ids:?}");
+        // With room for two, one of each set of themes, the easiest den entry.
+        let choice = Choice {
+            trivial_share: 0.5,
+            ..choice
+        };
+        let chosen = select(candidates, &choice, &HashSet::new());
+        let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["back", "den1", "free", "two"]);
     }
 }

@@ -13,8 +13,14 @@
 //! probability of a right move is linear in the Elo between rows, and the puzzle is
 //! solved with the product over its solver moves. The puzzle's Elo is the lowest
 //! `UCI_Elo` that solves it at least half the time; below the weakest row and above
-//! full strength it is extended by `BELOW` and `ABOVE`. The rating maps that Elo
-//! linearly onto `RATING_SPAN`.
+//! full strength it is extended by `BELOW` and `ABOVE`.
+//!
+//! That Elo alone takes few values (a line is found from the depth of the row that
+//! first sees it), so the rating adds what else makes a puzzle hard to find: the
+//! solution's length (solver moves) and its only-move depth, the search depth from
+//! which the engine at full strength keeps playing a right move, summed over the
+//! solver moves. Each part is scaled to 0–1 (`Difficulty::hardness`) and their
+//! weighted sum (`WEIGHTS`) maps linearly onto `RATING_SPAN`.
 
 use super::verify::{accepted, last_lines};
 use crate::board::Move;
@@ -33,8 +39,19 @@ pub const BEGINNER_SAMPLES: u64 = 256;
 pub const BELOW: f64 = 200.0;
 /// Where a puzzle that full strength does not solve lies, above full strength.
 pub const ABOVE: f64 = 100.0;
-/// The ratings the Elo range `[ELO_MIN − BELOW, ELO_MAX + ABOVE]` maps onto.
+/// The ratings the hardness 0–1 maps onto.
 pub const RATING_SPAN: (f64, f64) = (600.0, 2600.0);
+/// The deepest search looked at for a solver move's only-move depth; a move not
+/// found by then counts one more.
+pub const DEPTH_CAP: i32 = 12;
+/// Solver moves at which the length part is 1.
+pub const LONG_LINE: usize = 5;
+/// Only-move depths beyond one a solver move, summed over the line, at which the
+/// depth part is 1.
+pub const DEEP_LINE: i32 = 16;
+/// Weights of the levels' Elo, their failure rate, the length and the only-move
+/// depth in the hardness.
+pub const WEIGHTS: [f64; 4] = [0.4, 0.2, 0.2, 0.2];
 
 /// For each row of `LEVELS`, the probability of playing a right move at one solver
 /// move.
@@ -48,7 +65,33 @@ pub struct Difficulty {
     /// The lowest `UCI_Elo` that solves the puzzle at least half the time (extended
     /// beyond the scale by `BELOW` and `ABOVE`).
     pub elo: f64,
+    /// Each solver move's only-move depth (1 to `DEPTH_CAP + 1`).
+    pub depths: Vec<i32>,
     pub rating: u32,
+}
+
+impl Difficulty {
+    /// The hardness, 0 to 1: `WEIGHTS` of the Elo's place on
+    /// `[ELO_MIN − BELOW, ELO_MAX + ABOVE]`, of the levels' failure rate (the mean over
+    /// the rows of `LEVELS` of the chance of not solving the line), of the length (1
+    /// to `LONG_LINE` solver moves) and of the only-move depths beyond 1 (0 to
+    /// `DEEP_LINE`).
+    pub fn hardness(&self) -> f64 {
+        let lo = f64::from(ELO_MIN) - BELOW;
+        let hi = f64::from(ELO_MAX) + ABOVE;
+        let levels = (self.elo - lo) / (hi - lo);
+        let failure = 1.0
+            - (0..LEVELS.len())
+                .map(|row| self.steps.iter().map(|c| c[row]).product::<f64>())
+                .sum::<f64>()
+                / LEVELS.len() as f64;
+        let moves = self.depths.len().max(1);
+        let length = (moves - 1) as f64 / (LONG_LINE - 1) as f64;
+        let beyond: i32 = self.depths.iter().map(|d| d - 1).sum();
+        let depth = f64::from(beyond) / f64::from(DEEP_LINE);
+        let parts = [levels, failure, length, depth].map(|x| x.clamp(0.0, 1.0));
+        parts.iter().zip(WEIGHTS).map(|(x, w)| x * w).sum()
+    }
 }
 
 /// Rates the line `line` (solver, reply, …, solver) played from `game`. `engine` is
@@ -56,9 +99,11 @@ pub struct Difficulty {
 pub fn rate(engine: &mut Engine, game: &Game, line: &[Move]) -> Difficulty {
     let mut g = game.clone();
     let mut steps = Vec::new();
+    let mut depths = Vec::new();
     for pair in line.chunks(2) {
         let right = accepted(&g, pair[0]);
         steps.push(row_chances(engine, &g, &right));
+        depths.push(only_move_depth(engine, &g, &right));
         for &m in pair {
             if g.play(m).is_err() {
                 break;
@@ -66,21 +111,85 @@ pub fn rate(engine: &mut Engine, game: &Game, line: &[Move]) -> Difficulty {
         }
     }
     let elo = puzzle_elo(&steps);
-    Difficulty {
+    let mut difficulty = Difficulty {
         steps,
         elo,
-        rating: rating_of_elo(elo),
-    }
+        depths,
+        rating: 0,
+    };
+    difficulty.rating = rating_of_hardness(difficulty.hardness());
+    difficulty
 }
 
-/// The chances of every row of playing one of the moves `right` in `game`.
-pub fn row_chances(engine: &mut Engine, game: &Game, right: &[Move]) -> RowChances {
+/// The depth from which a search at full strength (one line, one thread, a fresh
+/// hash table, no tables, `PLAY_NODES` at most, `DEPTH_CAP` deep) keeps playing one
+/// of `right`: one more than the last depth whose best move is another,
+/// `DEPTH_CAP + 1` when the last depth searched plays another.
+pub fn only_move_depth(engine: &mut Engine, game: &Game, right: &[Move]) -> i32 {
+    let lines = at_full_strength(engine, |engine| {
+        engine.options.multipv = 1;
+        engine.clear();
+        let limits = Limits {
+            depth: Some(DEPTH_CAP),
+            nodes: Some(PLAY_NODES),
+            ..Limits::default()
+        };
+        every_depth(engine, game, &limits)
+    });
+    let Some(last) = lines.last() else {
+        return DEPTH_CAP + 1;
+    };
+    let is_right = |l: &SearchInfo| l.pv.first().is_some_and(|m| right.contains(m));
+    if !is_right(last) {
+        return DEPTH_CAP + 1;
+    }
+    lines
+        .iter()
+        .rev()
+        .find(|l| !is_right(l))
+        .map_or(1, |l| l.depth + 1)
+}
+
+/// One search's first line at every depth it reported, shallowest first (the last
+/// report of each depth).
+fn every_depth(engine: &mut Engine, game: &Game, limits: &Limits) -> Vec<SearchInfo> {
+    let seen: std::sync::Mutex<Vec<SearchInfo>> = std::sync::Mutex::new(Vec::new());
+    let shared = crate::search::search::SharedState::new(1);
+    engine.search(game, limits, &shared, &|info: &SearchInfo| {
+        if info.multipv != 1 {
+            return;
+        }
+        if let Ok(mut s) = seen.lock() {
+            match s.last_mut() {
+                Some(l) if l.depth == info.depth => *l = info.clone(),
+                _ => s.push(info.clone()),
+            }
+        }
+    });
+    seen.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `f` with `engine` at full strength, reporting, on one thread and without
+/// tables; its options and tables are restored after.
+fn at_full_strength<T>(engine: &mut Engine, f: impl FnOnce(&mut Engine) -> T) -> T {
     let saved_options = engine.options;
     let saved_tables = engine.tablebases.take();
     engine.options.threads = 1;
     engine.options.report = true;
     engine.options.limit_elo = None;
     engine.options.skill_level = 20;
+    let result = f(engine);
+    engine.options = saved_options;
+    engine.tablebases = saved_tables;
+    result
+}
+
+/// The chances of every row of playing one of the moves `right` in `game`.
+pub fn row_chances(engine: &mut Engine, game: &Game, right: &[Move]) -> RowChances {
+    at_full_strength(engine, |engine| level_chances(engine, game, right))
+}
+
+fn level_chances(engine: &mut Engine, game: &Game, right: &[Move]) -> RowChances {
     let mut searched: Vec<((i32, usize), Vec<SearchInfo>)> = Vec::new();
     let mut chances = [0.0; LEVELS.len()];
     for (row, level) in LEVELS.iter().enumerate() {
@@ -107,8 +216,6 @@ pub fn row_chances(engine: &mut Engine, game: &Game, right: &[Move]) -> RowChanc
             .unwrap_or_default();
         chances[row] = chance_of(lines, level.temperature, right);
     }
-    engine.options = saved_options;
-    engine.tablebases = saved_tables;
     chances
 }
 
@@ -195,13 +302,10 @@ pub fn puzzle_elo(steps: &[RowChances]) -> f64 {
         .unwrap_or(f64::from(ELO_MAX) + ABOVE)
 }
 
-/// The puzzle rating of an Elo: `[ELO_MIN − BELOW, ELO_MAX + ABOVE]` mapped linearly
-/// onto `RATING_SPAN`.
-pub fn rating_of_elo(elo: f64) -> u32 {
-    let lo = f64::from(ELO_MIN) - BELOW;
-    let hi = f64::from(ELO_MAX) + ABOVE;
+/// The puzzle rating of a hardness: 0–1 mapped linearly onto `RATING_SPAN`.
+pub fn rating_of_hardness(hardness: f64) -> u32 {
     let (r0, r1) = RATING_SPAN;
-    let r = r0 + (elo - lo) / (hi - lo) * (r1 - r0);
+    let r = r0 + hardness * (r1 - r0);
     r.round().clamp(r0, r1) as u32
 }
 
@@ -213,14 +317,74 @@ mod tests {
         [p; LEVELS.len()]
     }
 
+    /// Red's rat at d8 next to Blue's den (d9): entering is the one right move.
+    fn den_entry() -> (Game, Vec<Move>) {
+        let game = Game::new(
+            crate::board::Position::from_fen("7/3R3/7/7/7/7/7/3l3/7 r 0 1").expect("fen"),
+        );
+        let entry = game
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| game.position().is_den_entry(m))
+            .collect();
+        (game, entry)
+    }
+
+    fn difficulty(elo: f64, depths: &[i32]) -> Difficulty {
+        let found = if elo >= f64::from(ELO_MAX) + ABOVE {
+            0.0
+        } else {
+            1.0
+        };
+        Difficulty {
+            steps: vec![flat(found); depths.len()],
+            elo,
+            depths: depths.to_vec(),
+            rating: 0,
+        }
+    }
+
     #[test]
-    fn the_elo_scale_maps_onto_the_rating_span() {
+    fn the_hardness_maps_onto_the_rating_span() {
         let lo = f64::from(ELO_MIN) - BELOW;
         let hi = f64::from(ELO_MAX) + ABOVE;
-        assert_eq!(rating_of_elo(lo), 600);
-        assert_eq!(rating_of_elo(hi), 2600);
-        assert_eq!(rating_of_elo((lo + hi) / 2.0), 1600);
-        assert_eq!(rating_of_elo(0.0), 600);
+        assert_eq!(rating_of_hardness(0.0), 600);
+        assert_eq!(rating_of_hardness(1.0), 2600);
+        assert_eq!(rating_of_hardness(0.5), 1600);
+        assert_eq!(difficulty(lo, &[1]).hardness(), 0.0);
+        assert_eq!(difficulty(0.0, &[1]).hardness(), 0.0);
+        let hardest = difficulty(hi, &[DEPTH_CAP + 1; LONG_LINE]);
+        assert!((hardest.hardness() - 1.0).abs() < 1e-9);
+    }
+
+    /// Puzzles the levels place alike are told apart by their length and by how deep
+    /// the search must look before it keeps the right move.
+    #[test]
+    fn length_and_only_move_depth_separate_equal_levels() {
+        let elo = f64::from(LEVELS[LEVELS.len() - 2].elo);
+        let two = difficulty(elo, &[3, 1]).hardness();
+        let three = difficulty(elo, &[5, 3, 1]).hardness();
+        let deeper = difficulty(elo, &[7, 3]).hardness();
+        assert!(two < three, "{two} {three}");
+        assert!(two < deeper, "{two} {deeper}");
+        let rated = [two, three, deeper].map(rating_of_hardness);
+        assert!(rated[0] < rated[1] && rated[0] < rated[2], "{rated:?}");
+        // And by how often the levels fail.
+        let mut often = difficulty(elo, &[3, 1]);
+        often.steps[0][LEVELS.len() - 2] = 0.0;
+        assert!(often.hardness() > two);
+    }
+
+    /// A den entry is kept from depth 1; a move the search never plays is past the
+    /// cap.
+    #[test]
+    fn the_only_move_depth_is_where_the_search_keeps_the_move() {
+        let mut engine = Engine::new(16).expect("a 16 MB table");
+        let (now, entry) = den_entry();
+        assert_eq!(only_move_depth(&mut engine, &now, &entry), 1);
+        // No move is right: past the cap.
+        assert_eq!(only_move_depth(&mut engine, &now, &[]), DEPTH_CAP + 1);
     }
 
     #[test]
@@ -235,16 +399,7 @@ mod tests {
     #[test]
     fn the_beginner_row_is_counted_over_its_seeds() {
         let profile = LEVELS[0].beginner.expect("the weakest row is the beginner");
-        // Red's rat at d8 next to Blue's den (d9): entering is the one right move.
-        let den = Game::new(
-            crate::board::Position::from_fen("7/3R3/7/7/7/7/7/3l3/7 r 0 1").expect("fen"),
-        );
-        let entry: Vec<Move> = den
-            .legal_moves()
-            .iter()
-            .copied()
-            .filter(|&m| den.position().is_den_entry(m))
-            .collect();
+        let (den, entry) = den_entry();
         assert_eq!(entry.len(), 1);
         assert_eq!(beginner_chance(&den, profile, &entry), 1.0);
         // From the start, any one quiet move is played with some seeds but not all.

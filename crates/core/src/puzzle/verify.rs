@@ -2,20 +2,24 @@
 //!
 //! A solver move is right when it is the only move that wins (or keeps a win), or,
 //! in a drawn position, the only move that does not lose. Where the endgame tables
-//! cover the position they decide exactly; elsewhere a search at a node budget well
-//! above play decides: its best move must win by force (a mate score) within the
-//! line's length, and the second best (`MultiPV 2`) must neither win nor promise
-//! more than `Settings::alternative_max` percent of the expected result (the review's
-//! scale), as lichess's generator asks of an alternative. A move that wins the game
-//! at once ends the line; there every move that wins at once is right. The opponent
-//! replies with its best defence: the longest loss by the tables, the search's best
-//! move elsewhere; in a draw puzzle, the drawing reply after which the solver's move
-//! is again the only one, if any.
+//! cover the position they decide exactly; elsewhere searches at a node budget well
+//! above play decide: the best move must win by force (a mate score) within the
+//! line's length, and a second search of the position with that move excluded
+//! (`searchmoves` of all the others) must find no other win of any length: it must
+//! complete the depth that would see a win `Settings::margin` solver moves longer
+//! than the solution's (tables probed where they reach), and its best move must
+//! neither win nor promise more than `Settings::alternative_max` percent of the
+//! expected result (the review's scale), as lichess's generator asks of an
+//! alternative. A move that wins the game at once ends the line; there every move
+//! that wins at once is right. The opponent replies with its best defence: the
+//! longest loss by the tables, the search's best move elsewhere; in a draw puzzle,
+//! the drawing reply after which the solver's move is again the only one, if any.
 
 use super::format::{Goal, Puzzle};
 use crate::board::{Move, MoveList};
 use crate::game::{Game, GameResult};
 use crate::review::expected_percent;
+use crate::search::score::MAX_PLY;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score, SearchInfo};
 use crate::tb::{probe_moves, probe_position, Material, MoveValue, Tablebases, TbRules, Wdl};
@@ -33,6 +37,13 @@ pub struct Settings {
     /// The most expected result (percent, for the solver) that a move other than the
     /// solution may promise.
     pub alternative_max: f64,
+    /// Solver moves beyond the solution's win that the search excluding the solution
+    /// must see through: it completes `2 · (mate + margin) − 1` plies, for a win in
+    /// `mate` moves.
+    pub margin: usize,
+    /// The search excluding the solution stops at `alternative_factor × nodes` nodes;
+    /// a position where it has not completed its depth by then is refused.
+    pub alternative_factor: u64,
 }
 
 impl Default for Settings {
@@ -41,6 +52,8 @@ impl Default for Settings {
             nodes: 2_000_000,
             max_moves: 5,
             alternative_max: 65.0,
+            margin: 4,
+            alternative_factor: 8,
         }
     }
 }
@@ -59,6 +72,13 @@ pub enum Refusal {
     Several { step: usize, moves: Vec<Move> },
     /// The win takes more solver moves than allowed.
     TooLong,
+    /// At this solver move, the search excluding the solution did not complete the
+    /// depth that would see another win (it reached `depth` of `needed` plies).
+    Unsettled {
+        step: usize,
+        depth: i32,
+        needed: i32,
+    },
     /// A draw puzzle whose position is not in the tables (or not a draw).
     NotTableDraw,
     /// A given line's solver move is not the one that wins (or holds).
@@ -91,6 +111,15 @@ impl fmt::Display for Refusal {
                 list(moves)
             ),
             Refusal::TooLong => write!(f, "the win takes too many moves"),
+            Refusal::Unsettled {
+                step,
+                depth,
+                needed,
+            } => write!(
+                f,
+                "solver move {step}: unsettled: the search without the solution reached \
+                 {depth} of {needed} plies"
+            ),
             Refusal::NotTableDraw => write!(f, "not a drawn position of the tables"),
             Refusal::WrongMove { step, stored } => {
                 write!(
@@ -225,6 +254,55 @@ impl Verifier {
         last_lines(&mut self.engine, game, &limits)
     }
 
+    /// The best of `others` when it is an alternative to a win in `mate` solver moves
+    /// (a win of any length, or more than `alternative_max` percent), `None` when no
+    /// other move is: one search of `others` only, to the depth that would see a win
+    /// `margin` moves longer than `mate`, within `alternative_factor × nodes` nodes.
+    fn other_win(
+        &mut self,
+        game: &Game,
+        others: &[Move],
+        mate: usize,
+        step: usize,
+    ) -> Result<Option<Move>, Refusal> {
+        if others.is_empty() {
+            return Ok(None);
+        }
+        let needed = (2 * (mate + self.settings.margin) - 1).min(MAX_PLY - 4) as i32;
+        self.engine.clear();
+        self.engine.options.multipv = 1;
+        // The verification budget first; when it ends short of the depth needed, on
+        // to that depth within `alternative_factor` times the budget (the hash kept).
+        let mut limits = Limits {
+            nodes: Some(self.settings.nodes),
+            searchmoves: others.to_vec(),
+            ..Limits::default()
+        };
+        let shared = SharedState::new(1);
+        let mut outcome = self.engine.search(game, &limits, &shared, &|_| {});
+        if self.harmless(outcome.score) && outcome.depth < needed {
+            limits.depth = Some(needed);
+            limits.nodes = Some(
+                self.settings
+                    .nodes
+                    .saturating_mul(self.settings.alternative_factor.max(1)),
+            );
+            let shared = SharedState::new(1);
+            outcome = self.engine.search(game, &limits, &shared, &|_| {});
+        }
+        if !self.harmless(outcome.score) {
+            return Ok(outcome.best);
+        }
+        if outcome.depth < needed {
+            return Err(Refusal::Unsettled {
+                step,
+                depth: outcome.depth,
+                needed,
+            });
+        }
+        Ok(None)
+    }
+
     /// True when a move scored `score` (for the solver) is no alternative to a win.
     fn harmless(&self, score: Score) -> bool {
         !matches!(score, Score::Mate(n) if n > 0)
@@ -281,13 +359,7 @@ impl Verifier {
                         .iter()
                         .find(|v| v.wdl == Wdl::Win && others.contains(&v.mv))
                         .map(|v| v.mv),
-                    None => {
-                        let lines = self.search(game, 1, &others);
-                        lines
-                            .first()
-                            .filter(|l| !self.harmless(l.score))
-                            .and_then(|l| l.pv.first().copied())
-                    }
+                    None => self.other_win(game, &others, 1, step)?,
                 };
                 if let Some(other) = winner {
                     return Err(Refusal::Several {
@@ -320,24 +392,24 @@ impl Verifier {
                 _ => Err(Refusal::Several { step, moves: wins }),
             };
         }
-        let lines = self.search(game, 2, &[]);
+        let lines = self.search(game, 1, &[]);
         let Some(best) = lines.first() else {
             return Err(Refusal::NoSolution { step });
         };
         let Some(&best_move) = best.pv.first() else {
             return Err(Refusal::NoSolution { step });
         };
-        match best.score {
-            Score::Mate(n) if n > 0 && n as usize <= moves_left => {}
+        let mate = match best.score {
+            Score::Mate(n) if n > 0 && n as usize <= moves_left => n as usize,
             Score::Mate(n) if n > 0 => return Err(Refusal::TooLong),
             _ => return Err(Refusal::NoSolution { step }),
-        }
-        if let Some(second) = lines.get(1) {
-            if !self.harmless(second.score) {
-                let mut moves = vec![best_move];
-                moves.extend(second.pv.first().copied());
-                return Err(Refusal::Several { step, moves });
-            }
+        };
+        let others: Vec<Move> = legal.iter().copied().filter(|&m| m != best_move).collect();
+        if let Some(other) = self.other_win(game, &others, mate, step)? {
+            return Err(Refusal::Several {
+                step,
+                moves: vec![best_move, other],
+            });
         }
         Ok(Verdict::Only(best_move))
     }
@@ -577,5 +649,48 @@ mod tests {
             v.verify(&wrong),
             Err(Refusal::WrongMove { step: 1, .. })
         ));
+    }
+
+    /// A puzzle of the first shipped set (mined from a game): b1c1 wins in 2, and c6c5
+    /// wins too, in 7. A second best read from two lines missed it; the search without
+    /// the solution finds it.
+    const COOKED: &str =
+        "247uyid;4w2/7/2de1c1/2r1R2/7/7/7/4E2/Wl3L1 r 4 44;e2d2;b1c1 e6e5 c1d1;jungle;win;den;2359";
+
+    #[test]
+    fn a_slower_second_win_is_refused() {
+        let puzzle = Puzzle::parse(COOKED).expect("a puzzle");
+        // As `jungle puzzles` verifies: the default budget, a 32 MB hash.
+        let mut v = Verifier::new(Settings::default(), 32, None, 0).expect("a verifier");
+        match v.verify(&puzzle) {
+            Err(Refusal::Several { step: 1, moves }) => {
+                assert_eq!(moves[0].to_string(), "b1c1");
+                assert_eq!(moves.len(), 2);
+            }
+            other => panic!("expected a second win at the first move, got {other:?}"),
+        }
+        let game = puzzle.game().expect("sets up");
+        assert!(matches!(
+            v.find(&game, Goal::Win),
+            Err(Refusal::Several { step: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn a_search_that_cannot_see_far_enough_is_refused() {
+        // The same position at a budget too small to reach the depth a win 4 moves
+        // longer than the solution needs.
+        let puzzle = Puzzle::parse(COOKED).expect("a puzzle");
+        let mut v = verifier();
+        v.settings.nodes = 1_000;
+        v.settings.alternative_factor = 1;
+        match v.verify(&puzzle) {
+            Err(Refusal::Unsettled {
+                step: 1,
+                depth,
+                needed: 11,
+            }) => assert!(depth < 11),
+            other => panic!("expected an unsettled search, got {other:?}"),
+        }
     }
 }
