@@ -1,0 +1,320 @@
+//! The online game's page (`jungle serve`, crates/online/js/backend.js and
+//! page/online.js) in three Chromium windows, on SQLite and on a throwaway PostgreSQL:
+//! window A (a desktop, light) creates a game through "Play a friend" and reads its
+//! link; window B (a phone, dark) opens it and is seated; a spectator (a desktop, the
+//! page in Chinese) opens the watch link. A and B play six plies by clicking on the
+//! board; after four, B reloads and resumes (the same moves, none lost or doubled),
+//! then leaves and comes back, and A sees it gone and back; a move typed that the
+//! server refuses is shown refused with its reason. Every window ends with the
+//! server's moves; A resigns and both see the result; no script errors. Screenshots
+//! `online-<db>-*.png` under target/tmp/gui-screenshots/.
+//!
+//! Needs the built site (scripts/build-web.sh), Chromium and chromedriver, and for the
+//! second test PostgreSQL; without them a test says so and passes, except under CI.
+
+mod browser_common;
+mod gui_common;
+mod online_common;
+
+use browser_common::files::built_site;
+use browser_common::{css, eval, no_script_errors, shot, until, Browser};
+use fantoccini::Client;
+use online_common::{sqlite_args, Postgres, Server, TempDir};
+use serde_json::Value;
+
+/// The state the page shows: `Jungle.game.state()`'s online part and moves.
+async fn moves(client: &Client) -> Vec<String> {
+    eval(
+        client,
+        "const s = Jungle.game.state(); return s && s.online ? s.moves : null",
+    )
+    .await
+}
+
+/// Waits until the window shows `n` moves of the online game.
+async fn shows_plies(client: &Client, who: &str, n: usize) {
+    until(
+        client,
+        &format!("{who} shows {n} plies"),
+        &format!("(() => {{ const s = Jungle.game.state(); return s && s.online && s.moves.length === {n} && s.online.connected; }})()"),
+    )
+    .await;
+}
+
+/// The window to move clicks one of its animals and a square it may go to (the
+/// first the board marks), and the server's event comes back to it.
+async fn play_by_click(client: &Client, who: &str, ply: usize) -> String {
+    until(
+        client,
+        &format!("{who}'s turn (ply {ply})"),
+        "Object.keys(Jungle.game.state().legal).length > 0",
+    )
+    .await;
+    let (from, to): (String, String) = eval(
+        client,
+        "const legal = Jungle.game.state().legal; const from = Object.keys(legal).sort()[0]; return [from, legal[from][0].to];",
+    )
+    .await;
+    css(client, &format!("#board .cell[data-sq=\"{from}\"]"))
+        .await
+        .click()
+        .await
+        .expect("clicks the animal");
+    css(
+        client,
+        &format!("#board .cell.selected[data-sq=\"{from}\"]"),
+    )
+    .await;
+    css(client, &format!("#board .cell[data-sq=\"{to}\"]"))
+        .await
+        .click()
+        .await
+        .expect("clicks its target");
+    shows_plies(client, who, ply + 1).await;
+    format!("{from}{to}")
+}
+
+async fn text_of(client: &Client, selector: &str) -> String {
+    eval(
+        client,
+        &format!("return document.querySelector('{selector}').textContent"),
+    )
+    .await
+}
+
+async fn two_windows(server: &Server, db: &str) {
+    let Some(a) = Browser::open().await else {
+        return;
+    };
+    let Some(b) =
+        Browser::open_phone_with(&["--blink-settings=preferredColorScheme=0"], 390, 844).await
+    else {
+        return;
+    };
+    let Some(c) = Browser::open().await else {
+        return;
+    };
+    let (wa, wb, wc) = (&a.client, &b.client, &c.client);
+    wa.set_window_size(1280, 800).await.expect("resize");
+    wc.set_window_size(1280, 800).await.expect("resize");
+    let root = format!("http://{}/", server.addr);
+
+    // A: the first screen offers "Play a friend"; its dialog makes the game.
+    wa.goto(&root).await.expect("page loads");
+    css(wa, "#welcome-friend:not([hidden])").await;
+    shot(wa, &format!("online-{db}-a0-first-screen")).await;
+    css(wa, "#welcome-friend")
+        .await
+        .click()
+        .await
+        .expect("play a friend");
+    css(wa, "#online-dialog[open]").await;
+    css(wa, "#online-tc")
+        .await
+        .select_by_value("5+3")
+        .await
+        .expect("tc");
+    css(wa, "#online-color")
+        .await
+        .select_by_value("red")
+        .await
+        .expect("colour");
+    shot(wa, &format!("online-{db}-a1-play-a-friend")).await;
+    css(wa, "#online-create")
+        .await
+        .click()
+        .await
+        .expect("creates");
+    until(wa, "the friend's link", "document.getElementById('online-play-url') && document.getElementById('online-play-url').value.includes('/play/') && !document.getElementById('online-share').hidden").await;
+    let link: String = eval(
+        wa,
+        "return document.getElementById('online-play-url').value",
+    )
+    .await;
+    let watch: String = eval(
+        wa,
+        "return document.getElementById('online-watch-url').value",
+    )
+    .await;
+    assert!(link.starts_with(&root) && link.contains("/play/"), "{link}");
+    let id = link.rsplit('/').next().expect("id").to_string();
+    assert_eq!(watch, format!("{root}watch/{id}"));
+    shot(wa, &format!("online-{db}-a2-waiting")).await;
+
+    // B opens the friend's link and is seated (Blue, its side at the bottom); the
+    // spectator watches in Chinese.
+    wb.goto(&link).await.expect("B opens the link");
+    until(wb, "B seated", "(() => { const s = Jungle.game.state(); return s && s.online && s.online.you === 'blue' && s.online.status === 'playing'; })()").await;
+    until(wa, "A sees the game start", "Jungle.game.state().online.status === 'playing' && document.getElementById('online-share').hidden").await;
+    wc.goto(&watch)
+        .await
+        .expect("the spectator opens the watch link");
+    until(wc, "the spectator", "(() => { const s = Jungle.game.state(); return s && s.online && s.online.watching && s.online.connected; })()").await;
+    css(wc, "#lang")
+        .await
+        .select_by_value("zh")
+        .await
+        .expect("Chinese");
+    assert_eq!(text_of(wc, "#online-watch-link").await, "你正在观战。");
+
+    // Six plies by clicking, two windows taking turns; every window sees each.
+    let mut played = Vec::new();
+    for ply in 0..6 {
+        let (mover, name) = if ply % 2 == 0 { (wa, "A") } else { (wb, "B") };
+        if ply == 2 {
+            // A move the server refuses is shown refused, in the page's words, and
+            // changes nothing.
+            until(
+                wa,
+                "A's turn",
+                "Object.keys(Jungle.game.state().legal).length > 0",
+            )
+            .await;
+            css(wa, "#move-input")
+                .await
+                .send_keys("a1a9")
+                .await
+                .expect("types");
+            css(wa, "#move-form button")
+                .await
+                .click()
+                .await
+                .expect("plays");
+            until(wa, "the refusal", "document.getElementById('notice').textContent === 'The server refused the move: it is not legal here.'").await;
+            assert_eq!(server.state(&id)["moves"].as_array().map(Vec::len), Some(2));
+        }
+        played.push(play_by_click(mover, name, ply).await);
+        shows_plies(wa, "A", ply + 1).await;
+        shows_plies(wb, "B", ply + 1).await;
+        shows_plies(wc, "the spectator", ply + 1).await;
+        if ply == 1 {
+            shot(wb, &format!("online-{db}-b1-phone-dark")).await;
+        }
+        if ply == 3 {
+            // B reloads: the same game, the same moves, its seat kept.
+            wb.refresh().await.expect("B reloads");
+            shows_plies(wb, "B after its reload", 4).await;
+            assert_eq!(moves(wb).await, played, "B resumed with the moves played");
+            until(
+                wb,
+                "B seated again",
+                "Jungle.game.state().online.you === 'blue'",
+            )
+            .await;
+            // B leaves; A sees it gone, then back.
+            wb.goto("about:blank").await.expect("B leaves");
+            until(
+                wa,
+                "A told that B is gone",
+                "Jungle.game.state().online.presence.blue === false",
+            )
+            .await;
+            until(wa, "A sees B gone", "document.querySelector('#player-top .who').textContent.includes('left') && document.getElementById('online-status').textContent.includes('left the game')").await;
+            shot(wa, &format!("online-{db}-a3-friend-gone")).await;
+            wb.goto(&link).await.expect("B comes back");
+            shows_plies(wb, "B back", 4).await;
+            until(wa, "A sees B back", "!document.querySelector('#player-top .who').textContent.includes('left') && document.getElementById('online-status').textContent.includes('is back')").await;
+        }
+    }
+    for (w, who) in [(wa, "A"), (wb, "B"), (wc, "the spectator")] {
+        assert_eq!(moves(w).await, played, "{who}'s moves");
+    }
+    let state = server.state(&id);
+    let stored: Vec<String> = state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(stored, played, "the server's moves: none lost or doubled");
+    // The clocks run from the second ply on: Red's (A's turn) counts down on both.
+    assert_eq!(state["clock"]["running"], Value::from("red"));
+    let clock = text_of(wb, "#player-top .clock").await;
+    assert!(
+        clock.starts_with("5:") || clock.starts_with("4:"),
+        "{clock}"
+    );
+    shot(wb, &format!("online-{db}-b2-phone-dark-resumed")).await;
+    shot(wc, &format!("online-{db}-c1-spectator-chinese")).await;
+    shot(wa, &format!("online-{db}-a4-six-plies")).await;
+
+    // A resigns (two clicks); both players and the spectator see the result.
+    css(wa, "#online-resign")
+        .await
+        .click()
+        .await
+        .expect("resign");
+    css(wa, "#online-resign").await.click().await.expect("sure");
+    until(
+        wa,
+        "A's result",
+        "!document.getElementById('result').hidden",
+    )
+    .await;
+    until(
+        wb,
+        "B's result",
+        "!document.getElementById('result').hidden",
+    )
+    .await;
+    until(
+        wc,
+        "the spectator's result",
+        "!document.getElementById('result').hidden",
+    )
+    .await;
+    assert_eq!(text_of(wa, "#result").await, "You lose: Red resigned");
+    assert_eq!(text_of(wb, "#result").await, "You win! Red resigned");
+    assert_eq!(text_of(wc, "#result").await, "蓝方获胜：红方认输");
+    css(wb, "#online-rematch:not([hidden])").await;
+    css(wb, "#online-record:not([hidden])").await;
+    let (status, record) = server.get(&format!("/api/games/{id}/record"));
+    assert_eq!(status, 200);
+    assert!(record.contains(&played[0]), "{record}");
+    shot(wa, &format!("online-{db}-a5-over")).await;
+    shot(wb, &format!("online-{db}-b3-phone-dark-over")).await;
+    for w in [wa, wb, wc] {
+        no_script_errors(w).await;
+    }
+    a.close().await;
+    b.close().await;
+    c.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn two_windows_play_a_friend_on_sqlite() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let dir = TempDir::new("online-page");
+    let mut args = sqlite_args(&dir.0);
+    args.extend(["--site".to_string(), site.display().to_string()]);
+    let server = Server::start(online_common::free_port(), &args);
+    two_windows(&server, "sqlite").await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn two_windows_play_a_friend_on_postgresql() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let Some(pg) = Postgres::start() else {
+        eprintln!("SKIPPED: no PostgreSQL");
+        return;
+    };
+    let args: Vec<String> = [
+        "--database",
+        pg.url.as_str(),
+        "--site",
+        &site.display().to_string(),
+        "--creates-per-minute",
+        "10000",
+        "--max-open-per-ip",
+        "10000",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let server = Server::start(online_common::free_port(), &args);
+    two_windows(&server, "postgresql").await;
+}
