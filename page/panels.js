@@ -58,9 +58,11 @@ Jungle.panels = (() => {
   // Who holds `color`'s seat, in words.
   function onlineSeatText(s, color) {
     const o = s.online;
-    const name = o.you === color ? t("online.you") : o.you ? t("online.friend") : sideName(color);
-    const gone = o.seated[color] && !o.presence[color] && o.status !== "over";
-    return t("player.seat", { side: sideName(color), name }) + (gone ? " · " + t("online.gone") : "");
+    const gone = o.seated[color] && !o.presence[color] && o.status !== "over" ? " · " + t("online.gone") : "";
+    // A spectator sees the sides; a player, "You" and "Your friend".
+    if (!o.you) return sideName(color) + gone;
+    const name = o.you === color ? t("online.you") : t("online.friend");
+    return t("player.seat", { side: sideName(color), name }) + gone;
   }
 
   function onlineStatusText(s) {

@@ -1,13 +1,16 @@
 //! The online game's page (`jungle serve`, crates/online/js/backend.js and
 //! page/online.js) in three Chromium windows, on SQLite and on a throwaway PostgreSQL:
-//! window A (a desktop, light) creates a game through "Play a friend" and reads its
-//! link; window B (a phone, dark) opens it and is seated; a spectator (a desktop, the
+//! window A (a desktop) creates a game through "Play a friend" and reads its
+//! link; window B (a phone) opens it and is seated; a spectator (a desktop, the
 //! page in Chinese) opens the watch link. A and B play six plies by clicking on the
 //! board; after four, B reloads and resumes (the same moves, none lost or doubled),
-//! then leaves and comes back, and A sees it gone and back; a move typed that the
+//! then leaves and comes back, and A sees it gone and back; the server is killed and
+//! started again, and the pages say "reconnecting…" and go on with every move; a move typed that the
 //! server refuses is shown refused with its reason. Every window ends with the
-//! server's moves; A resigns and both see the result; no script errors. Screenshots
-//! `online-<db>-*.png` under target/tmp/gui-screenshots/.
+//! server's moves; A resigns and all see the result; the record downloads and the
+//! browser's engine reviews the game; no script errors. Screenshots
+//! `online-<db>-*.png` under target/tmp/gui-screenshots/: on SQLite the desktop light
+//! and the phone dark, on PostgreSQL the other way round.
 //!
 //! Needs the built site (scripts/build-web.sh), Chromium and chromedriver, and for the
 //! second test PostgreSQL; without them a test says so and passes, except under CI.
@@ -17,7 +20,7 @@ mod gui_common;
 mod online_common;
 
 use browser_common::files::built_site;
-use browser_common::{css, eval, no_script_errors, shot, until, Browser};
+use browser_common::{css, eval, no_script_errors, review_game, shot, top_shot, until, Browser};
 use fantoccini::Client;
 use online_common::{sqlite_args, Postgres, Server, TempDir};
 use serde_json::Value;
@@ -82,13 +85,24 @@ async fn text_of(client: &Client, selector: &str) -> String {
     .await
 }
 
-async fn two_windows(server: &Server, db: &str) {
-    let Some(a) = Browser::open().await else {
+async fn two_windows(server: &mut Server, db: &str) {
+    // On SQLite the desktop is light and the phone dark; on PostgreSQL the other way
+    // round (the screenshots show all four).
+    let dark = ["--blink-settings=preferredColorScheme=0"];
+    let (a_flags, b_flags): (&[&str], &[&str]) = if db == "sqlite" {
+        (&[], &dark)
+    } else {
+        (&dark, &[])
+    };
+    let (a_scheme, b_scheme) = if db == "sqlite" {
+        ("light", "dark")
+    } else {
+        ("dark", "light")
+    };
+    let Some(a) = Browser::open_with(a_flags).await else {
         return;
     };
-    let Some(b) =
-        Browser::open_phone_with(&["--blink-settings=preferredColorScheme=0"], 390, 844).await
-    else {
+    let Some(b) = Browser::open_phone_with(b_flags, 390, 844).await else {
         return;
     };
     let Some(c) = Browser::open().await else {
@@ -102,7 +116,11 @@ async fn two_windows(server: &Server, db: &str) {
     // A: the first screen offers "Play a friend"; its dialog makes the game.
     wa.goto(&root).await.expect("page loads");
     css(wa, "#welcome-friend:not([hidden])").await;
-    shot(wa, &format!("online-{db}-a0-first-screen")).await;
+    shot(
+        wa,
+        &format!("online-{db}-a0-first-screen-desktop-{a_scheme}"),
+    )
+    .await;
     css(wa, "#welcome-friend")
         .await
         .click()
@@ -119,7 +137,11 @@ async fn two_windows(server: &Server, db: &str) {
         .select_by_value("red")
         .await
         .expect("colour");
-    shot(wa, &format!("online-{db}-a1-play-a-friend")).await;
+    shot(
+        wa,
+        &format!("online-{db}-a1-play-a-friend-desktop-{a_scheme}"),
+    )
+    .await;
     css(wa, "#online-create")
         .await
         .click()
@@ -139,7 +161,7 @@ async fn two_windows(server: &Server, db: &str) {
     assert!(link.starts_with(&root) && link.contains("/play/"), "{link}");
     let id = link.rsplit('/').next().expect("id").to_string();
     assert_eq!(watch, format!("{root}watch/{id}"));
-    shot(wa, &format!("online-{db}-a2-waiting")).await;
+    shot(wa, &format!("online-{db}-a2-waiting-desktop-{a_scheme}")).await;
 
     // B opens the friend's link and is seated (Blue, its side at the bottom); the
     // spectator watches in Chinese.
@@ -188,7 +210,7 @@ async fn two_windows(server: &Server, db: &str) {
         shows_plies(wb, "B", ply + 1).await;
         shows_plies(wc, "the spectator", ply + 1).await;
         if ply == 1 {
-            shot(wb, &format!("online-{db}-b1-phone-dark")).await;
+            shot(wb, &format!("online-{db}-b1-phone-{b_scheme}")).await;
         }
         if ply == 3 {
             // B reloads: the same game, the same moves, its seat kept.
@@ -210,7 +232,11 @@ async fn two_windows(server: &Server, db: &str) {
             )
             .await;
             until(wa, "A sees B gone", "document.querySelector('#player-top .who').textContent.includes('left') && document.getElementById('online-status').textContent.includes('left the game')").await;
-            shot(wa, &format!("online-{db}-a3-friend-gone")).await;
+            shot(
+                wa,
+                &format!("online-{db}-a3-friend-gone-desktop-{a_scheme}"),
+            )
+            .await;
             wb.goto(&link).await.expect("B comes back");
             shows_plies(wb, "B back", 4).await;
             until(wa, "A sees B back", "!document.querySelector('#player-top .who').textContent.includes('left') && document.getElementById('online-status').textContent.includes('is back')").await;
@@ -219,6 +245,11 @@ async fn two_windows(server: &Server, db: &str) {
     for (w, who) in [(wa, "A"), (wb, "B"), (wc, "the spectator")] {
         assert_eq!(moves(w).await, played, "{who}'s moves");
     }
+    // The spectator is offered no move, and its seats are the sides.
+    let spectator_moves: usize =
+        eval(wc, "return Object.keys(Jungle.game.state().legal).length").await;
+    assert_eq!(spectator_moves, 0);
+    assert_eq!(text_of(wc, "#player-top .who").await, "蓝方");
     let state = server.state(&id);
     let stored: Vec<String> = state["moves"]
         .as_array()
@@ -234,9 +265,34 @@ async fn two_windows(server: &Server, db: &str) {
         clock.starts_with("5:") || clock.starts_with("4:"),
         "{clock}"
     );
-    shot(wb, &format!("online-{db}-b2-phone-dark-resumed")).await;
-    shot(wc, &format!("online-{db}-c1-spectator-chinese")).await;
-    shot(wa, &format!("online-{db}-a4-six-plies")).await;
+    shot(wb, &format!("online-{db}-b2-phone-{b_scheme}-resumed")).await;
+
+    // The server is killed: both players read "reconnecting…"; started again on the
+    // same database and port, the pages reconnect by themselves with every move.
+    server.kill();
+    for (w, who) in [(wa, "A"), (wb, "B")] {
+        until(w, &format!("{who} reconnecting"), "!document.getElementById('online-conn').hidden && !Jungle.game.state().online.connected").await;
+    }
+    assert_eq!(text_of(wb, "#online-conn").await, "reconnecting…");
+    shot(wb, &format!("online-{db}-b3-phone-{b_scheme}-reconnecting")).await;
+    let (port, args) = (server.port(), server.args.clone());
+    *server = Server::start(port, &args);
+    for (w, who) in [(wa, "A"), (wb, "B"), (wc, "the spectator")] {
+        shows_plies(w, &format!("{who} after the restart"), 6).await;
+        assert_eq!(moves(w).await, played, "{who}'s moves after the restart");
+    }
+    until(
+        wa,
+        "A's turn again",
+        "Object.keys(Jungle.game.state().legal).length > 0",
+    )
+    .await;
+    shot(
+        wc,
+        &format!("online-{db}-c1-spectator-desktop-light-chinese"),
+    )
+    .await;
+    shot(wa, &format!("online-{db}-a4-six-plies-desktop-{a_scheme}")).await;
 
     // A resigns (two clicks); both players and the spectator see the result.
     css(wa, "#online-resign")
@@ -271,8 +327,21 @@ async fn two_windows(server: &Server, db: &str) {
     let (status, record) = server.get(&format!("/api/games/{id}/record"));
     assert_eq!(status, 200);
     assert!(record.contains(&played[0]), "{record}");
-    shot(wa, &format!("online-{db}-a5-over")).await;
-    shot(wb, &format!("online-{db}-b3-phone-dark-over")).await;
+    top_shot(wb, &format!("online-{db}-b4-phone-{b_scheme}-over")).await;
+    // The record downloads, and the finished game is reviewed by the browser's engine.
+    css(wb, "#online-record")
+        .await
+        .click()
+        .await
+        .expect("record");
+    review_game(wb).await;
+    let sides: usize = eval(
+        wb,
+        "return document.querySelectorAll('#review-summary .side-review').length",
+    )
+    .await;
+    assert_eq!(sides, 2, "the review's summary of each side");
+    shot(wa, &format!("online-{db}-a5-over-desktop-{a_scheme}")).await;
     for w in [wa, wb, wc] {
         no_script_errors(w).await;
     }
@@ -289,8 +358,8 @@ async fn two_windows_play_a_friend_on_sqlite() {
     let dir = TempDir::new("online-page");
     let mut args = sqlite_args(&dir.0);
     args.extend(["--site".to_string(), site.display().to_string()]);
-    let server = Server::start(online_common::free_port(), &args);
-    two_windows(&server, "sqlite").await;
+    let mut server = Server::start(online_common::free_port(), &args);
+    two_windows(&mut server, "sqlite").await;
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -315,6 +384,6 @@ async fn two_windows_play_a_friend_on_postgresql() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let server = Server::start(online_common::free_port(), &args);
-    two_windows(&server, "postgresql").await;
+    let mut server = Server::start(online_common::free_port(), &args);
+    two_windows(&mut server, "postgresql").await;
 }
