@@ -8,7 +8,10 @@
 //! started again, and the pages say "reconnecting…" and go on with every move; a move typed that the
 //! server refuses is shown refused with its reason. Every window ends with the
 //! server's moves; A resigns and all see the result; the record downloads and the
-//! browser's engine reviews the game; no script errors. Screenshots
+//! browser's engine reviews the game; a draw offered and declined, a rematch asked
+//! and accepted (colours swapped), aborted before both moved; the lobby lists a
+//! challenge posted from another browser, and "Your games" the two games; no script
+//! errors. Screenshots
 //! `online-<db>-*.png` under target/tmp/gui-screenshots/: on SQLite the desktop light
 //! and the phone dark, on PostgreSQL the other way round.
 //!
@@ -77,6 +80,22 @@ async fn play_by_click(client: &Client, who: &str, ply: usize) -> String {
     format!("{from}{to}")
 }
 
+async fn choose(client: &Client, selector: &str, value: &str) {
+    css(client, selector)
+        .await
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("chooses {value} in {selector}: {e}"));
+}
+
+async fn click(client: &Client, selector: &str) {
+    css(client, selector)
+        .await
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicks {selector}: {e}"));
+}
+
 async fn text_of(client: &Client, selector: &str) -> String {
     eval(
         client,
@@ -113,7 +132,17 @@ async fn two_windows(server: &mut Server, db: &str) {
     wc.set_window_size(1280, 800).await.expect("resize");
     let root = format!("http://{}/", server.addr);
 
-    // A: the first screen offers "Play a friend"; its dialog makes the game.
+    // The spectator's browser first posts a challenge in the lobby (3+2, jungle-cn).
+    wc.goto(&root).await.expect("page loads");
+    click(wc, "#online-open").await;
+    css(wc, "#online-dialog[open]").await;
+    choose(wc, "#online-tc", "3+2").await;
+    choose(wc, "#online-rules", "jungle-cn").await;
+    click(wc, "#online-challenge").await;
+    until(wc, "the challenge posted", "location.pathname.startsWith('/play/') && !!Jungle.game.state() && Jungle.game.state().online.status === 'waiting'").await;
+
+    // A: the first screen offers "Play a friend"; its dialog makes the game, and lists
+    // the open challenge.
     wa.goto(&root).await.expect("page loads");
     css(wa, "#welcome-friend:not([hidden])").await;
     shot(
@@ -121,32 +150,25 @@ async fn two_windows(server: &mut Server, db: &str) {
         &format!("online-{db}-a0-first-screen-desktop-{a_scheme}"),
     )
     .await;
-    css(wa, "#welcome-friend")
-        .await
-        .click()
-        .await
-        .expect("play a friend");
+    click(wa, "#welcome-friend").await;
     css(wa, "#online-dialog[open]").await;
-    css(wa, "#online-tc")
+    until(
+        wa,
+        "the lobby",
+        "document.querySelectorAll('#online-lobby li').length === 1",
+    )
+    .await;
+    assert!(text_of(wa, "#online-lobby li span")
         .await
-        .select_by_value("5+3")
-        .await
-        .expect("tc");
-    css(wa, "#online-color")
-        .await
-        .select_by_value("red")
-        .await
-        .expect("colour");
+        .starts_with("3+2 · jungle-cn · "));
+    choose(wa, "#online-tc", "5+3").await;
+    choose(wa, "#online-color", "red").await;
     shot(
         wa,
         &format!("online-{db}-a1-play-a-friend-desktop-{a_scheme}"),
     )
     .await;
-    css(wa, "#online-create")
-        .await
-        .click()
-        .await
-        .expect("creates");
+    click(wa, "#online-create").await;
     until(wa, "the friend's link", "document.getElementById('online-play-url') && document.getElementById('online-play-url').value.includes('/play/') && !document.getElementById('online-share').hidden").await;
     let link: String = eval(
         wa,
@@ -172,11 +194,7 @@ async fn two_windows(server: &mut Server, db: &str) {
         .await
         .expect("the spectator opens the watch link");
     until(wc, "the spectator", "(() => { const s = Jungle.game.state(); return s && s.online && s.online.watching && s.online.connected; })()").await;
-    css(wc, "#lang")
-        .await
-        .select_by_value("zh")
-        .await
-        .expect("Chinese");
+    choose(wc, "#lang", "zh").await;
     assert_eq!(text_of(wc, "#online-watch-link").await, "你正在观战。");
 
     // Six plies by clicking, two windows taking turns; every window sees each.
@@ -197,11 +215,7 @@ async fn two_windows(server: &mut Server, db: &str) {
                 .send_keys("a1a9")
                 .await
                 .expect("types");
-            css(wa, "#move-form button")
-                .await
-                .click()
-                .await
-                .expect("plays");
+            click(wa, "#move-form button").await;
             until(wa, "the refusal", "document.getElementById('notice').textContent === 'The server refused the move: it is not legal here.'").await;
             assert_eq!(server.state(&id)["moves"].as_array().map(Vec::len), Some(2));
         }
@@ -292,15 +306,22 @@ async fn two_windows(server: &mut Server, db: &str) {
         &format!("online-{db}-c1-spectator-desktop-light-chinese"),
     )
     .await;
+    // A offers a draw; B sees it and declines; the offer is gone for both.
+    click(wa, "#online-offer-draw").await;
+    until(wb, "B offered a draw", "!document.getElementById('online-accept-draw').hidden && document.getElementById('online-status').textContent === 'Red offers a draw.'").await;
+    click(wb, "#online-decline-draw").await;
+    until(wa, "the offer declined", "!document.getElementById('online-offer-draw').hidden && Jungle.game.state().online.drawOffer === null").await;
+    until(
+        wb,
+        "the offer gone",
+        "document.getElementById('online-accept-draw').hidden",
+    )
+    .await;
     shot(wa, &format!("online-{db}-a4-six-plies-desktop-{a_scheme}")).await;
 
     // A resigns (two clicks); both players and the spectator see the result.
-    css(wa, "#online-resign")
-        .await
-        .click()
-        .await
-        .expect("resign");
-    css(wa, "#online-resign").await.click().await.expect("sure");
+    click(wa, "#online-resign").await;
+    click(wa, "#online-resign").await;
     until(
         wa,
         "A's result",
@@ -329,11 +350,7 @@ async fn two_windows(server: &mut Server, db: &str) {
     assert!(record.contains(&played[0]), "{record}");
     top_shot(wb, &format!("online-{db}-b4-phone-{b_scheme}-over")).await;
     // The record downloads, and the finished game is reviewed by the browser's engine.
-    css(wb, "#online-record")
-        .await
-        .click()
-        .await
-        .expect("record");
+    click(wb, "#online-record").await;
     review_game(wb).await;
     let sides: usize = eval(
         wb,
@@ -342,6 +359,43 @@ async fn two_windows(server: &mut Server, db: &str) {
     .await;
     assert_eq!(sides, 2, "the review's summary of each side");
     shot(wa, &format!("online-{db}-a5-over-desktop-{a_scheme}")).await;
+
+    // B asks for a rematch, A accepts: both go to the new game, colours swapped, their
+    // seats kept by the same tokens; the spectator is offered the link to watch it.
+    click(wb, "#online-rematch").await;
+    until(
+        wa,
+        "A asked for a rematch",
+        "document.getElementById('online-rematch').textContent === 'Accept the rematch'",
+    )
+    .await;
+    click(wa, "#online-rematch").await;
+    let seated = |side: &str| {
+        format!("(() => {{ const s = Jungle.game.state(); return location.pathname !== '/play/{id}' && s && s.online && s.online.id !== '{id}' && s.online.you === '{side}' && s.online.status === 'playing' && s.online.connected; }})()")
+    };
+    until(wa, "A in the rematch as Blue", &seated("blue")).await;
+    until(wb, "B in the rematch as Red", &seated("red")).await;
+    css(wc, "#online-rematch-go:not([hidden])").await;
+    // Before both have moved, B (Red now) aborts.
+    click(wb, "#online-abort").await;
+    for (w, who) in [(wa, "A"), (wb, "B")] {
+        until(
+            w,
+            &format!("{who} sees the abort"),
+            "document.getElementById('result').textContent === 'The game was aborted.'",
+        )
+        .await;
+    }
+    // "Your games" lists both games of A's browser.
+    click(wa, "#online-home").await;
+    click(wa, "#online-open").await;
+    until(
+        wa,
+        "A's games",
+        "document.querySelectorAll('#online-mine li').length === 2",
+    )
+    .await;
+    shot(wa, &format!("online-{db}-a6-your-games-desktop-{a_scheme}")).await;
     for w in [wa, wb, wc] {
         no_script_errors(w).await;
     }

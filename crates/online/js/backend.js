@@ -114,7 +114,8 @@ const backend = (() => {
     }
     if (action === "online.lobby") return api("GET", "/api/lobby");
     if (action === "online.mine") {
-      const tokens = Object.values(readTokens()).map((s) => s.token).filter((t) => /^[0-9a-f]{32}$/.test(t));
+      // A rematch keeps its tokens: each is sent once.
+      const tokens = [...new Set(Object.values(readTokens()).map((s) => s.token))].filter((t) => /^[0-9a-f]{32}$/.test(t));
       if (tokens.length === 0) return answer(200, { games: [] });
       return api("POST", "/api/mine", { tokens: tokens.slice(0, 50) });
     }
