@@ -131,6 +131,17 @@ async fn two_windows(server: &mut Server, db: &str) {
     wa.set_window_size(1280, 800).await.expect("resize");
     wc.set_window_size(1280, 800).await.expect("resize");
     let root = format!("http://{}/", server.addr);
+    // The page's back end here is the online one, with the site's inside; the service
+    // worker's cache is named after it.
+    let (status, js) = server.get("/backend.js");
+    assert_eq!(status, 200);
+    assert!(js.starts_with("function jungleEngine() {") && js.contains("name: \"online\""));
+    let (status, sw) = server.get("/sw.js");
+    assert_eq!(status, 200);
+    assert!(sw.contains("const VERSION = \"jungle-online-"), "{sw}");
+    let (status, page) = server.get("/play/abc");
+    assert_eq!(status, 200);
+    assert!(page.contains("<head>\n<base href=\"/\">"), "{page}");
 
     // The spectator's browser first posts a challenge in the lobby (3+2, jungle-cn).
     wc.goto(&root).await.expect("page loads");

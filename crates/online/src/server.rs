@@ -649,6 +649,29 @@ fn find_site(arg: Option<&PathBuf>) -> Result<Option<PathBuf>, String> {
         .find(|d| d.join("index.html").is_file()))
 }
 
+/// The site's service worker with its cache's name changed by this server's back end
+/// (`ONLINE_JS`): the worker keeps `backend.js` as served here, and a server with
+/// another back end makes it take the new one.
+async fn sw_js(State(app): Shared) -> Response {
+    match &app.site {
+        Some(site) => match tokio::fs::read_to_string(site.join("sw.js")).await {
+            Ok(sw) => {
+                let mark = format!("\"jungle-online-{}-", &token_hash(ONLINE_JS)[..12]);
+                (
+                    [
+                        (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+                        (header::CACHE_CONTROL, "no-cache"),
+                    ],
+                    sw.replacen("\"jungle-", &mark, 1),
+                )
+                    .into_response()
+            }
+            Err(e) => internal(format!("the site's sw.js: {e}")),
+        },
+        None => no_site(),
+    }
+}
+
 /// The router, for `serve` and the tests.
 pub fn router(app: Arc<App>) -> Router {
     let mut r = Router::new()
@@ -663,6 +686,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(page))
         .route("/index.html", get(page))
         .route("/backend.js", get(backend_js))
+        .route("/sw.js", get(sw_js))
         .route("/play/{id}", get(page))
         .route("/watch/{id}", get(page));
     r = match &app.site {
