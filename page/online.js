@@ -10,7 +10,7 @@
 Jungle.online = (() => {
   "use strict";
   const { $ } = Jungle.base;
-  const { t, sideName, sayIn, refusalText } = Jungle.words;
+  const { t, sideName, sayIn, refusalText, rulesName } = Jungle.words;
   const link = Jungle.link;
   const game = Jungle.game;
   const board = Jungle.board;
@@ -79,6 +79,11 @@ Jungle.online = (() => {
     return li;
   }
 
+  // A listed game's rules in the page's words.
+  function rulesOf(g) {
+    return rulesName(String(g.rules), String(g.rules).split(" ")[0]);
+  }
+
   async function showLobby() {
     const a = await link.request("online.lobby", null);
     const list = $("online-lobby");
@@ -86,7 +91,7 @@ Jungle.online = (() => {
     list.textContent = "";
     const games = JSON.parse(a.text).games || [];
     for (const g of games) {
-      const words = t("online.challenge", { tc: onlineTcName(g.tc), rules: g.rules, side: sideName(g.open_side) });
+      const words = t("online.challenge", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.open_side) });
       list.appendChild(listItem(g, words, "online.join", () => go(g.id)));
     }
     $("online-lobby-empty").hidden = games.length > 0;
@@ -99,7 +104,7 @@ Jungle.online = (() => {
     list.textContent = "";
     const games = JSON.parse(a.text).games || [];
     for (const g of games) {
-      const words = t("online.mineGame", { tc: onlineTcName(g.tc), rules: g.rules, side: sideName(g.side), status: t("online.status." + g.status) });
+      const words = t("online.mineGame", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.side), status: t("online.status." + g.status) });
       list.appendChild(listItem(g, words, "online.open", () => go(g.id)));
     }
     $("online-mine-empty").hidden = games.length > 0;

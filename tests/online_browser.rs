@@ -145,10 +145,18 @@ async fn two_windows(server: &mut Server, db: &str) {
 
     // The spectator's browser first posts a challenge in the lobby (3+2, jungle-cn).
     wc.goto(&root).await.expect("page loads");
+    choose(wc, "#lang", "zh").await;
     click(wc, "#online-open").await;
     css(wc, "#online-dialog[open]").await;
+    assert_eq!(text_of(wc, "#online-title").await, "和朋友下棋");
     choose(wc, "#online-tc", "3+2").await;
     choose(wc, "#online-rules", "jungle-cn").await;
+    choose(wc, "#online-color", "red").await;
+    shot(
+        wc,
+        &format!("online-{db}-c0-play-a-friend-desktop-light-chinese"),
+    )
+    .await;
     click(wc, "#online-challenge").await;
     until(wc, "the challenge posted", "location.pathname.startsWith('/play/') && !!Jungle.game.state() && Jungle.game.state().online.status === 'waiting'").await;
 
@@ -169,9 +177,10 @@ async fn two_windows(server: &mut Server, db: &str) {
         "document.querySelectorAll('#online-lobby li').length === 1",
     )
     .await;
-    assert!(text_of(wa, "#online-lobby li span")
-        .await
-        .starts_with("3+2 · jungle-cn · "));
+    assert_eq!(
+        text_of(wa, "#online-lobby li span").await,
+        "3+2 · jungle-cn · Blue is free"
+    );
     choose(wa, "#online-tc", "5+3").await;
     choose(wa, "#online-color", "red").await;
     shot(
