@@ -424,7 +424,10 @@ Jungle.panels = (() => {
     // The words keep the values of the moment (a language switch words them again).
     const engine = s.thinking ? s.thinking.engine : "";
     const toMove = s.sideToMove;
-    if (s.thinking) {
+    if (s.online && (s.online.watching || s.online.status === "waiting")) {
+      // An online game watched, or not begun: the server says who may move.
+      showNotice("info", () => t(s.online.watching ? "online.watching" : "refusal.online.not_started"));
+    } else if (s.thinking) {
       showNotice("info", () => t("why.thinking", { engine }));
     } else if (p && you && p.color !== you) {
       showNotice("info", () => t("why.notYours", { side: sideName(p.color), animal: animalName(p.animal), you: sideName(you) }));

@@ -279,7 +279,20 @@ async fn two_windows(server: &mut Server, db: &str) {
     for (w, who) in [(wa, "A"), (wb, "B"), (wc, "the spectator")] {
         assert_eq!(moves(w).await, played, "{who}'s moves");
     }
-    // The spectator is offered no move, and its seats are the sides.
+    // The spectator is offered no move (a click on an animal says it watches), and
+    // its seats are the sides.
+    let animal: String = eval(
+        wc,
+        "return document.querySelector('#board .cell[data-piece]').dataset.sq",
+    )
+    .await;
+    click(wc, &format!("#board .cell[data-sq=\"{animal}\"]")).await;
+    until(
+        wc,
+        "the spectator told",
+        "document.getElementById('notice').textContent === '你正在观战。'",
+    )
+    .await;
     let spectator_moves: usize =
         eval(wc, "return Object.keys(Jungle.game.state().legal).length").await;
     assert_eq!(spectator_moves, 0);
