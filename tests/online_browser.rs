@@ -431,6 +431,12 @@ async fn two_windows(server: &mut Server, db: &str) {
     shot(wa, &format!("online-{db}-a6-your-games-desktop-{a_scheme}")).await;
     for w in [wa, wb, wc] {
         no_script_errors(w).await;
+        // Every file and request of the page answered (none refused or missing).
+        let (failed, answered): (Vec<String>, usize) = eval(w, "const all = performance.getEntriesByType('resource'); return [all.filter((e) => e.responseStatus >= 400).map((e) => e.name + ' ' + e.responseStatus), all.filter((e) => e.responseStatus === 200).length]").await;
+        assert!(
+            failed.is_empty() && answered > 0,
+            "{failed:?}, {answered} answered"
+        );
     }
     a.close().await;
     b.close().await;
