@@ -4,7 +4,8 @@
 //! link; window B (a phone) opens it and is seated; a spectator (a desktop, the
 //! page in Chinese) opens the watch link. A and B play six plies by clicking on the
 //! board; after four, B reloads and resumes (the same moves, none lost or doubled),
-//! then leaves and comes back, and A sees it gone and back; the server is killed and
+//! then leaves and comes back, and A sees it gone (after 31 s with the claims
+//! offered) and back; the server is killed and
 //! started again, and the pages say "reconnecting…" and go on with every move; a move typed that the
 //! server refuses is shown refused with its reason. Every window ends with the
 //! server's moves; A resigns and all see the result; the record downloads and the
@@ -271,8 +272,18 @@ async fn two_windows(server: &mut Server, db: &str) {
                 &format!("online-{db}-a3-friend-gone-desktop-{a_scheme}"),
             )
             .await;
+            // Gone 31 s (the server's 30 and a second), B may be claimed against.
+            assert!(text_of(wa, "#online-status").await.contains("claim it in"));
+            tokio::time::sleep(std::time::Duration::from_secs(26)).await;
+            until(wa, "the claim offered", "!document.getElementById('online-claim-win').hidden && !document.getElementById('online-claim-draw').hidden").await;
+            assert_eq!(
+                text_of(wa, "#online-status").await,
+                "Your friend left the game: you may claim the win or a draw."
+            );
+            shot(wa, &format!("online-{db}-a3b-claim-desktop-{a_scheme}")).await;
             wb.goto(&link).await.expect("B comes back");
             shows_plies(wb, "B back", 4).await;
+            css(wa, "#online-claim-win[hidden]").await;
             until(wa, "A sees B back", "!document.querySelector('#player-top .who').textContent.includes('left') && document.getElementById('online-status').textContent.includes('is back')").await;
         }
     }
