@@ -317,6 +317,8 @@ const backend = (() => {
   }
 
   async function handle(m) {
+    // Nothing but a refusal comes before the game's state.
+    if (!g && m.t !== "state" && m.t !== "refused") return;
     if (m.t === "state") await onState(m);
     else if (m.t === "event") await onEvent(m);
     else if (m.t === "presence") setPresence(m);
