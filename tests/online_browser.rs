@@ -11,7 +11,8 @@
 //! server's moves; A resigns and all see the result; the record downloads and the
 //! browser's engine reviews the game; a draw offered and declined, a rematch asked
 //! and accepted (colours swapped), aborted before both moved; the lobby lists a
-//! challenge posted from another browser, and "Your games" the two games; no script
+//! challenge posted from another browser, which quick pairing on the phone takes,
+//! and "Your games" the two games; no script
 //! errors. Screenshots
 //! `online-<db>-*.png` under target/tmp/gui-screenshots/: on SQLite the desktop light
 //! and the phone dark, on PostgreSQL the other way round.
@@ -160,6 +161,7 @@ async fn two_windows(server: &mut Server, db: &str) {
     .await;
     click(wc, "#online-challenge").await;
     until(wc, "the challenge posted", "location.pathname.startsWith('/play/') && !!Jungle.game.state() && Jungle.game.state().online.status === 'waiting'").await;
+    let challenge: String = eval(wc, "return location.pathname").await;
 
     // A: the first screen offers "Play a friend"; its dialog makes the game, and lists
     // the open challenge.
@@ -450,6 +452,15 @@ async fn two_windows(server: &mut Server, db: &str) {
     )
     .await;
     shot(wa, &format!("online-{db}-a6-your-games-desktop-{a_scheme}")).await;
+    // Quick pairing on the phone with the challenge's clock and rules seats it in the
+    // challenge, as Blue.
+    wb.goto(&root).await.expect("page loads");
+    click(wb, "#online-open").await;
+    css(wb, "#online-dialog[open]").await;
+    choose(wb, "#online-tc", "3+2").await;
+    choose(wb, "#online-rules", "jungle-cn").await;
+    click(wb, "#online-quick").await;
+    until(wb, "B paired", &format!("location.pathname === '{challenge}' && (() => {{ const s = Jungle.game.state(); return s && s.online && s.online.you === 'blue' && s.online.status === 'playing'; }})()")).await;
     for w in [wa, wb, wc] {
         no_script_errors(w).await;
         // Every file and request of the page answered (none refused or missing).
