@@ -626,7 +626,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         board_width > 300.0,
         "board {board_width} px wide on a phone"
     );
-    // The animals' names stay legible on a phone: at least 9 px as rendered.
+    // The animals' names stay legible on a phone: at least 11 px as rendered.
     let size = client
         .execute(
             "return parseFloat(getComputedStyle(document.querySelector('#board .piece .name')).fontSize)",
@@ -635,7 +635,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         .await
         .expect("font size");
     let size = size.as_f64().unwrap_or(0.0);
-    assert!(size >= 9.0, "animal names {size} px on a phone");
+    assert!(size >= 11.0, "animal names {size} px on a phone");
     // The squares' TRAP and DEN too: at least 12 px.
     let sizes: Vec<f64> = eval(
         client,
