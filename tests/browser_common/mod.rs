@@ -1424,7 +1424,8 @@ impl Browser {
         Browser::start(&[], Some((width, height))).await
     }
 
-    /// A phone (`open_phone`) with Chromium flags of its own (a language, a scheme).
+    /// A phone of `width` x `height` with Chromium flags of its own (a language, a
+    /// dark scheme).
     pub async fn open_phone_with(extra: &[&str], width: u32, height: u32) -> Option<Browser> {
         Browser::start(extra, Some((width, height))).await
     }
