@@ -173,10 +173,26 @@ Jungle.lessons = (() => {
     renderLesson();
   }
 
+  // The room under the lesson's box for the board (CSS px, as app.css reads it on a
+  // phone, where the box stands above the board): the screen's height less where the
+  // board starts on the page.
+  function fitBoard() {
+    const play = $("play");
+    if (!lesson) {
+      play.style.removeProperty("--board-room");
+      return;
+    }
+    const top = $("board-wrap").getBoundingClientRect().top + window.scrollY;
+    play.style.setProperty("--board-room", Math.max(0, window.innerHeight - top) + "px");
+  }
+
   function renderLesson() {
     document.body.classList.toggle("in-lesson", !!lesson);
     $("lesson").hidden = !lesson;
-    if (!lesson) return;
+    if (!lesson) {
+      fitBoard();
+      return;
+    }
     const l = LESSONS[lesson.i];
     const n = lesson.task + 1;
     $("lesson-title").textContent = t("lesson." + l.id + ".title");
@@ -198,6 +214,7 @@ Jungle.lessons = (() => {
     next.textContent = t(lastTask ? (listNext ? "lesson.list" : "lesson.nextLesson") : "lesson.next");
     // "All lessons" once: the list's own button makes way when "Next" opens the list.
     $("lesson-list").hidden = listNext && !next.hidden;
+    fitBoard();
   }
 
   function nextTask() {
@@ -215,6 +232,13 @@ Jungle.lessons = (() => {
   }
 
   function setUpLessons() {
+    // The box's height changes with what it says, the header's with the language.
+    if (window.ResizeObserver) {
+      const watch = new ResizeObserver(fitBoard);
+      watch.observe($("lesson"));
+      watch.observe(document.querySelector("header"));
+    }
+    window.addEventListener("resize", fitBoard);
     $("learn-open").addEventListener("click", openLessons);
     $("lesson-next").addEventListener("click", nextTask);
     $("lesson-list").addEventListener("click", openLessons);

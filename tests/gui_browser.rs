@@ -63,6 +63,7 @@ async fn the_board_faults_stay_fixed() {
     browser_common::faults::the_words_left_over(client, &gui.url(), "").await;
     browser.close().await;
     browser_common::faults::sizes_on_a_phone(&gui.url(), "").await;
+    browser_common::faults::the_lesson_fits_a_phone(&gui.url(), "").await;
 }
 
 /// The Puzzles mode under `jungle gui`: solved, failed with the solution shown, the
@@ -150,8 +151,7 @@ async fn the_board_in_a_dark_scheme() {
     open_rules(client).await;
     shot(client, "dark-2-rules").await;
     close_rules(client).await;
-    client.set_window_size(400, 860).await.expect("resize");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    set_viewport(client, 400, 860).await;
     shot(client, "dark-3-phone").await;
     // The first screen, a lesson and the Chinese page in the dark, desktop and phone.
     set_viewport(client, 1280, 800).await;

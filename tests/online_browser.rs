@@ -212,6 +212,8 @@ async fn two_windows(server: &mut Server, db: &str) {
     // spectator watches in Chinese.
     wb.goto(&link).await.expect("B opens the link");
     until(wb, "B seated", "(() => { const s = Jungle.game.state(); return s && s.online && s.online.you === 'blue' && s.online.status === 'playing'; })()").await;
+    // B's phone really is 390 px wide, and the page no wider.
+    browser_common::viewport_is(wb, 390, 844).await;
     until(wa, "A sees the game start", "Jungle.game.state().online.status === 'playing' && document.getElementById('online-share').hidden").await;
     wc.goto(&watch)
         .await

@@ -85,6 +85,7 @@ async fn the_board_faults_stay_fixed() {
     browser_common::faults::the_words_left_over(client, &server.url(), "site-").await;
     browser.close().await;
     browser_common::faults::sizes_on_a_phone(&server.url(), "site-").await;
+    browser_common::faults::the_lesson_fits_a_phone(&server.url(), "site-").await;
 }
 
 /// The Puzzles mode with the set built into the module: solved, failed with the

@@ -549,6 +549,7 @@ pub async fn sizes_on_a_phone(url: &str, prefix: &str) {
     };
     let client = &browser.client;
     open_as(client, url, "", "de", "pictures-names").await;
+    super::viewport_is(client, 390, 844).await;
     let s = sizes(client).await;
     assert!(
         s.name >= 11.0 && s.rank >= 11.0 && s.coord >= 9.0,
@@ -579,6 +580,7 @@ pub async fn sizes_on_a_phone(url: &str, prefix: &str) {
     };
     let client = &browser.client;
     open_as(client, url, "#learn/3/1", "en", "pictures-names").await;
+    super::viewport_is(client, 320, 480).await;
     until(
         client,
         "the lesson",
@@ -726,4 +728,147 @@ pub async fn the_words_left_over(client: &Client, url: &str, prefix: &str) {
     shot(client, &format!("{prefix}fault-8b-zh")).await;
     super::choose_language(client, "en", "#welcome-play b", "Play").await;
     set_viewport(client, 1280, 800).await;
+}
+
+/// Where the lesson's box and the board are in the viewport (CSS px), and the page's
+/// scroll: measured by `fits`.
+#[derive(serde::Deserialize, Default, Debug)]
+struct Fit {
+    place: String,
+    scroll: f64,
+    task_top: f64,
+    task_bottom: f64,
+    task_text_bottom: f64,
+    board_top: f64,
+    board_bottom: f64,
+    board_width: f64,
+    height: f64,
+}
+
+impl Fit {
+    /// The box and the whole board in view, the page not scrolled.
+    fn in_view(&self) -> bool {
+        self.scroll == 0.0
+            && self.task_top >= 0.0
+            && self.board_top >= self.task_bottom
+            && self.board_bottom <= self.height
+    }
+}
+
+/// Opens every lesson's every task in turn by its address, and measures each (`Fit`)
+/// three times: as set (`place`), with the box saying the task's hint (a wrong try,
+/// `place wrong`), and with the box at its fullest (the praise, the lesson's end and
+/// "Next", `place praise`).
+async fn fits(client: &Client) -> Vec<Fit> {
+    let v = client
+        .execute_async(
+            "const done = arguments[0];
+             const { t } = Jungle.words;
+             const $ = (id) => document.getElementById(id);
+             const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+             // The board follows the box's size when the page has laid it out (the box's
+             // resize is told after the next frame's layout).
+             const measure = async (place) => {
+               await sleep(60);
+               const box = $('lesson').getBoundingClientRect(), board = $('board').getBoundingClientRect();
+               return { place, scroll: scrollY, task_top: box.top, task_bottom: box.bottom,
+                        task_text_bottom: $('lesson-task').getBoundingClientRect().bottom, board_top: board.top,
+                        board_bottom: board.bottom, board_width: board.width, height: innerHeight };
+             };
+             (async () => {
+               const out = [];
+               for (const [i, l] of window.JUNGLE_LESSONS.entries()) {
+                 for (let n = 1; n <= l.tasks.length; n++) {
+                   const place = 'learn/' + (i + 1) + '/' + n;
+                   location.hash = '#' + place;
+                   const title = t('lesson.' + l.id + '.title'), step = t('lesson.step', { n, total: l.tasks.length });
+                   for (let k = 0; k < 100 && !($('lesson-title').textContent === title && $('lesson-step').textContent === step); k++) await sleep(50);
+                   out.push(await measure(place));
+                   const feedback = $('lesson-feedback');
+                   feedback.hidden = false;
+                   feedback.className = 'wrong';
+                   feedback.textContent = t('lesson.wrong', { hint: t('lesson.' + l.id + '.' + n + '.hint') });
+                   out.push(await measure(place + ' wrong'));
+                   feedback.className = 'praise';
+                   feedback.textContent = t('lesson.praise.2') + ' ' + t('lesson.finished');
+                   $('lesson-next').hidden = false;
+                   $('lesson-next').textContent = t('lesson.nextLesson');
+                   out.push(await measure(place + ' praise'));
+                 }
+               }
+               return out;
+             })().then(done, (e) => done(String(e)));",
+            vec![],
+        )
+        .await
+        .expect("measures");
+    serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("fits {v}: {e}"))
+}
+
+/// In a lesson on a phone (400x860 and 390x844, in English, German and Chinese) the
+/// lesson's box
+/// and the whole board are in view without scrolling, every task of every lesson,
+/// whatever the box says; on a small phone (320x480) the task's words are in view as
+/// it is set (what the box says after a try may take a scroll), and the whole board
+/// fits the screen (a scroll away), at least 18rem wide. With every panel open the
+/// page is no wider than the phone (German's menus and table at 320). Screenshots
+/// `fault-9-*`.
+pub async fn the_lesson_fits_a_phone(url: &str, prefix: &str) {
+    // Traditional Chinese takes the room of simplified; English and German the most.
+    let all_languages: &[&str] = &["en", "de", "zh"];
+    for (width, height, langs) in [
+        (400, 860, all_languages),
+        (390, 844, &["en", "de"]),
+        (320, 480, &["en", "de"]),
+    ] {
+        let Some(browser) = super::Browser::open_phone(width, height).await else {
+            return;
+        };
+        let client = &browser.client;
+        for &lang in langs {
+            open_as(client, url, "#learn/1/1", lang, "pictures-names").await;
+            super::viewport_is(client, width, height).await;
+            let all = fits(client).await;
+            assert!(all.len() >= 60, "only {} places measured", all.len());
+            let worst = all
+                .iter()
+                .min_by(|a, b| (a.height - a.board_bottom).total_cmp(&(b.height - b.board_bottom)))
+                .expect("tasks");
+            eprintln!(
+                "{width}x{height} {lang}: {} places; the board's bottom closest to the screen's: {worst:?}",
+                all.len()
+            );
+            let out: Vec<&Fit> = if width > 320 {
+                all.iter().filter(|f| !f.in_view()).collect()
+            } else {
+                all.iter()
+                    .filter(|f| {
+                        f.scroll != 0.0
+                            || (!f.place.contains(' ') && f.task_text_bottom > f.height)
+                            || f.board_bottom - f.board_top > f.height
+                            || f.board_width < 288.0
+                    })
+                    .collect()
+            };
+            assert!(
+                out.is_empty(),
+                "{width}x{height} {lang}: out of view: {out:#?}"
+            );
+            // Every panel open (settings, analysis): the page no wider than the phone.
+            client
+                .execute(
+                    "for (const d of document.querySelectorAll('#panel details')) d.open = true",
+                    vec![],
+                )
+                .await
+                .expect("opens the panels");
+            super::viewport_is(client, width, height).await;
+            top_shot(
+                client,
+                &format!("{prefix}fault-9-lesson-{width}x{height}-{lang}"),
+            )
+            .await;
+        }
+        browser.close().await;
+    }
 }

@@ -460,8 +460,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         );
     }
     top_shot(client, &format!("{prefix}3c-pictures")).await;
-    client.set_window_size(400, 860).await.expect("resize");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    set_viewport(client, 400, 860).await;
     top_shot(client, &format!("{prefix}3d-pictures-phone")).await;
     assert_eq!(
         labelled(client, "pictures-names", "a5").await,
@@ -621,14 +620,13 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     shot(client, &format!("{prefix}4b-review")).await;
 
     // Phone-sized: the board fills the width, the panel goes below.
-    client.set_window_size(400, 860).await.expect("resize");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    set_viewport(client, 400, 860).await;
     let (_, _, board_width, _) = css(client, "#board").await.rectangle().await.expect("rect");
     assert!(
         board_width > 300.0,
         "board {board_width} px wide on a phone"
     );
-    // The animals' names stay legible on a phone: at least 9 px as rendered.
+    // The animals' names stay legible on a phone: at least 11 px as rendered.
     let size = client
         .execute(
             "return parseFloat(getComputedStyle(document.querySelector('#board .piece .name')).fontSize)",
@@ -637,7 +635,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
         .await
         .expect("font size");
     let size = size.as_f64().unwrap_or(0.0);
-    assert!(size >= 9.0, "animal names {size} px on a phone");
+    assert!(size >= 11.0, "animal names {size} px on a phone");
     // The squares' TRAP and DEN too: at least 12 px.
     let sizes: Vec<f64> = eval(
         client,
@@ -1136,6 +1134,7 @@ pub async fn the_phone_layout(client: &Client, url: &str, prefix: &str) {
     set_viewport(client, 400, 860).await;
     client.goto(url).await.expect("page loads");
     css(client, "#board .cell[data-sq=\"g3\"][data-piece=\"R\"]").await;
+    viewport_is(client, 400, 860).await;
     let folded: Vec<bool> = eval(
         client,
         "return ['expert', 'analysis-box'].map((id) => document.getElementById(id).open)",
@@ -1212,15 +1211,102 @@ pub async fn the_rules_diagrams_on_a_phone(client: &Client, prefix: &str) {
     close_rules(client).await;
 }
 
-/// Sizes the window so that the page itself (the viewport) is `width` x `height`,
-/// whatever the browser's frame takes.
-pub async fn set_viewport(client: &Client, width: u32, height: u32) {
-    let frame: u32 = eval(client, "return window.outerHeight - window.innerHeight").await;
+/// A command of the Chrome DevTools protocol, sent through chromedriver's
+/// `goog/cdp/execute` (fantoccini has no wrapper for it).
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: serde_json::Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = serde_json::json!({ "cmd": self.cmd, "params": self.params });
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
+async fn cdp(client: &Client, cmd: &'static str, params: serde_json::Value) {
     client
-        .set_window_size(width, height + frame)
+        .issue_cmd(Cdp { cmd, params })
         .await
-        .expect("resize");
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+}
+
+/// The widest viewport that `set_viewport` makes a phone's.
+pub const PHONE_MAX_WIDTH: u32 = 600;
+
+/// Makes the page itself (the viewport) `width` x `height` CSS px, and fails unless
+/// the page measures exactly that. Up to `PHONE_MAX_WIDTH` wide it is a phone's:
+/// Chromium's device emulation (a mobile viewport, touch, overlay scroll bars), as
+/// `Browser::open_phone` starts one, since a headless window narrower than about
+/// 500 px is not to be trusted and a desktop window's scroll bar takes 15 px of the
+/// page's width. Wider, the window is sized so that, whatever the browser's frame.
+pub async fn set_viewport(client: &Client, width: u32, height: u32) {
+    if width <= PHONE_MAX_WIDTH {
+        cdp(
+            client,
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": true }),
+        )
+        .await;
+        cdp(
+            client,
+            "Emulation.setTouchEmulationEnabled",
+            serde_json::json!({ "enabled": true, "maxTouchPoints": 5 }),
+        )
+        .await;
+    } else {
+        cdp(
+            client,
+            "Emulation.clearDeviceMetricsOverride",
+            serde_json::json!({}),
+        )
+        .await;
+        cdp(
+            client,
+            "Emulation.setTouchEmulationEnabled",
+            serde_json::json!({ "enabled": false }),
+        )
+        .await;
+        let frame: u32 = eval(client, "return window.outerHeight - window.innerHeight").await;
+        client
+            .set_window_size(width, height + frame)
+            .await
+            .expect("resize");
+    }
     tokio::time::sleep(Duration::from_millis(300)).await;
+    viewport_is(client, width, height).await;
+}
+
+/// Fails unless the page's viewport is `width` x `height` CSS px, and on a phone the
+/// page is laid out in all of that width (no scroll bar takes part of it).
+pub async fn viewport_is(client: &Client, width: u32, height: u32) {
+    let (inner_width, inner_height, layout_width, page_width): (u32, u32, u32, u32) = eval(
+        client,
+        "return [window.innerWidth, window.innerHeight, document.documentElement.clientWidth, document.documentElement.scrollWidth]",
+    )
+    .await;
+    assert_eq!(
+        (inner_width, inner_height),
+        (width, height),
+        "the viewport (innerWidth, innerHeight)"
+    );
+    if width <= PHONE_MAX_WIDTH {
+        assert_eq!(layout_width, width, "the phone's page laid out narrower");
+        assert_eq!(page_width, width, "the page wider than the phone");
+    }
 }
 
 /// Presses "Review game" and waits for its summary.
@@ -1338,7 +1424,8 @@ impl Browser {
         Browser::start(&[], Some((width, height))).await
     }
 
-    /// A phone of `width` x `height` with Chromium flags of its own (a dark scheme).
+    /// A phone of `width` x `height` with Chromium flags of its own (a language, a
+    /// dark scheme).
     pub async fn open_phone_with(extra: &[&str], width: u32, height: u32) -> Option<Browser> {
         Browser::start(extra, Some((width, height))).await
     }

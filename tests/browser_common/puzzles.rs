@@ -559,18 +559,22 @@ pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
     browser.close().await;
 
     // The phone in a dark scheme, in Chinese.
-    let Some(browser) = Browser::open_with(&[
-        CHINESE[0],
-        CHINESE[1],
-        "--blink-settings=preferredColorScheme=0",
-    ])
+    let Some(browser) = Browser::open_phone_with(
+        &[
+            CHINESE[0],
+            CHINESE[1],
+            "--blink-settings=preferredColorScheme=0",
+        ],
+        400,
+        860,
+    )
     .await
     else {
         return;
     };
     let client = &browser.client;
-    set_viewport(client, 400, 860).await;
     open_puzzles_in_chinese(client, url).await;
+    super::viewport_is(client, 400, 860).await;
     let dark: bool = eval(
         client,
         "return matchMedia('(prefers-color-scheme: dark)').matches",
