@@ -182,7 +182,7 @@ fn thin(pool: Vec<Puzzle>, count: usize, seed: u64, rare_share: f64) -> Vec<Puzz
         .into_iter()
         .partition(|p| p.themes.iter().any(|t| rare.contains(t)));
     chosen.truncate(count);
-    let mut groups: BTreeMap<(u16, Vec<Theme>, bool), Vec<(u64, Puzzle)>> = BTreeMap::new();
+    let mut groups: BTreeMap<Alike, Vec<(u64, Puzzle)>> = BTreeMap::new();
     for p in rest {
         let pos = p.game().map_or(p.start, |g| *g.position());
         let m = crate::tb::Material::of(&pos).canonical();
@@ -209,6 +209,10 @@ fn thin(pool: Vec<Puzzle>, count: usize, seed: u64, rare_share: f64) -> Vec<Puzz
     }
     chosen
 }
+
+/// What makes puzzles from the tables alike: the signature (Red's and Blue's animals),
+/// the themes and whether it is a win.
+type Alike = (u16, Vec<Theme>, bool);
 
 /// The themes held by at most `rare_share` of `pool` (and by one at least).
 fn rare_themes(pool: &[Puzzle], rare_share: f64) -> Vec<Theme> {

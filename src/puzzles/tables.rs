@@ -110,7 +110,7 @@ pub fn mine_signature(
             _ => continue,
         };
         let pos = table.indexer.position(&table.indexer.decode(index));
-        if pos.is_over_on_board() || !settings.theme.is_none_or(|t| may_start(&pos, t)) {
+        if pos.is_over_on_board() || settings.theme.is_some_and(|t| !may_start(&pos, t)) {
             continue;
         }
         let fen = transformed(&pos, rng >> 62 & 1 == 1, rng >> 61 & 1 == 1);
@@ -186,7 +186,7 @@ fn may_start(pos: &Position, theme: Theme) -> bool {
 pub fn signatures(animals: usize, count: usize, seed: u64, theme: Option<Theme>) -> Vec<Material> {
     let mut all: Vec<(u64, Material)> = Material::all_with(animals)
         .into_iter()
-        .filter(|&m| theme.is_none_or(|t| may_have(m, t)))
+        .filter(|&m| theme.map_or(true, |t| may_have(m, t)))
         .map(|m| {
             (
                 Rng::new(seed ^ (u64::from(m.red) << 8 | u64::from(m.blue))).next_u64(),
