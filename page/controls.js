@@ -14,6 +14,7 @@ Jungle.controls = (() => {
   const { rulesChoice, confirmFirst, clearErrors } = panels;
   const effects = Jungle.effects;
   const lessons = Jungle.lessons;
+  const online = Jungle.online;
   const puzzles = Jungle.puzzles;
 
   const LABELS_KEY = "jungle.labels";
@@ -55,6 +56,7 @@ Jungle.controls = (() => {
       words.rewordAll();
       lessons.onLanguage();
       puzzles.onLanguage();
+      online.onLanguage();
     });
   }
 
@@ -148,10 +150,10 @@ Jungle.controls = (() => {
       if (e.key === "Home" && s.ply > 0) post("goto", { ply: 0 });
       if (e.key === "End" && s.ply < s.moves.length) post("goto", { ply: s.moves.length });
     });
-    // The running clock of a watched game.
+    // The running clock of a watched game, and of an online game.
     setInterval(() => {
       const s = state();
-      if (s && s.players === "engines" && s.thinking) panels.renderPlayers();
+      if (s && ((s.players === "engines" && s.thinking) || (s.online && s.online.clock.running))) panels.renderPlayers();
     }, 200);
   }
 

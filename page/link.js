@@ -1,14 +1,16 @@
 // ----- the back end --------------------------------------------------------------
 // The page has one back end, chosen by its host: the script served as backend.js
-// (loaded before app.js) defines the global `backend`. There are two today, with the
+// (loaded before app.js) defines the global `backend`. There are three, with the
 // same requests and answers (protocol.md, sections 7 and 8): under `jungle gui` the
 // server (src/gui/backend.js: HTTP requests and Server-Sent Events), in the static
-// site the board's controller and the engine in a worker (crates/web/js/backend.js).
-// Another back end (the online game's server) is one more such file; nothing else of
-// the page changes. The page uses the back end only through this module.
+// site the board's controller and the engine in a worker (crates/web/js/backend.js),
+// under `jungle serve` the online game's server with that engine inside
+// (crates/online/js/backend.js). The page uses the back end only through this module.
 //
 // What a back end provides:
-// - `name`: a short word for logs and tests ("server", "engine").
+// - `name`: a short word for logs and tests ("server", "engine"); "online" (the online
+//   game's, under `jungle serve`: crates/online/js/backend.js) also answers the
+//   requests `online.*` and, at /play/ID and /watch/ID, the game's own (section 10).
 // - `request(action, body)`: sends one request and gives a Promise of its answer
 //   `{ status, text }` (it never rejects). `state` and `record` are reads (`body`
 //   null); the rest are actions with a body that is sent as JSON. `status` is the HTTP
@@ -39,5 +41,5 @@ Jungle.link = (() => {
     host.connect(handlers);
   }
 
-  return { request, connect };
+  return { request, connect, hostName: host.name };
 })();

@@ -17,6 +17,7 @@
   const controls = Jungle.controls;
   const aside = Jungle.aside;
   const places = Jungle.places;
+  const online = Jungle.online;
 
   function render(s, prev) {
     const rulesChanged = game.rulesChanged(prev, s);
@@ -35,9 +36,10 @@
     if (change && !lessons.quiet() && !aside.quiet()) effects.showChange(change);
     panels.render(s);
     board.drawArrows();
-    $("tip").hidden = lessons.active() || !!s.result || s.moves.length > 0 || !game.personColor() || Object.keys(s.legal).length === 0;
+    $("tip").hidden = lessons.active() || !!s.online || !!s.result || s.moves.length > 0 || !game.personColor() || Object.keys(s.legal).length === 0;
     lessons.check(s);
     puzzles.onState(s);
+    online.render(s);
     document.body.dataset.version = s.version;
   }
 
@@ -69,7 +71,9 @@
     panels.setUpRulesDialog();
     // A page opened at a lesson or a puzzle goes there (the first screen makes way).
     places.setUp();
-    welcome.setUp({ learn: lessons.open, puzzles });
+    // An online game's page (/play/ID, /watch/ID) opens at the game.
+    online.setUp();
+    if (!online.inGame) welcome.setUp({ learn: lessons.open, puzzles });
     lessons.setUp();
     link.request("state", null).then((a) => {
       if (a.status === 200) game.receive(JSON.parse(a.text));

@@ -21,6 +21,58 @@ Jungle.panels = (() => {
     return mins + ":" + String(secs).padStart(2, "0") + "." + tenths;
   }
 
+  // ----- an online game (its state's `online`: online.js) ---------------------------
+
+  // `color`'s clock now (ms), from the server's figures.
+  function onlineClockMs(s, color) {
+    const c = s.online.clock;
+    let ms = c[color];
+    if (c.running === color) ms -= Date.now() - c.at;
+    return Math.max(0, ms);
+  }
+
+  function correspondence(s) {
+    return /d$/.test(s.online.tc);
+  }
+
+  // A time control in words ("5+3", "2 days a move").
+  function onlineTcName(tc) {
+    const d = /^(\d+)d$/.exec(tc);
+    if (!d) return tc;
+    return t(d[1] === "1" ? "online.day" : "online.days", { n: d[1] });
+  }
+
+  // A clock in words: minutes and seconds (tenths under ten seconds), days and hours
+  // in correspondence.
+  function onlineClockText(s, color) {
+    const ms = onlineClockMs(s, color);
+    if (correspondence(s)) {
+      const h = Math.floor(ms / 3600000);
+      return h >= 24 ? t("online.clock.days", { d: Math.floor(h / 24), h: h % 24 }) : t("online.clock.hours", { h, m: Math.floor(ms / 60000) % 60 });
+    }
+    const secs = Math.floor(ms / 1000);
+    const text = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
+    return ms < 10000 ? text + "." + Math.floor((ms % 1000) / 100) : text;
+  }
+
+  // Who holds `color`'s seat, in words.
+  function onlineSeatText(s, color) {
+    const o = s.online;
+    const gone = o.seated[color] && !o.presence[color] && o.status !== "over" ? " · " + t("online.gone") : "";
+    // A spectator sees the sides; a player, "You" and "Your friend".
+    if (!o.you) return sideName(color) + gone;
+    const name = o.you === color ? t("online.you") : t("online.friend");
+    return t("player.seat", { side: sideName(color), name }) + gone;
+  }
+
+  function onlineStatusText(s) {
+    const o = s.online;
+    if (o.status === "waiting") return t(o.you ? "online.waiting" : "online.waitingSeat");
+    const side = sideName(o.toMove);
+    if (!o.you) return t("status.toMove", { side });
+    return t(o.toMove === o.you ? "status.yourMove" : "online.theirMove", { side });
+  }
+
   function renderPlayers() {
     const s = state();
     const top = board.isFlipped() ? "red" : "blue";
@@ -30,7 +82,12 @@ Jungle.panels = (() => {
       who.className = "who " + color;
       who.textContent = t("player.seat", { side: sideName(color), name: seatName(s.seats[color]) });
       const clock = document.querySelector("#" + id + " .clock");
-      if (s.players === "engines") {
+      if (s.online) {
+        who.textContent = onlineSeatText(s, color);
+        clock.textContent = onlineClockText(s, color);
+        clock.classList.toggle("running", s.online.clock.running === color);
+        clock.classList.toggle("low", s.online.clock.running === color && onlineClockMs(s, color) < 10000);
+      } else if (s.players === "engines") {
         let ms = s.watch.clocks[color === "red" ? 0 : 1];
         const running = s.thinking && s.thinking.side === color;
         if (running) ms -= s.thinking.elapsedMs + (Date.now() - game.receivedAt());
@@ -52,6 +109,7 @@ Jungle.panels = (() => {
   // reason by its code (the rules', or the referee's: a clock, an engine's failure).
   function resultText() {
     const r = state().result;
+    if (r.code === "online.aborted") return t("online.aborted");
     const reason = codeText("reason", r.code, r.args, r.reason);
     const capital = reason.charAt(0).toUpperCase() + reason.slice(1);
     const you = personColor();
@@ -75,6 +133,7 @@ Jungle.panels = (() => {
   function statusText() {
     const s = state();
     if (s.result) return resultText();
+    if (s.online) return onlineStatusText(s);
     if (s.thinking) return t("status.thinking", { engine: seatName(s.thinking.engine), side: sideName(s.thinking.side) });
     const side = sideName(s.sideToMove);
     if (s.players === "engines") return t(s.watch.running ? "status.toMove" : "status.paused", { side });
@@ -87,6 +146,7 @@ Jungle.panels = (() => {
   function gameInfo() {
     const s = state();
     let text = t("info.rules", { rules: rulesName(s.rules, s.variant) });
+    if (s.online) return text + " · " + onlineTcName(s.online.tc);
     if (s.players === "red" || s.players === "blue") {
       const l = s.levels[s.level - 1];
       text += t("info.level", { level: l.level, name: levelName(l), seconds: seconds(s.movetimeMs) });
@@ -364,7 +424,10 @@ Jungle.panels = (() => {
     // The words keep the values of the moment (a language switch words them again).
     const engine = s.thinking ? s.thinking.engine : "";
     const toMove = s.sideToMove;
-    if (s.thinking) {
+    if (s.online && (s.online.watching || s.online.status === "waiting")) {
+      // An online game watched, or not begun: the server says who may move.
+      showNotice("info", () => t(s.online.watching ? "online.watching" : "refusal.online.not_started"));
+    } else if (s.thinking) {
       showNotice("info", () => t("why.thinking", { engine }));
     } else if (p && you && p.color !== you) {
       showNotice("info", () => t("why.notYours", { side: sideName(p.color), animal: animalName(p.animal), you: sideName(you) }));
@@ -435,6 +498,7 @@ Jungle.panels = (() => {
   return {
     render,
     renderPlayers,
+    onlineTcName,
     nameSeat,
     renderAnalysis,
     explainWhyNot,

@@ -264,6 +264,11 @@ fn abuses_are_refused_with_nothing_changed() {
         assert_eq!(s, 200);
         assert_eq!(mine["games"][0]["id"], id.as_str());
         assert_eq!(mine["games"][0]["side"], "red");
+        // A token sent twice (a rematch keeps its tokens) lists its game once.
+        let twice = json!({"tokens": [red["token"], red["token"]]}).to_string();
+        let (s, mine) = server.post("/api/mine", &twice);
+        assert_eq!(s, 200);
+        assert_eq!(mine["games"].as_array().map(Vec::len), Some(1), "{mine}");
         let (s, rec) = server.get(&format!("/api/games/{id}/record"));
         assert_eq!(s, 200);
         assert!(

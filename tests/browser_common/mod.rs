@@ -1338,6 +1338,11 @@ impl Browser {
         Browser::start(&[], Some((width, height))).await
     }
 
+    /// A phone of `width` x `height` with Chromium flags of its own (a dark scheme).
+    pub async fn open_phone_with(extra: &[&str], width: u32, height: u32) -> Option<Browser> {
+        Browser::start(extra, Some((width, height))).await
+    }
+
     async fn start(extra: &[&str], phone: Option<(u32, u32)>) -> Option<Browser> {
         let (Some(chromium), Some(chromedriver)) = (
             binary("CHROMIUM", "/usr/bin/chromium"),

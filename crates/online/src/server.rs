@@ -570,14 +570,54 @@ async fn connect(app: &App, live: &Live, side: Side, delta: i32) {
     }
 }
 
-/// The board page for a game's links (the site's `index.html`).
+/// The board page for a game's links, and the site's first page: the site's
+/// `index.html` with `<base href="/">`, so that its files (`app.js`, `backend.js`, the
+/// worker) come from the site's root under `/play/ID` and `/watch/ID` too.
 async fn page(State(app): Shared) -> Response {
     match &app.site {
-        Some(site) => match tokio::fs::read(site.join("index.html")).await {
-            Ok(html) => {
-                ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
-            }
+        Some(site) => match tokio::fs::read_to_string(site.join("index.html")).await {
+            Ok(html) => (
+                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                with_base(&html),
+            )
+                .into_response(),
             Err(e) => internal(format!("the site's index.html: {e}")),
+        },
+        None => no_site(),
+    }
+}
+
+/// `html` with `<base href="/">` first in its head.
+fn with_base(html: &str) -> String {
+    match html.find("<head>") {
+        Some(at) => {
+            let end = at + "<head>".len();
+            format!("{}\n<base href=\"/\">{}", &html[..end], &html[end..])
+        }
+        None => html.to_string(),
+    }
+}
+
+/// The online game's back end (js/backend.js), built into the server so that it
+/// always speaks this server's protocol.
+const ONLINE_JS: &str = include_str!("../js/backend.js");
+
+/// The page's back end under `jungle serve`: the online game's (js/backend.js), which
+/// holds the static site's engine back end (the site's `backend.js`, put here inside
+/// the function `jungleEngine`) for the board's view of a game, its analysis and its
+/// review, and for everything else the page does (protocol.md, section 10).
+async fn backend_js(State(app): Shared) -> Response {
+    match &app.site {
+        Some(site) => match tokio::fs::read_to_string(site.join("backend.js")).await {
+            Ok(engine) => (
+                [
+                    (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                format!("function jungleEngine() {{\n{engine}\nreturn backend;\n}}\n{ONLINE_JS}"),
+            )
+                .into_response(),
+            Err(e) => internal(format!("the site's backend.js: {e}")),
         },
         None => no_site(),
     }
@@ -609,6 +649,29 @@ fn find_site(arg: Option<&PathBuf>) -> Result<Option<PathBuf>, String> {
         .find(|d| d.join("index.html").is_file()))
 }
 
+/// The site's service worker with its cache's name changed by this server's back end
+/// (`ONLINE_JS`): the worker keeps `backend.js` as served here, and a server with
+/// another back end makes it take the new one.
+async fn sw_js(State(app): Shared) -> Response {
+    match &app.site {
+        Some(site) => match tokio::fs::read_to_string(site.join("sw.js")).await {
+            Ok(sw) => {
+                let mark = format!("\"jungle-online-{}-", &token_hash(ONLINE_JS)[..12]);
+                (
+                    [
+                        (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+                        (header::CACHE_CONTROL, "no-cache"),
+                    ],
+                    sw.replacen("\"jungle-", &mark, 1),
+                )
+                    .into_response()
+            }
+            Err(e) => internal(format!("the site's sw.js: {e}")),
+        },
+        None => no_site(),
+    }
+}
+
 /// The router, for `serve` and the tests.
 pub fn router(app: Arc<App>) -> Router {
     let mut r = Router::new()
@@ -620,6 +683,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/lobby", get(lobby))
         .route("/api/lobby/quick", post(quick))
         .route("/api/mine", post(mine))
+        .route("/", get(page))
+        .route("/index.html", get(page))
+        .route("/backend.js", get(backend_js))
+        .route("/sw.js", get(sw_js))
         .route("/play/{id}", get(page))
         .route("/watch/{id}", get(page));
     r = match &app.site {

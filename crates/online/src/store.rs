@@ -356,9 +356,14 @@ impl Store {
             .fetch_all(&self.pool)
             .await?;
             for r in &rows {
-                out.push(read_game(r)?);
+                let game = read_game(r)?;
+                // A rematch keeps the tokens: a game found by two of them is listed once.
+                if !out.iter().any(|g: &GameRow| g.id == game.id) {
+                    out.push(game);
+                }
             }
         }
+        out.sort_by_key(|g| std::cmp::Reverse(g.created_at));
         Ok(out)
     }
 

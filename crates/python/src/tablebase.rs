@@ -4,6 +4,7 @@
 
 use crate::args;
 use crate::board::PyMove;
+use crate::wait;
 use jungle_core::board::Position;
 use jungle_core::tb::store::BUILD_IN_MEMORY;
 use jungle_core::tb::{
@@ -112,7 +113,8 @@ fn tables_for(rules: TbRules, dir: Option<PathBuf>, build_up_to: usize) -> Arc<T
 /// need and kept; `directory` adds table files made by `jungle tb build` (a directory
 /// that cannot be read raises `ValueError`). The rules
 /// are the board's; the anti-chase rules cannot be tabled (`ValueError`). Releases
-/// the GIL while tables are built.
+/// the GIL while tables are built; Ctrl-C raises `KeyboardInterrupt` at once, and the
+/// build goes on in the background for the next call.
 #[pyfunction]
 #[pyo3(signature = (board, *, build=None, directory=None))]
 pub fn probe(
@@ -137,7 +139,14 @@ pub fn probe(
         return Ok(None);
     }
     let tables = tables_for(rules, directory, build);
-    py.detach(|| probe_with(&tables, rules, &pos, material))
+    if tables.get(material).is_some() {
+        return probe_with(&tables, rules, &pos, material);
+    }
+    // A build of 4-animal tables takes seconds and cannot be told to stop: Ctrl-C
+    // raises at once and leaves it to finish for the next call.
+    wait::leaving_on_signal(py, "jungle-tablebase-build", move || {
+        probe_with(&tables, rules, &pos, material)
+    })?
 }
 
 fn probe_with(

@@ -4,11 +4,14 @@
 //! the work runs on a pool's thread while the calling thread waits with the GIL
 //! released and looks for signals every `POLL`; on one, the work is told to stop,
 //! and its end is awaited before the exception is raised (nothing runs on after it).
+//! Work that cannot be told to stop (a table build) runs on a thread of its own
+//! instead, and Ctrl-C leaves it to finish there (`leaving_on_signal`).
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::ThreadPool;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::thread;
 use std::time::Duration;
 
 /// How often a waiting call looks for signals.
@@ -41,10 +44,33 @@ fn spawn_and_wait<'scope, T: Send + 'scope>(
         // The receiver waits until this is sent (or the sender is gone, on a panic).
         let _ = tx.send(work());
     });
-    wait_for(py, rx, interrupt)
+    wait_for(py, rx, Some(interrupt))
 }
 
-fn wait_for<T: Send>(py: Python<'_>, rx: Receiver<T>, interrupt: impl Fn()) -> PyResult<T> {
+/// Runs `work` on a thread of its own while this thread waits with the GIL released,
+/// checking for signals every `POLL`. When a signal handler raises, the exception is
+/// raised at once and `work` is left to finish on its thread: for work that cannot be
+/// told to stop and whose result is kept for later calls (tables built in memory).
+pub fn leaving_on_signal<T: Send + 'static>(
+    py: Python<'_>,
+    name: &str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = channel();
+    thread::Builder::new()
+        .name(name.to_string())
+        .spawn(move || {
+            // Nobody may be waiting any more (Ctrl-C): then the value is dropped.
+            let _ = tx.send(work());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread for {name}: {e}")))?;
+    wait_for(py, rx, None::<fn()>)
+}
+
+/// Waits for the value on `rx`, checking for signals. On one, `interrupt` (if any) is
+/// called and the wait goes on until the work ends; without `interrupt` the exception
+/// is raised at once.
+fn wait_for<T: Send>(py: Python<'_>, rx: Receiver<T>, interrupt: Option<impl Fn()>) -> PyResult<T> {
     let mut raised: Option<PyErr> = None;
     let mut rx = rx;
     loop {
@@ -55,7 +81,10 @@ fn wait_for<T: Send>(py: Python<'_>, rx: Receiver<T>, interrupt: impl Fn()) -> P
             Err(RecvTimeoutError::Timeout) => {
                 if raised.is_none() {
                     if let Err(e) = py.check_signals() {
-                        interrupt();
+                        match &interrupt {
+                            Some(interrupt) => interrupt(),
+                            None => return Err(e),
+                        }
                         raised = Some(e);
                     }
                 }

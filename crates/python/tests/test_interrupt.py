@@ -51,3 +51,15 @@ def test_ctrl_c_stops_a_long_perft():
     late = interrupted_after(0.3, lambda: board.perft(9))
     assert late < 1.0, late
     assert board.perft(3) == 12240
+
+
+def test_ctrl_c_stops_waiting_for_a_table_build_which_goes_on():
+    from jungle import tablebase
+    # Four animals no other test probes: their table is built on this first probe
+    # (seconds), and Ctrl-C does not wait for it.
+    board = jungle.Board("7/3e3/7/7/7/7/2W4/7/5RT r")
+    late = interrupted_after(0.05, lambda: tablebase.probe(board, build=4))
+    assert late < 1.0, late
+    # The build went on; the next probe finds its table.
+    p = tablebase.probe(board, build=4)
+    assert p is not None and {v.move for v in p.moves} == set(board.legal_moves)

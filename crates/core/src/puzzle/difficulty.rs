@@ -197,7 +197,7 @@ fn level_chances(engine: &mut Engine, game: &Game, right: &[Move]) -> RowChances
             chances[row] = beginner_chance(game, profile, right);
             continue;
         }
-        let strength = Strength::at_elo(level.elo, 0);
+        let strength = Strength::at_elo(level.elo, 0, 0);
         let key = (level.depth, strength.multipv(1));
         if !searched.iter().any(|(k, _)| *k == key) {
             engine.clear();

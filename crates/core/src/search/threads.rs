@@ -46,6 +46,9 @@ pub struct Engine {
     network: Arc<Network>,
     /// Endgame tables (none: no probing).
     pub tablebases: Option<Arc<Tablebases>>,
+    /// Drawn anew for each game (`clear`): a strength between two measured rows plays
+    /// the whole game with one of them (`Strength::at_elo`).
+    game_seed: u64,
 }
 
 /// Stack of a search thread: the search recurses up to `MAX_PLY` plies.
@@ -60,6 +63,7 @@ impl Engine {
             options: SearchOptions::default(),
             network: nnue::embedded(),
             tablebases: None,
+            game_seed: clock_seed(),
         })
     }
 
@@ -108,8 +112,10 @@ impl Engine {
         self.tt.clear();
     }
 
-    /// Forgets everything learned: hash, killers, history (`ucinewgame`).
+    /// Forgets everything learned: hash, killers, history (`ucinewgame`), and draws
+    /// the new game's seed.
     pub fn clear(&mut self) {
+        self.game_seed = clock_seed();
         self.tt.clear();
         for h in &mut self.heuristics {
             h.clear();
@@ -182,7 +188,7 @@ impl Engine {
         } else {
             TimeManager::unlimited(start)
         };
-        let skill = Strength::for_options(&self.options, clock_seed());
+        let skill = Strength::for_options(&self.options, self.game_seed, clock_seed());
         let mut options = self.options;
         // Weaker levels choose among several moves; only the asked number of lines is
         // reported.

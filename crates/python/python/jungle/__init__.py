@@ -59,8 +59,9 @@ class Level(NamedTuple):
 
 
 #: The engine's strength levels, weakest first; the last is full strength.
-#: ``Engine(elo=e)`` plays at the row of ``e``; between two rows each search draws
-#: one of them, the stronger with a chance that grows as ``e`` nears it.
+#: ``Engine(elo=e)`` plays at the row of ``e``; between two rows each game (from
+#: ``new_game()``) draws one of them, the stronger with a chance that grows as ``e``
+#: nears it.
 LEVELS = tuple(Level(*row) for row in _LEVEL_ROWS)
 
 RED = "red"

@@ -28,7 +28,7 @@ fn level_one(pos: &Position, moves: &[Move], seed: u64) -> Move {
             pv: vec![mv],
         })
         .collect();
-    let strength = Strength::at_elo(ELO_MIN, seed);
+    let strength = Strength::at_elo(ELO_MIN, seed, seed);
     moves[strength.pick::<Standard>(pos, &roots, roots.len())]
 }
 

@@ -1,0 +1,514 @@
+//! The online game's page (`jungle serve`, crates/online/js/backend.js and
+//! page/online.js) in three Chromium windows, on SQLite and on a throwaway PostgreSQL:
+//! window A (a desktop) creates a game through "Play a friend" and reads its
+//! link; window B (a phone) opens it and is seated; a spectator (a desktop, the
+//! page in Chinese) opens the watch link. A and B play six plies by clicking on the
+//! board; after four, B reloads and resumes (the same moves, none lost or doubled),
+//! then leaves and comes back, and A sees it gone (after 31 s with the claims
+//! offered) and back; the server is killed and
+//! started again, and the pages say "reconnecting…" and go on with every move; a move typed that the
+//! server refuses is shown refused with its reason. Every window ends with the
+//! server's moves; A resigns and all see the result; the record downloads and the
+//! browser's engine reviews the game; a draw offered and declined, a rematch asked
+//! and accepted (colours swapped), aborted before both moved; the lobby lists a
+//! challenge posted from another browser, which quick pairing on the phone takes,
+//! and "Your games" the two games; no script
+//! errors. Screenshots
+//! `online-<db>-*.png` under target/tmp/gui-screenshots/: on SQLite the desktop light
+//! and the phone dark, on PostgreSQL the other way round.
+//!
+//! Needs the built site (scripts/build-web.sh), Chromium and chromedriver, and for the
+//! second test PostgreSQL; without them a test says so and passes, except under CI.
+
+mod browser_common;
+mod gui_common;
+mod online_common;
+
+use browser_common::files::built_site;
+use browser_common::{css, eval, no_script_errors, review_game, shot, top_shot, until, Browser};
+use fantoccini::Client;
+use online_common::{sqlite_args, Postgres, Server, TempDir};
+use serde_json::Value;
+
+/// The state the page shows: `Jungle.game.state()`'s online part and moves.
+async fn moves(client: &Client) -> Vec<String> {
+    eval(
+        client,
+        "const s = Jungle.game.state(); return s && s.online ? s.moves : null",
+    )
+    .await
+}
+
+/// Waits until the window shows `n` moves of the online game.
+async fn shows_plies(client: &Client, who: &str, n: usize) {
+    until(
+        client,
+        &format!("{who} shows {n} plies"),
+        &format!("(() => {{ const s = Jungle.game.state(); return s && s.online && s.moves.length === {n} && s.online.connected; }})()"),
+    )
+    .await;
+}
+
+/// The window to move clicks one of its animals and a square it may go to (the
+/// first the board marks), and the server's event comes back to it.
+async fn play_by_click(client: &Client, who: &str, ply: usize) -> String {
+    until(
+        client,
+        &format!("{who}'s turn (ply {ply})"),
+        "Object.keys(Jungle.game.state().legal).length > 0",
+    )
+    .await;
+    let (from, to): (String, String) = eval(
+        client,
+        "const legal = Jungle.game.state().legal; const from = Object.keys(legal).sort()[0]; return [from, legal[from][0].to];",
+    )
+    .await;
+    css(client, &format!("#board .cell[data-sq=\"{from}\"]"))
+        .await
+        .click()
+        .await
+        .expect("clicks the animal");
+    css(
+        client,
+        &format!("#board .cell.selected[data-sq=\"{from}\"]"),
+    )
+    .await;
+    css(client, &format!("#board .cell[data-sq=\"{to}\"]"))
+        .await
+        .click()
+        .await
+        .expect("clicks its target");
+    shows_plies(client, who, ply + 1).await;
+    format!("{from}{to}")
+}
+
+async fn choose(client: &Client, selector: &str, value: &str) {
+    css(client, selector)
+        .await
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("chooses {value} in {selector}: {e}"));
+}
+
+async fn click(client: &Client, selector: &str) {
+    css(client, selector)
+        .await
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicks {selector}: {e}"));
+}
+
+async fn text_of(client: &Client, selector: &str) -> String {
+    eval(
+        client,
+        &format!("return document.querySelector('{selector}').textContent"),
+    )
+    .await
+}
+
+async fn two_windows(server: &mut Server, db: &str) {
+    // On SQLite the desktop is light and the phone dark; on PostgreSQL the other way
+    // round (the screenshots show all four).
+    let dark = ["--blink-settings=preferredColorScheme=0"];
+    let (a_flags, b_flags): (&[&str], &[&str]) = if db == "sqlite" {
+        (&[], &dark)
+    } else {
+        (&dark, &[])
+    };
+    let (a_scheme, b_scheme) = if db == "sqlite" {
+        ("light", "dark")
+    } else {
+        ("dark", "light")
+    };
+    let Some(a) = Browser::open_with(a_flags).await else {
+        return;
+    };
+    let Some(b) = Browser::open_phone_with(b_flags, 390, 844).await else {
+        return;
+    };
+    let Some(c) = Browser::open().await else {
+        return;
+    };
+    let (wa, wb, wc) = (&a.client, &b.client, &c.client);
+    wa.set_window_size(1280, 800).await.expect("resize");
+    wc.set_window_size(1280, 800).await.expect("resize");
+    let root = format!("http://{}/", server.addr);
+    // The page's back end here is the online one, with the site's inside; the service
+    // worker's cache is named after it.
+    let (status, js) = server.get("/backend.js");
+    assert_eq!(status, 200);
+    assert!(js.starts_with("function jungleEngine() {") && js.contains("name: \"online\""));
+    let (status, sw) = server.get("/sw.js");
+    assert_eq!(status, 200);
+    assert!(sw.contains("const VERSION = \"jungle-online-"), "{sw}");
+    let (status, page) = server.get("/play/abc");
+    assert_eq!(status, 200);
+    assert!(page.contains("<head>\n<base href=\"/\">"), "{page}");
+
+    // The spectator's browser first posts a challenge in the lobby (3+2, jungle-cn).
+    wc.goto(&root).await.expect("page loads");
+    choose(wc, "#lang", "zh").await;
+    click(wc, "#online-open").await;
+    css(wc, "#online-dialog[open]").await;
+    assert_eq!(text_of(wc, "#online-title").await, "和朋友下棋");
+    choose(wc, "#online-tc", "3+2").await;
+    choose(wc, "#online-rules", "jungle-cn").await;
+    choose(wc, "#online-color", "red").await;
+    shot(
+        wc,
+        &format!("online-{db}-c0-play-a-friend-desktop-light-chinese"),
+    )
+    .await;
+    click(wc, "#online-challenge").await;
+    until(wc, "the challenge posted", "location.pathname.startsWith('/play/') && !!Jungle.game.state() && Jungle.game.state().online.status === 'waiting'").await;
+    let challenge: String = eval(wc, "return location.pathname").await;
+
+    // A: the first screen offers "Play a friend"; its dialog makes the game, and lists
+    // the open challenge.
+    wa.goto(&root).await.expect("page loads");
+    css(wa, "#welcome-friend:not([hidden])").await;
+    shot(
+        wa,
+        &format!("online-{db}-a0-first-screen-desktop-{a_scheme}"),
+    )
+    .await;
+    click(wa, "#welcome-friend").await;
+    css(wa, "#online-dialog[open]").await;
+    until(
+        wa,
+        "the lobby",
+        "document.querySelectorAll('#online-lobby li').length === 1",
+    )
+    .await;
+    assert_eq!(
+        text_of(wa, "#online-lobby li span").await,
+        "3+2 · jungle-cn · Blue is free"
+    );
+    choose(wa, "#online-tc", "5+3").await;
+    choose(wa, "#online-color", "red").await;
+    shot(
+        wa,
+        &format!("online-{db}-a1-play-a-friend-desktop-{a_scheme}"),
+    )
+    .await;
+    click(wa, "#online-create").await;
+    until(wa, "the friend's link", "document.getElementById('online-play-url') && document.getElementById('online-play-url').value.includes('/play/') && !document.getElementById('online-share').hidden").await;
+    let link: String = eval(
+        wa,
+        "return document.getElementById('online-play-url').value",
+    )
+    .await;
+    let watch: String = eval(
+        wa,
+        "return document.getElementById('online-watch-url').value",
+    )
+    .await;
+    assert!(link.starts_with(&root) && link.contains("/play/"), "{link}");
+    let id = link.rsplit('/').next().expect("id").to_string();
+    assert_eq!(watch, format!("{root}watch/{id}"));
+    shot(wa, &format!("online-{db}-a2-waiting-desktop-{a_scheme}")).await;
+
+    // B opens the friend's link and is seated (Blue, its side at the bottom); the
+    // spectator watches in Chinese.
+    wb.goto(&link).await.expect("B opens the link");
+    until(wb, "B seated", "(() => { const s = Jungle.game.state(); return s && s.online && s.online.you === 'blue' && s.online.status === 'playing'; })()").await;
+    until(wa, "A sees the game start", "Jungle.game.state().online.status === 'playing' && document.getElementById('online-share').hidden").await;
+    wc.goto(&watch)
+        .await
+        .expect("the spectator opens the watch link");
+    until(wc, "the spectator", "(() => { const s = Jungle.game.state(); return s && s.online && s.online.watching && s.online.connected; })()").await;
+    choose(wc, "#lang", "zh").await;
+    assert_eq!(text_of(wc, "#online-watch-link").await, "你正在观战。");
+
+    // Six plies by clicking, two windows taking turns; every window sees each.
+    let mut played = Vec::new();
+    for ply in 0..6 {
+        let (mover, name) = if ply % 2 == 0 { (wa, "A") } else { (wb, "B") };
+        if ply == 2 {
+            // A move the server refuses is shown refused, in the page's words, and
+            // changes nothing.
+            until(
+                wa,
+                "A's turn",
+                "Object.keys(Jungle.game.state().legal).length > 0",
+            )
+            .await;
+            css(wa, "#move-input")
+                .await
+                .send_keys("a1a9")
+                .await
+                .expect("types");
+            click(wa, "#move-form button").await;
+            until(wa, "the refusal", "document.getElementById('notice').textContent === 'The server refused the move: it is not legal here.'").await;
+            assert_eq!(server.state(&id)["moves"].as_array().map(Vec::len), Some(2));
+        }
+        played.push(play_by_click(mover, name, ply).await);
+        shows_plies(wa, "A", ply + 1).await;
+        shows_plies(wb, "B", ply + 1).await;
+        shows_plies(wc, "the spectator", ply + 1).await;
+        if ply == 1 {
+            shot(wb, &format!("online-{db}-b1-phone-{b_scheme}")).await;
+        }
+        if ply == 3 {
+            // B reloads: the same game, the same moves, its seat kept.
+            wb.refresh().await.expect("B reloads");
+            shows_plies(wb, "B after its reload", 4).await;
+            assert_eq!(moves(wb).await, played, "B resumed with the moves played");
+            until(
+                wb,
+                "B seated again",
+                "Jungle.game.state().online.you === 'blue'",
+            )
+            .await;
+            // B leaves; A sees it gone, then back.
+            wb.goto("about:blank").await.expect("B leaves");
+            until(
+                wa,
+                "A told that B is gone",
+                "Jungle.game.state().online.presence.blue === false",
+            )
+            .await;
+            until(wa, "A sees B gone", "document.querySelector('#player-top .who').textContent.includes('left') && document.getElementById('online-status').textContent.includes('left the game')").await;
+            shot(
+                wa,
+                &format!("online-{db}-a3-friend-gone-desktop-{a_scheme}"),
+            )
+            .await;
+            // Gone 31 s (the server's 30 and a second), B may be claimed against.
+            assert!(text_of(wa, "#online-status").await.contains("claim it in"));
+            tokio::time::sleep(std::time::Duration::from_secs(26)).await;
+            until(wa, "the claim offered", "!document.getElementById('online-claim-win').hidden && !document.getElementById('online-claim-draw').hidden").await;
+            assert_eq!(
+                text_of(wa, "#online-status").await,
+                "Your friend left the game: you may claim the win or a draw."
+            );
+            shot(wa, &format!("online-{db}-a3b-claim-desktop-{a_scheme}")).await;
+            wb.goto(&link).await.expect("B comes back");
+            shows_plies(wb, "B back", 4).await;
+            css(wa, "#online-claim-win[hidden]").await;
+            until(wa, "A sees B back", "!document.querySelector('#player-top .who').textContent.includes('left') && document.getElementById('online-status').textContent.includes('is back')").await;
+        }
+    }
+    for (w, who) in [(wa, "A"), (wb, "B"), (wc, "the spectator")] {
+        assert_eq!(moves(w).await, played, "{who}'s moves");
+    }
+    // The spectator is offered no move (a click on an animal says it watches), and
+    // its seats are the sides.
+    let animal: String = eval(
+        wc,
+        "return document.querySelector('#board .cell[data-piece]').dataset.sq",
+    )
+    .await;
+    click(wc, &format!("#board .cell[data-sq=\"{animal}\"]")).await;
+    until(
+        wc,
+        "the spectator told",
+        "document.getElementById('notice').textContent === '你正在观战。'",
+    )
+    .await;
+    let spectator_moves: usize =
+        eval(wc, "return Object.keys(Jungle.game.state().legal).length").await;
+    assert_eq!(spectator_moves, 0);
+    assert_eq!(text_of(wc, "#player-top .who").await, "蓝方");
+    let state = server.state(&id);
+    let stored: Vec<String> = state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(stored, played, "the server's moves: none lost or doubled");
+    // The clocks run from the second ply on: Red's (A's turn) counts down on both.
+    assert_eq!(state["clock"]["running"], Value::from("red"));
+    let clock = text_of(wb, "#player-top .clock").await;
+    // Minutes and seconds, a few minutes left of 5+3 (a loaded machine takes longer).
+    let (minutes, seconds) = clock.split_once(':').expect("m:ss");
+    assert!(
+        ["2", "3", "4", "5"].contains(&minutes) && seconds.len() == 2,
+        "{clock}"
+    );
+    // The server's figure and the page's agree within a few seconds.
+    let server_ms = state["clock"]["red"].as_i64().expect("ms");
+    let page_s: i64 =
+        minutes.parse::<i64>().unwrap_or(0) * 60 + seconds.parse::<i64>().unwrap_or(0);
+    assert!(
+        (server_ms / 1000 - page_s).abs() <= 3,
+        "{clock} against {server_ms} ms"
+    );
+    shot(wb, &format!("online-{db}-b2-phone-{b_scheme}-resumed")).await;
+
+    // The server is killed: both players read "reconnecting…"; started again on the
+    // same database and port, the pages reconnect by themselves with every move.
+    server.kill();
+    for (w, who) in [(wa, "A"), (wb, "B")] {
+        until(w, &format!("{who} reconnecting"), "!document.getElementById('online-conn').hidden && !Jungle.game.state().online.connected").await;
+    }
+    assert_eq!(text_of(wb, "#online-conn").await, "reconnecting…");
+    shot(wb, &format!("online-{db}-b3-phone-{b_scheme}-reconnecting")).await;
+    let (port, args) = (server.port(), server.args.clone());
+    *server = Server::start(port, &args);
+    for (w, who) in [(wa, "A"), (wb, "B"), (wc, "the spectator")] {
+        shows_plies(w, &format!("{who} after the restart"), 6).await;
+        assert_eq!(moves(w).await, played, "{who}'s moves after the restart");
+    }
+    until(
+        wa,
+        "A's turn again",
+        "Object.keys(Jungle.game.state().legal).length > 0",
+    )
+    .await;
+    shot(
+        wc,
+        &format!("online-{db}-c1-spectator-desktop-light-chinese"),
+    )
+    .await;
+    // A offers a draw; B sees it and declines; the offer is gone for both.
+    click(wa, "#online-offer-draw").await;
+    until(wb, "B offered a draw", "!document.getElementById('online-accept-draw').hidden && document.getElementById('online-status').textContent === 'Red offers a draw.'").await;
+    click(wb, "#online-decline-draw").await;
+    until(wa, "the offer declined", "!document.getElementById('online-offer-draw').hidden && Jungle.game.state().online.drawOffer === null").await;
+    until(
+        wb,
+        "the offer gone",
+        "document.getElementById('online-accept-draw').hidden",
+    )
+    .await;
+    shot(wa, &format!("online-{db}-a4-six-plies-desktop-{a_scheme}")).await;
+
+    // A resigns (two clicks); both players and the spectator see the result.
+    click(wa, "#online-resign").await;
+    click(wa, "#online-resign").await;
+    until(
+        wa,
+        "A's result",
+        "!document.getElementById('result').hidden",
+    )
+    .await;
+    until(
+        wb,
+        "B's result",
+        "!document.getElementById('result').hidden",
+    )
+    .await;
+    until(
+        wc,
+        "the spectator's result",
+        "!document.getElementById('result').hidden",
+    )
+    .await;
+    assert_eq!(text_of(wa, "#result").await, "You lose: Red resigned");
+    assert_eq!(text_of(wb, "#result").await, "You win! Red resigned");
+    assert_eq!(text_of(wc, "#result").await, "蓝方获胜：红方认输");
+    css(wb, "#online-rematch:not([hidden])").await;
+    css(wb, "#online-record:not([hidden])").await;
+    let (status, record) = server.get(&format!("/api/games/{id}/record"));
+    assert_eq!(status, 200);
+    assert!(record.contains(&played[0]), "{record}");
+    top_shot(wb, &format!("online-{db}-b4-phone-{b_scheme}-over")).await;
+    // The record downloads, and the finished game is reviewed by the browser's engine.
+    click(wb, "#online-record").await;
+    review_game(wb).await;
+    let sides: usize = eval(
+        wb,
+        "return document.querySelectorAll('#review-summary .side-review').length",
+    )
+    .await;
+    assert_eq!(sides, 2, "the review's summary of each side");
+    shot(wa, &format!("online-{db}-a5-over-desktop-{a_scheme}")).await;
+
+    // B asks for a rematch, A accepts: both go to the new game, colours swapped, their
+    // seats kept by the same tokens; the spectator is offered the link to watch it.
+    click(wb, "#online-rematch").await;
+    until(
+        wa,
+        "A asked for a rematch",
+        "document.getElementById('online-rematch').textContent === 'Accept the rematch'",
+    )
+    .await;
+    click(wa, "#online-rematch").await;
+    let seated = |side: &str| {
+        format!("(() => {{ const s = Jungle.game.state(); return location.pathname !== '/play/{id}' && s && s.online && s.online.id !== '{id}' && s.online.you === '{side}' && s.online.status === 'playing' && s.online.connected; }})()")
+    };
+    until(wa, "A in the rematch as Blue", &seated("blue")).await;
+    until(wb, "B in the rematch as Red", &seated("red")).await;
+    css(wc, "#online-rematch-go:not([hidden])").await;
+    // Before both have moved, B (Red now) aborts.
+    click(wb, "#online-abort").await;
+    for (w, who) in [(wa, "A"), (wb, "B")] {
+        until(
+            w,
+            &format!("{who} sees the abort"),
+            "document.getElementById('result').textContent === 'The game was aborted.'",
+        )
+        .await;
+    }
+    // "Your games" lists both games of A's browser.
+    click(wa, "#online-home").await;
+    click(wa, "#online-open").await;
+    until(
+        wa,
+        "A's games",
+        "document.querySelectorAll('#online-mine li').length === 2",
+    )
+    .await;
+    shot(wa, &format!("online-{db}-a6-your-games-desktop-{a_scheme}")).await;
+    // Quick pairing on the phone with the challenge's clock and rules seats it in the
+    // challenge, as Blue.
+    wb.goto(&root).await.expect("page loads");
+    click(wb, "#online-open").await;
+    css(wb, "#online-dialog[open]").await;
+    choose(wb, "#online-tc", "3+2").await;
+    choose(wb, "#online-rules", "jungle-cn").await;
+    click(wb, "#online-quick").await;
+    until(wb, "B paired", &format!("location.pathname === '{challenge}' && (() => {{ const s = Jungle.game.state(); return s && s.online && s.online.you === 'blue' && s.online.status === 'playing'; }})()")).await;
+    for w in [wa, wb, wc] {
+        no_script_errors(w).await;
+        // Every file and request of the page answered (none refused or missing).
+        let (failed, answered): (Vec<String>, usize) = eval(w, "const all = performance.getEntriesByType('resource'); return [all.filter((e) => e.responseStatus >= 400).map((e) => e.name + ' ' + e.responseStatus), all.filter((e) => e.responseStatus === 200).length]").await;
+        assert!(
+            failed.is_empty() && answered > 0,
+            "{failed:?}, {answered} answered"
+        );
+    }
+    a.close().await;
+    b.close().await;
+    c.close().await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn two_windows_play_a_friend_on_sqlite() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let dir = TempDir::new("online-page");
+    let mut args = sqlite_args(&dir.0);
+    args.extend(["--site".to_string(), site.display().to_string()]);
+    let mut server = Server::start(online_common::free_port(), &args);
+    two_windows(&mut server, "sqlite").await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn two_windows_play_a_friend_on_postgresql() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let Some(pg) = Postgres::start() else {
+        eprintln!("SKIPPED: no PostgreSQL");
+        return;
+    };
+    let args: Vec<String> = [
+        "--database",
+        pg.url.as_str(),
+        "--site",
+        &site.display().to_string(),
+        "--creates-per-minute",
+        "10000",
+        "--max-open-per-ip",
+        "10000",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut server = Server::start(online_common::free_port(), &args);
+    two_windows(&mut server, "postgresql").await;
+}
