@@ -3,20 +3,30 @@
 # stages that can each be stopped and run again (every output is written as
 # NAME.part and renamed when complete; finished ones are skipped):
 #
-#   nice -n 10 scripts/make-puzzles.sh DIR [games|mine|tables|select|all]   (default all)
+#   nice -n 10 scripts/make-puzzles.sh DIR [games|mine|tables|themes|select|all]
 #
-# games:  self-play game records to mine, DIR/games/<match>-K.pgn: the engine at full
-#         strength against weakened levels and the classical evaluation, 5000 nodes a
-#         move, on openings of 9 random plies (`jungle openings --plies 9 --seed 33`:
-#         Blue to move, so never a position of the test books, all Red to move), one
-#         match under jungle-cn for the anti-chase rules; 3 matches of 1000 games in
-#         shards of 200.
-# mine:   `jungle puzzles games` over each shard: DIR/mined/<shard>.txt.
+# games:  game records to mine, DIR/games/<match>-K.pgn: the levels people play
+#         (weakened rows of LEVELS) against each other and against full strength,
+#         under jungle and jungle-cn (MATCHES below), 5000 nodes a move, on openings
+#         of 9 random plies (`jungle openings --plies 9 --seed 33`: Blue to move, so
+#         never a position of the test books); 10 matches of 2000 games in shards of
+#         200, played shard by shard over the matches.
+# mine:   `jungle puzzles games` over each shard (positions with 6 animals or more,
+#         either side to move, up to 3 puzzles a game): DIR/mined/<shard>.txt, in the
+#         same order; two runs at once share the work (a shard whose log was written
+#         in the last 5 minutes is left to the other).
 # tables: `jungle puzzles tables` from random 3- and 4-animal signatures (built in
 #         memory): DIR/tables-3.txt, DIR/tables-3b.txt (every 3-animal signature,
 #         two seeds), DIR/tables-4.txt (106 of the 4-animal signatures),
 #         DIR/tables-4-s11.txt and DIR/tables-4-s12.txt (60 and 40 more).
-# select: `jungle puzzles select` of all of them into puzzles/puzzles.txt, then
+# themes: the rare themes: DIR/tables-4-blocked-jump.txt and DIR/tables-4-no-moves.txt
+#         (`jungle puzzles tables --theme`, every position of 7 and 5 signatures), and
+#         DIR/themes-composed.txt, the anti-chase puzzles of the two composed games of
+#         scripts/puzzle-themes.pgn.
+# select: `jungle puzzles select` of DIR/previous-set.txt (the set before this one,
+#         from git: its puzzles from the tables and from the games of then), the mined
+#         shards, the themes' files and any tables files into puzzles/puzzles.txt (at
+#         least half from games, the most alike puzzles from the tables dropped), then
 #         `jungle puzzles check` of the result.
 #
 # JUNGLE=path uses that binary (default: target/release/jungle, built first);
@@ -24,7 +34,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
-    sed -n '2,22p' "$0" >&2
+    sed -n '2,33p' "$0" >&2
     exit 2
 fi
 DIR=$1
@@ -36,29 +46,43 @@ fi
 J=${JUNGLE:-$PWD/target/release/jungle}
 mkdir -p "$DIR/games" "$DIR/mined"
 
-GAMES_PER_MATCH=1000
-SHARDS=5
+# The most puzzles in the set (fewer when the games do not give half of it).
+COUNT=1000
+GAMES_PER_MATCH=2000
+SHARDS=10
 NODES=5000
-# name | rules | second engine's options
+# name | rules | first engine's options | second engine's options: the levels people
+# play (weakened rows of `LEVELS`) against each other and against full strength.
+LIMIT="option.UCI_LimitStrength=true option.UCI_Elo"
 MATCHES=(
-    "elo1560|jungle|option.UCI_LimitStrength=true option.UCI_Elo=1560"
-    "elo1801|jungle|option.UCI_LimitStrength=true option.UCI_Elo=1801"
-    "cn-elo1560|jungle-cn|option.UCI_LimitStrength=true option.UCI_Elo=1560"
+    "e1360-e1693|jungle|$LIMIT=1360|$LIMIT=1693"
+    "e1516-e1816|jungle|$LIMIT=1516|$LIMIT=1816"
+    "cn-e1516-e1693|jungle-cn|$LIMIT=1516|$LIMIT=1693"
+    "e1693-e1943|jungle|$LIMIT=1693|$LIMIT=1943"
+    "cn-e1816-e1943|jungle-cn|$LIMIT=1816|$LIMIT=1943"
+    "full-e1516|jungle||$LIMIT=1516"
+    "full-e1693|jungle||$LIMIT=1693"
+    "full-e1816|jungle||$LIMIT=1816"
+    "cn-full-e1516|jungle-cn||$LIMIT=1516"
+    "cn-full-e1816|jungle-cn||$LIMIT=1816"
 )
 
 stage_games() {
     local book=$DIR/openings-9ply.txt
     if [ ! -f "$book" ]; then
-        "$J" openings --count 1000 --plies 9 --depth 8 --margin 300 --seed 33 > "$book.part"
+        "$J" openings --count 3000 --plies 9 --depth 8 --margin 300 --seed 33 > "$book.part"
         mv "$book.part" "$book"
     fi
-    for m in "${MATCHES[@]}"; do
-        IFS='|' read -r name rules options <<< "$m"
-        for ((k = 1; k <= SHARDS; k++)); do
+    # Shard by shard over the matches, so that every match has games early on.
+    for ((k = 1; k <= SHARDS; k++)); do
+        for m in "${MATCHES[@]}"; do
+            IFS='|' read -r name rules first second <<< "$m"
             local out=$DIR/games/$name-$k.pgn
             [ -f "$out" ] && continue
+            local one=${first##*=} two=${second##*=}
             # shellcheck disable=SC2086
-            "$J" match --engine "cmd=$J name=full" --engine "cmd=$J name=$name $options" \
+            "$J" match --engine "cmd=$J name=elo${one:-full} $first" \
+                --engine "cmd=$J name=elo${two:-full}b $second" \
                 --nodes $NODES --games $GAMES_PER_MATCH --shard "$k/$SHARDS" --rules "$rules" \
                 --openings "$book" --pgn "$out.part" > "$DIR/games/$name-$k.log"
             mv "$out.part" "$out"
@@ -68,11 +92,18 @@ stage_games() {
 }
 
 stage_mine() {
-    for games in "$DIR"/games/*.pgn; do
-        local out=$DIR/mined/$(basename "$games" .pgn).txt
-        [ -f "$out" ] && continue
-        "$J" puzzles games "$games" --out "$out" --threads "$THREADS" 2> "$out.log"
-        echo "$(date -u +%FT%TZ) mined $games: $(tail -n 1 "$out")" >&2
+    # In the order the games are played: the weakened levels against each other
+    # first (they miss wins, so their games give the most puzzles).
+    for ((k = 1; k <= SHARDS; k++)); do
+        for m in "${MATCHES[@]}"; do
+            local name=${m%%|*}
+            local games=$DIR/games/$name-$k.pgn out=$DIR/mined/$name-$k.txt
+            [ -f "$games" ] && [ ! -f "$out" ] || continue
+            # Another run at it (its log written in the last 5 minutes): leave it.
+            [ -n "$(find "$out.log" -mmin -5 2> /dev/null)" ] && continue
+            "$J" puzzles games "$games" --out "$out" --threads "$THREADS" 2> "$out.log"
+            echo "$(date -u +%FT%TZ) mined $games: $(tail -n 1 "$out")" >&2
+        done
     done
 }
 
@@ -91,14 +122,38 @@ stage_tables() {
         2> "$DIR/tables-4-s12.log"
 }
 
+stage_themes() {
+    [ -f "$DIR/themes-composed.txt" ] || "$J" puzzles games scripts/puzzle-themes.pgn \
+        --min-animals 2 --tb-animals 0 --out "$DIR/themes-composed.txt" \
+        2> "$DIR/themes-composed.log"
+    [ -f "$DIR/tables-4-blocked-jump.txt" ] || "$J" puzzles tables --animals 4 \
+        --signatures 7 --wins 2 --draws 0 --tries 100000000 --theme blocked-jump --seed 7 \
+        --threads "$THREADS" --out "$DIR/tables-4-blocked-jump.txt" \
+        2> "$DIR/tables-4-blocked-jump.log"
+    [ -f "$DIR/tables-4-no-moves.txt" ] || "$J" puzzles tables --animals 4 \
+        --signatures 5 --wins 1 --draws 0 --tries 100000000 --theme no-moves --seed 9 \
+        --threads "$THREADS" --out "$DIR/tables-4-no-moves.txt" \
+        2> "$DIR/tables-4-no-moves.log"
+}
+
+# The set before this one: its puzzles stay candidates (the games it was mined from
+# are not made again).
+PREVIOUS=3175455
+
 stage_select() {
-    # The shipped set was chosen from the first 5 shards of elo1560 and the first of
-    # elo1801 (what was mined when it was made); more games only add candidates.
-    "$J" puzzles select "$DIR"/mined/elo1560-*.txt "$DIR"/mined/elo1801-1.txt \
-        "$DIR"/tables-3.txt "$DIR"/tables-3b.txt "$DIR"/tables-4.txt \
-        "$DIR"/tables-4-s11.txt "$DIR"/tables-4-s12.txt \
-        --count 1200 --seed 1 --out puzzles/puzzles.txt \
-        --note "Regenerate: nice -n 10 scripts/make-puzzles.sh DIR (self-play games, mining, tables, this selection)"
+    local previous=$DIR/previous-set.txt
+    if [ ! -f "$previous" ]; then
+        git show "$PREVIOUS:puzzles/puzzles.txt" > "$previous.part"
+        mv "$previous.part" "$previous"
+    fi
+    local files=("$previous" "$DIR"/mined/*.txt "$DIR/themes-composed.txt"
+        "$DIR/tables-4-blocked-jump.txt" "$DIR/tables-4-no-moves.txt")
+    for f in tables-3 tables-3b tables-4 tables-4-s11 tables-4-s12; do
+        [ -f "$DIR/$f.txt" ] && files+=("$DIR/$f.txt")
+    done
+    "$J" puzzles select "${files[@]}" --count "$COUNT" --seed 1 --games-share 0.5 \
+        --out puzzles/puzzles.txt \
+        --note "Regenerate: nice -n 10 scripts/make-puzzles.sh DIR (games, mining, tables, themes, this selection)"
     "$J" puzzles check puzzles/puzzles.txt
 }
 
@@ -106,7 +161,8 @@ case "$STAGE" in
     games) stage_games ;;
     mine) stage_mine ;;
     tables) stage_tables ;;
+    themes) stage_themes ;;
     select) stage_select ;;
-    all) stage_games; stage_mine; stage_tables; stage_select ;;
+    all) stage_games; stage_mine; stage_tables; stage_themes; stage_select ;;
     *) echo "unknown stage $STAGE" >&2; exit 2 ;;
 esac

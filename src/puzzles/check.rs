@@ -68,13 +68,42 @@ pub fn summary(puzzles: &[Puzzle]) -> Vec<String> {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    let games: Vec<&Puzzle> = puzzles
+        .iter()
+        .filter(|p| super::select::from_games(p))
+        .collect();
+    if !games.is_empty() {
+        let mut animals: Vec<u32> = games
+            .iter()
+            .map(|p| {
+                p.game()
+                    .map_or(p.start, |g| *g.position())
+                    .all_occupied()
+                    .count()
+            })
+            .collect();
+        animals.sort_unstable();
+        lines.push(format!(
+            "from games: {} ({:.0}%), {} jungle, {} jungle-cn; animals {} to {} (median {})",
+            games.len(),
+            100.0 * games.len() as f64 / puzzles.len() as f64,
+            games.iter().filter(|p| !p.rules.anti_chase).count(),
+            games.iter().filter(|p| p.rules.anti_chase).count(),
+            animals[0],
+            animals[animals.len() - 1],
+            animals[animals.len() / 2]
+        ));
+    }
     if !puzzles.is_empty() {
         let mut r: Vec<u32> = puzzles.iter().map(|p| p.rating).collect();
         r.sort_unstable();
+        let distinct = r.windows(2).filter(|w| w[0] != w[1]).count() + 1;
         lines.push(format!(
-            "rating: min {}, median {}, max {}",
+            "rating: min {}, quartiles {} {} {}, max {}; {distinct} distinct",
             r[0],
+            r[r.len() / 4],
             r[r.len() / 2],
+            r[3 * r.len() / 4],
             r[r.len() - 1]
         ));
     }

@@ -5,8 +5,9 @@ use super::games::{mine_game, GameSettings, Tally};
 use super::tables::{mine_signature, signatures, TableSettings};
 use super::{check, default_tables, in_parallel, select, test_book_keys, trim_tables, workers};
 use crate::common::args::{command_line, RulesArgs};
-use crate::puzzle::{read_puzzles, Puzzle, Settings};
+use crate::puzzle::{read_puzzles, Puzzle, Settings, Theme};
 use crate::record;
+use crate::tb::Material;
 use crate::text::quote;
 use std::io::Write;
 use std::path::Path;
@@ -113,8 +114,14 @@ pub(crate) struct GamesArgs {
     #[arg(long, value_name = "FILE")]
     out: String,
     /// The last plies of each game looked at.
-    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u64).range(1..=1000))]
     scan_plies: u64,
+    /// Positions with fewer animals on the board are not looked at.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(2..=16))]
+    min_animals: u64,
+    /// The most puzzles taken from one game.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    per_game: u64,
     /// Nodes of the first look at each position.
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1000..))]
     scan_nodes: u64,
@@ -143,11 +150,22 @@ pub(crate) struct TablesArgs {
     tries: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Keep only puzzles with this theme (a name of the puzzle format, e.g.
+    /// blocked-jump, no-moves); signatures that cannot have it are not drawn.
+    #[arg(long, value_name = "THEME", value_parser = parse_theme)]
+    theme: Option<Theme>,
     /// The puzzle file to write (written as FILE.part, renamed when done).
     #[arg(long, value_name = "FILE")]
     out: String,
     #[command(flatten)]
     verify: VerifyArgs,
+}
+
+fn parse_theme(name: &str) -> Result<Theme, String> {
+    Theme::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+        format!("unknown theme {}: one of {}", quote(name), names.join(", "))
+    })
 }
 
 #[derive(clap::Args, Debug)]
@@ -167,6 +185,10 @@ pub(crate) struct SelectArgs {
     /// retaken), as a share of the set; the easiest are kept.
     #[arg(long, default_value_t = select::TRIVIAL_SHARE)]
     trivial_share: f64,
+    /// The least share of the set from games: the puzzles from the tables are cut to
+    /// fit, the most alike first.
+    #[arg(long, default_value_t = select::GAMES_SHARE)]
+    games_share: f64,
     /// Lines of the file's header saying how the candidates were made (repeatable).
     #[arg(long, value_name = "TEXT")]
     note: Vec<String>,
@@ -277,6 +299,8 @@ fn run_games(args: &GamesArgs) -> Result<i32, String> {
     let settings = GameSettings {
         scan_plies: args.scan_plies as usize,
         scan_nodes: args.scan_nodes,
+        min_animals: args.min_animals as usize,
+        per_game: args.per_game as usize,
     };
     let mut out = PartFile::create(&args.out)?;
     out.line(&format!("# {}", command_line()))?;
@@ -289,7 +313,7 @@ fn run_games(args: &GamesArgs) -> Result<i32, String> {
     for (b, chunk) in games.chunks(batch).enumerate() {
         super::in_parallel(&mut workers, chunk, &job, &mut |_, report| {
             tally.add(&report);
-            if let Some(p) = &report.puzzle {
+            for p in &report.puzzles {
                 if let Err(e) = out.line(&p.to_string()) {
                     failure.get_or_insert(e);
                 }
@@ -332,14 +356,24 @@ fn run_tables(args: &TablesArgs) -> Result<i32, String> {
         draws: args.draws as usize,
         tries: args.tries as usize,
         seed: args.seed,
+        theme: args.theme,
     };
-    let sigs = signatures(animals, args.signatures as usize, args.seed);
+    if args.theme.is_some_and(|t| {
+        !Material::all_with(animals)
+            .into_iter()
+            .any(|m| super::tables::may_have(m, t))
+    }) {
+        return Err(format!(
+            "no signature of {animals} animals in the tables can have that theme"
+        ));
+    }
+    let sigs = signatures(animals, args.signatures as usize, args.seed, args.theme);
     let mut out = PartFile::create(&args.out)?;
     out.line(&format!("# {}", command_line()))?;
     let start = Instant::now();
     let mut made = 0;
     let mut failure = None;
-    let job = |w: &mut super::Worker, m: &crate::tb::Material| {
+    let job = |w: &mut super::Worker, m: &Material| {
         (*m, mine_signature(w, &store, *m, &settings, &excluded))
     };
     for (b, chunk) in sigs.chunks(usize::from(args.verify.threads)).enumerate() {
@@ -386,6 +420,12 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
             args.rare_share
         ));
     }
+    if !(0.0..=1.0).contains(&args.games_share) {
+        return Err(format!(
+            "--games-share {}: a share from 0 to 1",
+            args.games_share
+        ));
+    }
     if !(0.0..=1.0).contains(&args.trivial_share) {
         return Err(format!(
             "--trivial-share {}: a share from 0 to 1",
@@ -402,6 +442,7 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
         seed: args.seed,
         rare_share: args.rare_share,
         trivial_share: args.trivial_share,
+        games_share: args.games_share,
     };
     let chosen = select::select(candidates, &choice, &test_book_keys());
     let mut text = String::new();
@@ -420,11 +461,12 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
         .collect();
     text.push_str(&format!(
         "# Chosen from {found} candidates ({}): jungle puzzles select --count {} --seed {} \
-         --trivial-share {} …\n",
+         --trivial-share {} --games-share {} …\n",
         names.join(" "),
         args.count,
         args.seed,
-        args.trivial_share
+        args.trivial_share,
+        args.games_share
     ));
     for line in check::summary(&chosen) {
         text.push_str(&format!("# {line}\n"));
@@ -438,8 +480,18 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
         eprintln!("{line}");
     }
     if chosen.len() < args.count {
-        eprintln!("error: only {} of {} puzzles", chosen.len(), args.count);
-        return Ok(1);
+        // Fewer games than half the count make a smaller set, as asked; otherwise too
+        // few candidates is an error.
+        let games = chosen.iter().filter(|p| select::from_games(p)).count();
+        if args.games_share <= 0.0 || (games as f64) < args.games_share * chosen.len() as f64 {
+            eprintln!("error: only {} of {} puzzles", chosen.len(), args.count);
+            return Ok(1);
+        }
+        eprintln!(
+            "{} of {} puzzles: as many from the tables as the {games} from games allow",
+            chosen.len(),
+            args.count
+        );
     }
     Ok(0)
 }
@@ -498,6 +550,7 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
         "# themes:",
         "# ratings:",
         "# rating:",
+        "# from games:",
         "# Rated again",
     ];
     for line in

@@ -2,7 +2,9 @@
 //! the colours exchanged or mirrored left to right is the same puzzle), none from the
 //! test books, every puzzle with a rare theme, and the rest spread evenly over the
 //! ratings; trivial puzzles (a den entry in one move, a capture that cannot be
-//! retaken) at most `TRIVIAL_SHARE` of the set.
+//! retaken) at most `TRIVIAL_SHARE` of the set; at least `GAMES_SHARE` of the set from
+//! games, the puzzles from the tables cut to fit by dropping the most alike (those of
+//! the signatures, goals and themes with most puzzles) first.
 
 use super::tables::transformed;
 use crate::board::Position;
@@ -18,6 +20,13 @@ pub const BUCKET: u32 = 100;
 /// The most trivial puzzles (`trivial`) the set holds, as a share of its size
 /// (`jungle puzzles select`'s default).
 pub const TRIVIAL_SHARE: f64 = 0.1;
+/// The least share of the set from games (`jungle puzzles select`'s default).
+pub const GAMES_SHARE: f64 = 0.5;
+
+/// True for a puzzle mined from a game (not from the tables).
+pub fn from_games(p: &Puzzle) -> bool {
+    !p.has(Theme::Endgame)
+}
 
 /// A puzzle whose first solver move needs no finding: it enters the den (a puzzle of
 /// one move), or it captures an animal and no reply can take the capturer back.
@@ -70,6 +79,8 @@ pub struct Choice {
     pub rare_share: f64,
     /// The most trivial puzzles, as a share of the set.
     pub trivial_share: f64,
+    /// The least share of the set from games.
+    pub games_share: f64,
 }
 
 /// Chooses puzzles from `candidates` as `choice` says: each position once, none of
@@ -81,6 +92,7 @@ pub fn select(candidates: Vec<Puzzle>, choice: &Choice, excluded: &HashSet<u64>)
         seed,
         rare_share,
         trivial_share,
+        games_share,
     } = *choice;
     let mut seen = HashSet::new();
     let mut ids = HashSet::new();
@@ -92,11 +104,21 @@ pub fn select(candidates: Vec<Puzzle>, choice: &Choice, excluded: &HashSet<u64>)
     let (mut easy, pool): (Vec<Puzzle>, Vec<Puzzle>) = unique.into_iter().partition(trivial);
     let easy_room = ((trivial_share * count as f64).floor() as usize).min(easy.len());
     let hard = count - easy_room;
-    let mut chosen: Vec<Puzzle> = if pool.len() <= hard {
-        pool
+    // From games first, then from the tables as many as the games' share allows.
+    let (games, tables): (Vec<Puzzle>, Vec<Puzzle>) = pool.into_iter().partition(from_games);
+    let mut chosen = if games.len() <= hard {
+        games
     } else {
-        choose(pool, hard, seed, rare_share)
+        choose(games, hard, seed, rare_share)
     };
+    let games_share = games_share.clamp(0.0, 1.0);
+    let tables_room = if games_share <= 0.0 {
+        usize::MAX
+    } else {
+        ((1.0 - games_share) / games_share * chosen.len() as f64).floor() as usize
+    }
+    .min(hard - chosen.len());
+    chosen.extend(thin(tables, tables_room, seed, rare_share));
     // The trivial ones: at most `trivial_share` of the set, taken in turns from each
     // set of themes (so that captures on a trap or of the last animal stay beside den
     // entries), the easiest of each first (in a random order among equals).
@@ -113,13 +135,32 @@ pub fn select(candidates: Vec<Puzzle>, choice: &Choice, excluded: &HashSet<u64>)
         let themes = p.themes.iter().copied().filter(|&t| t != Theme::Endgame);
         by_themes.entry(themes.collect()).or_default().push(p);
     }
+    // Those of a theme no chosen puzzle has first (the rare themes of the trivial end,
+    // the opponent left without a move), then in turns.
     let mut taken = 0;
+    for group in by_themes.values_mut() {
+        let new = |p: &Puzzle| {
+            p.themes
+                .iter()
+                .any(|t| *t != Theme::Endgame && !chosen.iter().any(|c| c.has(*t)))
+        };
+        if let Some(i) = group.iter().rposition(new) {
+            if taken < room {
+                chosen.push(group.remove(i));
+                taken += 1;
+            }
+        }
+    }
     while taken < room && by_themes.values().any(|g| !g.is_empty()) {
         for group in by_themes.values_mut() {
             if taken < room {
                 if let Some(p) = group.pop() {
-                    chosen.push(p);
-                    taken += 1;
+                    // A trivial one from the tables only while the games keep their share.
+                    let games = chosen.iter().filter(|p| from_games(p)).count();
+                    if from_games(&p) || (games as f64) >= games_share * (chosen.len() + 1) as f64 {
+                        chosen.push(p);
+                        taken += 1;
+                    }
                 }
             }
         }
@@ -128,14 +169,64 @@ pub fn select(candidates: Vec<Puzzle>, choice: &Choice, excluded: &HashSet<u64>)
     chosen
 }
 
-fn choose(pool: Vec<Puzzle>, count: usize, seed: u64, rare_share: f64) -> Vec<Puzzle> {
-    let rare: Vec<Theme> = Theme::ALL
+/// `count` puzzles of `pool` (all when there are fewer), the most alike dropped first:
+/// every puzzle with a rare theme, then in turns from each group of the same
+/// signature, goal and themes, in a random order within each, so that the groups with
+/// most puzzles lose most.
+fn thin(pool: Vec<Puzzle>, count: usize, seed: u64, rare_share: f64) -> Vec<Puzzle> {
+    if pool.len() <= count {
+        return pool;
+    }
+    let rare = rare_themes(&pool, rare_share);
+    let (mut chosen, rest): (Vec<Puzzle>, Vec<Puzzle>) = pool
+        .into_iter()
+        .partition(|p| p.themes.iter().any(|t| rare.contains(t)));
+    chosen.truncate(count);
+    let mut groups: BTreeMap<Alike, Vec<(u64, Puzzle)>> = BTreeMap::new();
+    for p in rest {
+        let pos = p.game().map_or(p.start, |g| *g.position());
+        let m = crate::tb::Material::of(&pos).canonical();
+        let key = (
+            u16::from(m.red) << 8 | u16::from(m.blue),
+            p.themes.clone(),
+            p.goal == crate::puzzle::Goal::Win,
+        );
+        let order = Rng::new(seed ^ start_key(&p)).next_u64();
+        groups.entry(key).or_default().push((order, p));
+    }
+    for g in groups.values_mut() {
+        g.sort_by_key(|(order, _)| std::cmp::Reverse(*order));
+    }
+    while chosen.len() < count && groups.values().any(|g| !g.is_empty()) {
+        for g in groups.values_mut() {
+            if chosen.len() >= count {
+                break;
+            }
+            if let Some((_, p)) = g.pop() {
+                chosen.push(p);
+            }
+        }
+    }
+    chosen
+}
+
+/// What makes puzzles from the tables alike: the signature (Red's and Blue's animals),
+/// the themes and whether it is a win.
+type Alike = (u16, Vec<Theme>, bool);
+
+/// The themes held by at most `rare_share` of `pool` (and by one at least).
+fn rare_themes(pool: &[Puzzle], rare_share: f64) -> Vec<Theme> {
+    Theme::ALL
         .into_iter()
         .filter(|&t| {
             let n = pool.iter().filter(|p| p.has(t)).count();
             n > 0 && (n as f64) <= rare_share * pool.len() as f64
         })
-        .collect();
+        .collect()
+}
+
+fn choose(pool: Vec<Puzzle>, count: usize, seed: u64, rare_share: f64) -> Vec<Puzzle> {
+    let rare = rare_themes(&pool, rare_share);
     let (mut chosen, rest): (Vec<Puzzle>, Vec<Puzzle>) = pool
         .into_iter()
         .partition(|p| p.themes.iter().any(|t| rare.contains(t)));
@@ -205,6 +296,7 @@ mod tests {
             seed: 1,
             rare_share: 0.2,
             trivial_share: 1.0,
+            games_share: 0.0,
         };
         let chosen = select(candidates.clone(), &choice(3), &HashSet::new());
         let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
@@ -214,6 +306,47 @@ mod tests {
         let all = select(candidates, &choice(100), &HashSet::new());
         assert_eq!(all.len(), 6, "the repeated and turned round position once");
         assert!(all.windows(2).all(|w| w[0].id < w[1].id));
+    }
+
+    #[test]
+    fn the_games_keep_their_share_and_the_most_alike_tables_puzzles_go() {
+        // Two puzzles from games; five from the tables, four of one signature (Red's
+        // lion and rat, Blue's rat) and one of another (Red's lion and dog).
+        let rats = ["r6", "r5R", "r4R1", "r3R2", "r1R4", "rR5"];
+        let mut candidates = Vec::new();
+        for (i, rat) in rats.iter().enumerate() {
+            let (themes, id) = if i < 2 {
+                ("den", format!("game{i}"))
+            } else {
+                ("den,endgame", format!("table{i}"))
+            };
+            candidates.push(puzzle(&id, rat, 800 + 10 * i as u32, themes));
+        }
+        candidates.push(
+            Puzzle::parse(
+                "dog;7/7/3L3/7/7/7/7/D6/r6 r 0 1;-;d7d8 a1b1 d8d9;jungle;win;den,endgame;900",
+            )
+            .expect("a puzzle"),
+        );
+        let choice = Choice {
+            count: 100,
+            seed: 1,
+            rare_share: 0.0,
+            trivial_share: 1.0,
+            games_share: 0.5,
+        };
+        let chosen = select(candidates, &choice, &HashSet::new());
+        let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(chosen.len(), 4, "{ids:?}");
+        assert_eq!(
+            chosen.iter().filter(|p| from_games(p)).count(),
+            2,
+            "{ids:?}"
+        );
+        assert!(
+            ids.contains(&"dog"),
+            "the signature with one puzzle stays: {ids:?}"
+        );
     }
 
     #[test]
@@ -238,6 +371,7 @@ mod tests {
             seed: 1,
             rare_share: 0.0,
             trivial_share: 0.34,
+            games_share: 0.0,
         };
         let mut den2 = den.clone();
         den2.id = "den2".into();

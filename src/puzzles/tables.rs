@@ -5,9 +5,13 @@
 //! the set is not all Red to move on the left half (the tables store one of each).
 
 use super::Worker;
+use crate::board::geometry::WATER;
 use crate::board::Position;
+use crate::board::{Animal, Color, WinReason};
 use crate::game::Game;
-use crate::puzzle::{Goal, Puzzle};
+use crate::game::GameResult;
+use crate::puzzle::verify::wins_at_once;
+use crate::puzzle::{theme, Goal, Puzzle, Theme};
 use crate::rng::Rng;
 use crate::tb::{Material, Tablebases, TbValue};
 use std::collections::HashSet;
@@ -20,6 +24,8 @@ pub struct TableSettings {
     /// Positions drawn from the table at most.
     pub tries: usize,
     pub seed: u64,
+    /// Only puzzles with this theme are kept.
+    pub theme: Option<Theme>,
 }
 
 /// The position string of `pos` with the colours exchanged (ranks reversed, letters'
@@ -80,19 +86,31 @@ pub fn mine_signature(
     let mut rng =
         Rng::new(settings.seed ^ (u64::from(material.red) << 8 | u64::from(material.blue)))
             .next_u64();
-    for _ in 0..settings.tries {
+    // With a theme (rare), a walk over the whole table from a random start by a
+    // stride prime to its length; otherwise random draws.
+    let len = table.len() as u64;
+    let stride = [7919, 104_729, 1]
+        .into_iter()
+        .find(|&p| len % p != 0)
+        .unwrap_or(1);
+    let origin = rng;
+    for i in 0..settings.tries {
         if wins >= settings.wins && draws >= settings.draws {
             break;
         }
         rng = Rng::new(rng).next_u64();
-        let index = (rng % table.len() as u64) as usize;
+        let index = match settings.theme {
+            Some(_) if i as u64 >= len => break,
+            Some(_) => (origin.wrapping_add(i as u64 * stride) % len) as usize,
+            None => (rng % len) as usize,
+        };
         let goal = match table.entry(index).outcome() {
             TbValue::Win(d) if (d as usize) < 2 * max && wins < settings.wins => Goal::Win,
             TbValue::Draw if draws < settings.draws => Goal::Draw,
             _ => continue,
         };
         let pos = table.indexer.position(&table.indexer.decode(index));
-        if pos.is_over_on_board() {
+        if pos.is_over_on_board() || settings.theme.is_some_and(|t| !may_start(&pos, t)) {
             continue;
         }
         let fen = transformed(&pos, rng >> 62 & 1 == 1, rng >> 61 & 1 == 1);
@@ -106,6 +124,11 @@ pub fn mine_signature(
         let Ok(found) = w.verifier.find(&game, goal) else {
             continue;
         };
+        if let Some(t) = settings.theme {
+            if !theme::detect(&game, &found.line, found.endgame).contains(&t) {
+                continue;
+            }
+        }
         let puzzle = w.puzzle(pos, Vec::new(), *game.rules(), found)?;
         match goal {
             Goal::Win => wins += 1,
@@ -116,11 +139,54 @@ pub fn mine_signature(
     Ok(out)
 }
 
+/// True when a line of a position of signature `m` can have `theme`: a blocked jump
+/// needs a rat and a lion or tiger; the anti-chase themes need `jungle-cn`, which has
+/// no tables.
+pub fn may_have(m: Material, theme: Theme) -> bool {
+    let all = m.red | m.blue;
+    let has = |a: Animal| all & (1 << a.index()) != 0;
+    match theme {
+        Theme::BlockedJump => has(Animal::Rat) && (has(Animal::Lion) || has(Animal::Tiger)),
+        Theme::RatTakesElephant => has(Animal::Rat) && has(Animal::Elephant),
+        Theme::RiverJump => has(Animal::Lion) || has(Animal::Tiger),
+        Theme::Chase73 | Theme::Chase175 => false,
+        _ => true,
+    }
+}
+
+/// False when a line from `pos` cannot have `theme` (a quick look before verifying):
+/// a blocked jump needs a rat in the water, and the opponent left without a move a
+/// win in one move that does it.
+fn may_start(pos: &Position, theme: Theme) -> bool {
+    match theme {
+        Theme::BlockedJump => {
+            !((pos.bb_of(Color::Red, Animal::Rat) | pos.bb_of(Color::Blue, Animal::Rat)) & WATER)
+                .is_empty()
+        }
+        Theme::NoMoves => {
+            let game = Game::new(*pos);
+            wins_at_once(&game).into_iter().any(|m| {
+                let mut g = game.clone();
+                g.play(m).is_ok()
+                    && matches!(
+                        g.result(),
+                        GameResult::Win {
+                            reason: WinReason::NoMoves,
+                            ..
+                        }
+                    )
+            })
+        }
+        _ => true,
+    }
+}
+
 /// `count` signatures of `animals` animals drawn at random (by `seed`), in a fixed
-/// order; all of them when there are fewer.
-pub fn signatures(animals: usize, count: usize, seed: u64) -> Vec<Material> {
+/// order; all of them when there are fewer. With `theme`, only those that may have it.
+pub fn signatures(animals: usize, count: usize, seed: u64, theme: Option<Theme>) -> Vec<Material> {
     let mut all: Vec<(u64, Material)> = Material::all_with(animals)
         .into_iter()
+        .filter(|&m| theme.map_or(true, |t| may_have(m, t)))
         .map(|m| {
             (
                 Rng::new(seed ^ (u64::from(m.red) << 8 | u64::from(m.blue))).next_u64(),

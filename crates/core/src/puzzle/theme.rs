@@ -151,8 +151,21 @@ pub fn blocked_jump(pos: &Position) -> bool {
 
 /// The anti-chase rules forbid a move to the side to move now.
 fn chase_themes(g: &Game, themes: &mut Vec<Theme>) {
+    let (seven_three, seventeen_five) = chase_forbids(g);
+    if seven_three {
+        themes.push(Theme::Chase73);
+    }
+    if seventeen_five {
+        themes.push(Theme::Chase175);
+    }
+}
+
+/// Whether the 7-3 and the 17-5 rule (`jungle-cn`) each forbid a move to the side to
+/// move now (a move the animals' own rules allow); both false under other rules or
+/// when the game is over.
+pub fn chase_forbids(g: &Game) -> (bool, bool) {
     if !g.rules().anti_chase || g.result() != GameResult::Ongoing {
-        return;
+        return (false, false);
     }
     let (seven_three, seventeen_five) = with_move_rules!(g.rules().moves, R => {
         anti_chase::forbidden_by_rule::<R>(g.position(), g.records())
@@ -160,13 +173,11 @@ fn chase_themes(g: &Game, themes: &mut Vec<Theme>) {
     let pos = g.position();
     let mut list = crate::board::MoveList::new();
     with_move_rules!(g.rules().moves, R => crate::board::movegen::generate_with::<R>(pos, &mut list));
+    let mut out = (false, false);
     for &m in list.iter() {
         let animal = pos.mover(m);
-        if seven_three.forbids(animal, m.to()) {
-            themes.push(Theme::Chase73);
-        }
-        if seventeen_five.forbids(animal, m.to()) {
-            themes.push(Theme::Chase175);
-        }
+        out.0 |= seven_three.forbids(animal, m.to());
+        out.1 |= seventeen_five.forbids(animal, m.to());
     }
+    out
 }
