@@ -8,10 +8,11 @@
 //! the search's lines (one thread, a fresh hash table, no endgame tables: the tables
 //! would play every endgame perfectly). The weakest row is the beginner
 //! (`search/beginner.rs`), which does not search: its chance is the share of
-//! `BEGINNER_SAMPLES` seeds with which it chooses a right move. Between two rows, `UCI_Elo` plays the
-//! stronger row's move with a probability proportional to the distance, so the
-//! probability of a right move is linear in the Elo between rows, and the puzzle is
-//! solved with the product over its solver moves. The puzzle's Elo is the lowest
+//! `BEGINNER_SAMPLES` seeds with which it chooses a right move. A row solves the
+//! puzzle with the product of its chances over the solver moves. Between two rows,
+//! `UCI_Elo` plays a whole game as the stronger row with a probability proportional
+//! to the distance (`search/strength.rs`), so the chance of solving is linear in the
+//! Elo between the two rows' chances of solving. The puzzle's Elo is the lowest
 //! `UCI_Elo` that solves it at least half the time; below the weakest row and above
 //! full strength it is extended by `BELOW` and `ABOVE`.
 //!
@@ -265,27 +266,41 @@ fn chance_of(lines: &[SearchInfo], temperature: i32, right: &[Move]) -> f64 {
         / total
 }
 
-/// The chance of a right move at `elo` on the `UCI_Elo` scale (clamped to it).
-pub fn chance_at(chances: &RowChances, elo: f64) -> f64 {
+/// The rows `elo` (clamped to the `UCI_Elo` scale) plays as: the upper row's index
+/// and the probability of a game as that row, the rest as the row below it.
+fn rows_at(elo: f64) -> (usize, f64) {
     let elo = elo.clamp(f64::from(ELO_MIN), f64::from(ELO_MAX));
     let upper = LEVELS
         .iter()
         .position(|l| f64::from(l.elo) >= elo)
         .unwrap_or(LEVELS.len() - 1);
     if upper == 0 || f64::from(LEVELS[upper].elo) == elo {
-        return chances[upper];
+        return (upper, 1.0);
     }
     let (lo, hi) = (
         f64::from(LEVELS[upper - 1].elo),
         f64::from(LEVELS[upper].elo),
     );
-    let q = (elo - lo) / (hi - lo);
-    q * chances[upper] + (1.0 - q) * chances[upper - 1]
+    (upper, (elo - lo) / (hi - lo))
 }
 
-/// The chance of solving the whole puzzle at `elo`.
+/// The chance of a right move at `elo` on the `UCI_Elo` scale (clamped to it): the
+/// two rows' chances weighted by how often each is played.
+pub fn chance_at(chances: &RowChances, elo: f64) -> f64 {
+    match rows_at(elo) {
+        (upper, q) if q >= 1.0 => chances[upper],
+        (upper, q) => q * chances[upper] + (1.0 - q) * chances[upper - 1],
+    }
+}
+
+/// The chance of solving the whole puzzle at `elo`: each row solves it with the
+/// product of its chances, and a game is played as one row throughout.
 pub fn solve_chance(steps: &[RowChances], elo: f64) -> f64 {
-    steps.iter().map(|c| chance_at(c, elo)).product()
+    let solves = |row: usize| steps.iter().map(|c| c[row]).product::<f64>();
+    match rows_at(elo) {
+        (upper, q) if q >= 1.0 => solves(upper),
+        (upper, q) => q * solves(upper) + (1.0 - q) * solves(upper - 1),
+    }
 }
 
 /// The lowest Elo that solves the puzzle at least half the time, in steps of 1 Elo;
@@ -418,6 +433,20 @@ mod tests {
         let mut engine = Engine::new(16).expect("a 16 MB table");
         let rows = row_chances(&mut engine, &start, &moves[..1]);
         assert_eq!(rows[0], shares[0]);
+    }
+
+    #[test]
+    fn a_game_between_rows_is_played_as_one_of_them() {
+        // Two moves: the upper row finds both, the lower one each half the time.
+        // Halfway between, a game is the upper row's half the time: ½ + ½·¼.
+        let n = LEVELS.len();
+        let mut c = flat(0.0);
+        c[n - 1] = 1.0;
+        c[n - 2] = 0.5;
+        let mid = f64::from(LEVELS[n - 2].elo + LEVELS[n - 1].elo) / 2.0;
+        assert!((solve_chance(&[c, c], mid) - 0.625).abs() < 1e-9);
+        // A move at a time would have given (¾)² = 0.5625.
+        assert!((chance_at(&c, mid).powi(2) - 0.5625).abs() < 1e-9);
     }
 
     #[test]
