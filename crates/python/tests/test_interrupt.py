@@ -24,6 +24,9 @@ def interrupted_after(seconds, call):
         sent.append(time.monotonic())
         os.kill(os.getpid(), signal.SIGINT)
 
+    # A process started in the background by a shell (`cmd &`, nohup) inherits SIGINT
+    # ignored, and Python then installs no handler: install Python's own for the test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(seconds, send)
     timer.start()
     try:
@@ -32,6 +35,7 @@ def interrupted_after(seconds, call):
         return time.monotonic() - sent[0]
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_ctrl_c_stops_a_long_analysis_and_the_engine_works_after():
