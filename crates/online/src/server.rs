@@ -59,6 +59,19 @@ fn internal(e: impl std::fmt::Display) -> Response {
 }
 
 impl App {
+    /// The body of a request limited per address: refused when the address is over
+    /// its rate, or the body is not the JSON asked for.
+    fn limited_body<T>(
+        &self,
+        ip: IpAddr,
+        body: Result<Json<T>, JsonRejection>,
+    ) -> Result<T, Box<Response>> {
+        if let Some(r) = self.limited(ip) {
+            return Err(Box::new(r));
+        }
+        body.map(|Json(b)| b).map_err(|e| Box::new(bad_body(e)))
+    }
+
     fn limited(&self, ip: IpAddr) -> Option<Response> {
         self.limiter.check_key(&ip).is_err().then(|| {
             refuse(
@@ -89,17 +102,16 @@ struct MineReq {
     tokens: Vec<String>,
 }
 
-/// Checks a create request's rules and time control: `(rules text, tc text)`.
-fn game_settings(
-    tc: &str,
-    rules: Option<&str>,
-) -> Result<(String, String), (&'static str, String)> {
-    let tc = TimeControl::parse(tc).map_err(|e| ("bad_tc", e))?;
+/// Checks a new game's rules and time control: `(rules text, tc text)`, or the
+/// refusal (400 `bad_tc`, `bad_rules`).
+fn game_settings(tc: &str, rules: Option<&str>) -> Result<(String, String), Box<Response>> {
+    let bad = |code: &str, why: String| Box::new(refuse(StatusCode::BAD_REQUEST, code, why));
+    let tc = TimeControl::parse(tc).map_err(|e| bad("bad_tc", e))?;
     let rules = rules.unwrap_or("jungle");
     if rules.len() > 200 {
-        return Err(("bad_rules", "rules text too long".into()));
+        return Err(bad("bad_rules", "rules text too long".into()));
     }
-    let rules: Rules = rules.parse().map_err(|e| ("bad_rules", e))?;
+    let rules: Rules = rules.parse().map_err(|e| bad("bad_rules", e))?;
     Ok((rules.to_string(), tc.to_string()))
 }
 
@@ -129,16 +141,13 @@ async fn create(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Result<Json<CreateReq>, JsonRejection>,
 ) -> Response {
-    if let Some(r) = app.limited(addr.ip()) {
-        return r;
-    }
-    let Json(req) = match body {
-        Ok(b) => b,
-        Err(e) => return bad_body(e),
+    let req = match app.limited_body(addr.ip(), body) {
+        Ok(req) => req,
+        Err(refusal) => return *refusal,
     };
     let (rules, tc) = match game_settings(&req.tc, req.rules.as_deref()) {
         Ok(s) => s,
-        Err((code, why)) => return refuse(StatusCode::BAD_REQUEST, code, why),
+        Err(refusal) => return *refusal,
     };
     let side = match req.color.as_deref().unwrap_or("random") {
         "red" => Side::Red,
@@ -265,16 +274,13 @@ async fn quick(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Result<Json<QuickReq>, JsonRejection>,
 ) -> Response {
-    if let Some(r) = app.limited(addr.ip()) {
-        return r;
-    }
-    let Json(req) = match body {
-        Ok(b) => b,
-        Err(e) => return bad_body(e),
+    let req = match app.limited_body(addr.ip(), body) {
+        Ok(req) => req,
+        Err(refusal) => return *refusal,
     };
     let (rules, tc) = match game_settings(&req.tc, req.rules.as_deref()) {
         Ok(s) => s,
-        Err((code, why)) => return refuse(StatusCode::BAD_REQUEST, code, why),
+        Err(refusal) => return *refusal,
     };
     let open = match app.hub.store.lobby().await {
         Ok(rows) => rows,
@@ -297,12 +303,9 @@ async fn mine(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Result<Json<MineReq>, JsonRejection>,
 ) -> Response {
-    if let Some(r) = app.limited(addr.ip()) {
-        return r;
-    }
-    let Json(req) = match body {
-        Ok(b) => b,
-        Err(e) => return bad_body(e),
+    let req = match app.limited_body(addr.ip(), body) {
+        Ok(req) => req,
+        Err(refusal) => return *refusal,
     };
     if req.tokens.len() > 50 || !req.tokens.iter().all(|t| token_ok(t)) {
         return refuse(
