@@ -55,6 +55,13 @@ pub fn spawn_with_url(cmd: &mut Command) -> (Child, String) {
     (child, addr)
 }
 
+/// A GET of `path` from the server at `addr`: (status, body).
+pub fn get(addr: &str, path: &str) -> (u16, String) {
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    let (status, _, body) = raw(addr, req.as_bytes());
+    (status, body)
+}
+
 /// Sends raw bytes to `addr`, returns (status, headers, body).
 pub fn raw(addr: &str, request: &[u8]) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).expect("connects");
@@ -97,12 +104,7 @@ impl Gui {
     }
 
     pub fn get(&self, path: &str) -> (u16, String) {
-        let req = format!(
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        );
-        let (status, _, body) = self.raw(req.as_bytes());
-        (status, body)
+        get(&self.addr, path)
     }
 
     pub fn post(&self, action: &str, body: &str) -> (u16, serde_json::Value) {

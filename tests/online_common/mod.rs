@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
-pub use crate::gui_common::{jungle, raw, spawn_with_url};
+pub use crate::gui_common::{get, jungle, raw, spawn_with_url};
 
 /// A fresh temporary folder (removed when dropped).
 pub struct TempDir(pub PathBuf);
@@ -84,12 +84,7 @@ impl Server {
     }
 
     pub fn get(&self, path: &str) -> (u16, String) {
-        let req = format!(
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.addr
-        );
-        let (status, _, body) = self.raw(req.as_bytes());
-        (status, body)
+        get(&self.addr, path)
     }
 
     pub fn post(&self, path: &str, body: &str) -> (u16, Value) {
