@@ -691,12 +691,12 @@ class Adapter:
     def run(self, stdin) -> None:
         threading.Thread(target=self._read_stdin, args=(stdin,), daemon=True).start()
         while True:
-            timeout = self._next_timeout()
             try:
-                kind, gen, line = self.events.get(timeout=timeout)
+                kind, gen, line = self.events.get(timeout=self._next_timeout())
             except queue.Empty:
                 self.on_timeout()
                 continue
+            self.on_timeout()  # a deadline that passed comes before this event
             try:
                 if kind == "stdin":
                     if not self.command(line):
