@@ -393,6 +393,11 @@ class Game:
     def position(self) -> Position:
         return self.positions[-1]
 
+    def copy(self) -> Game:
+        game = Game(self.positions[0], self.variant)
+        game.positions, game.moves, game.history = list(self.positions), list(self.moves), list(self.history)
+        return game
+
     def legal_moves(self) -> list[str]:
         pos = self.position
         moves = base_moves(pos)
@@ -699,7 +704,7 @@ class Adapter:
             self.on_timeout()  # a deadline that passed comes before this event
             try:
                 if kind == "stdin":
-                    if not self.command(line):
+                    if not self.command(line, gen):
                         return
                 elif kind == "stdin-eof":
                     self.quit()
@@ -717,7 +722,8 @@ class Adapter:
 
     def _read_stdin(self, stdin) -> None:
         for raw in stdin:
-            self.events.put(("stdin", 0, raw.decode("utf-8", "replace").strip()))
+            # The generation field carries the time the line came (a go's clock starts then).
+            self.events.put(("stdin", time.monotonic(), raw.decode("utf-8", "replace").strip()))
         self.events.put(("stdin-eof", 0, None))
 
     def _next_timeout(self) -> float | None:
@@ -740,8 +746,8 @@ class Adapter:
 
     # -- commands from the referee --
 
-    def command(self, line: str) -> bool:
-        """One protocol line; False after `quit`."""
+    def command(self, line: str, received: float | None = None) -> bool:
+        """One protocol line (read at time `received`); False after `quit`."""
         tokens = line.split()
         if not tokens:
             return True
@@ -765,10 +771,11 @@ class Adapter:
         elif name == "position":
             self.position(args)
         elif name == "go":
-            self.go(args)
+            self.go(args, time.monotonic() if received is None else received)
         elif name == "stop":
             if self.search:
                 self.answer_now("stop")
+            self.drop_pending("stop")
         elif name == "ponderhit":
             pass
         elif name == "quit":
@@ -817,16 +824,28 @@ class Adapter:
             fen = START_FEN
         else:
             fen = " ".join(args[1:moves_at])
+        moves = args[moves_at + 1 :]
         try:
-            game = Game(parse_fen(fen), self.options["uci_variant"])
-            for m in args[moves_at + 1 :]:
+            start = parse_fen(fen)
+            game = self.game
+            # The referee sends the whole game before every move: play only the new
+            # moves when the game so far is the start of it.
+            if (
+                game.positions[0] == start
+                and game.variant == self.options["uci_variant"]
+                and moves[: len(game.moves)] == game.moves
+            ):
+                game = game.copy()
+            else:
+                game = Game(start, self.options["uci_variant"])
+            for m in moves[len(game.moves) :]:
                 game.play(m)
         except ValueError as e:
             self.error(f"position refused: {e}")
             return
         self.game = game
 
-    def go(self, args: list[str]) -> None:
+    def go(self, args: list[str], received: float) -> None:
         if self.search:
             self.error("go refused: a search is running")
             return
@@ -845,7 +864,6 @@ class Adapter:
         if not legal:
             self.say("bestmove 0000")
             return
-        received = time.monotonic()
         if self.engine.busy:
             # The last search is finishing the iteration it was in; wait for it a
             # little, then restart the engine.
@@ -1015,9 +1033,18 @@ class Adapter:
         self.restart_engine("it ended")
         self.start_pending()
 
+    def drop_pending(self, why: str) -> None:
+        """A `go` still waiting for the engine is answered at once."""
+        if self.pending_go:
+            self.pending_go = None
+            move = self.game.legal_moves()[0]
+            log.warning("%s while the engine was still busy: playing %s", why, move)
+            self.say(f"bestmove {move}")
+
     def quit(self) -> None:
         if self.search:
             self.answer_now("quit")
+        self.drop_pending("quit")
         self.engine.send("quit")
         try:
             self.engine.proc.wait(timeout=0.2)

@@ -460,6 +460,12 @@ class Protocol(Session, unittest.TestCase):
         stop = sent.index("stop")
         self.assertEqual(sent[stop + 1], "fen " + ENGINE_START + " moves c6d6")
         self.assertEqual(sent.count("go time 1475"), 1)
+        # A stop while the go waits for the engine is answered at once.
+        out = self.session(
+            [1.0, "go movetime 100", 0.1, "position startpos moves g3g4", "go movetime 3000", 0.05, "stop", "isready", "quit"],
+            env={"FAKE_ITERATION": "0.4", "FAKE_MOVE": "i6h6"},
+        )
+        self.assertEqual(out[-2:], ["bestmove " + A.Game(A.parse_fen("l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L b")).legal_moves()[0], "readyok"])
 
     def test_illegal_engine_move_is_passed_on_and_logged(self):
         # Red's tiger a1 cannot go to e1 (its a4): the referee judges the move.
@@ -483,6 +489,27 @@ class Protocol(Session, unittest.TestCase):
         bans = [line for line in self.engine_input() if line.startswith("banmoves")]
         self.assertEqual(len(bans), 1)
         self.assertIn(A.move_to_engine("b3b7"), bans[0].split())
+
+    def test_position_plays_only_new_moves(self):
+        adapter = A.Adapter.__new__(A.Adapter)
+        adapter.options = {o.name.lower(): o.default for o in A.OPTIONS}
+        adapter.game = A.Game(A.parse_fen(A.START_FEN))
+        adapter.out = io.StringIO()
+        adapter.position("startpos moves g3g4".split())
+        first = adapter.game
+        adapter.position("startpos moves g3g4 a7a6".split())
+        self.assertEqual(adapter.game.moves, ["g3g4", "a7a6"])
+        self.assertIs(adapter.game.positions[1], first.positions[1])  # kept, not replayed
+        self.assertEqual(first.moves, ["g3g4"])  # the old game is not changed
+        # An illegal move refuses the whole command: the game stays.
+        adapter.position("startpos moves g3g4 a7a6 g4g9".split())
+        self.assertIn("position refused: illegal move 'g4g9'", adapter.out.getvalue())
+        self.assertEqual(adapter.game.moves, ["g3g4", "a7a6"])
+        # Another line or start position starts again.
+        adapter.position("startpos moves a3a4".split())
+        self.assertEqual(adapter.game.moves, ["a3a4"])
+        adapter.position(f"fen {A.START_FEN.replace(' 0 1', ' 7 1')} moves a3a4".split())
+        self.assertEqual(adapter.game.position.quiet_plies, 8)
 
     def test_clock_budget(self):
         adapter = A.Adapter.__new__(A.Adapter)
