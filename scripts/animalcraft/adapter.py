@@ -584,16 +584,23 @@ class Search:
     pending_info: str | None = None
 
 
-def _die_with_parent() -> None:
-    """In the child: Linux ends it when the adapter dies (a referee may kill the
-    adapter; the engine would otherwise search on until its iteration ends)."""
+def _prctl():
     try:
         import ctypes
-        import signal
 
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # not Linux
+        return None
+
+
+_PRCTL = _prctl()  # looked up here: the child between fork and exec only calls it
+
+
+def _die_with_parent() -> None:
+    """In the child: Linux kills it when the adapter dies (a referee may kill the
+    adapter; the engine would otherwise search on until its iteration ends)."""
+    if _PRCTL is not None:
+        _PRCTL(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
 
 
 class Engine:
