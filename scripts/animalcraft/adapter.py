@@ -576,6 +576,7 @@ class Search:
 
     started: float
     deadline: float | None  # when to answer with the best move so far
+    last_resort: float | None  # with no iteration finished, wait for one until then
     target_depth: int | None  # answer once an iteration of this depth is done
     infinite: bool
     legal: list
@@ -748,8 +749,13 @@ class Adapter:
         if self.pending_go and now >= self.pending_go[2]:
             self.restart_engine("its previous search did not stop in time")
             self.start_pending()
-        if self.search and self.search.deadline is not None and now >= self.search.deadline:
-            self.answer_now("time is up")
+        s = self.search
+        if s and s.deadline is not None and now >= s.deadline:
+            if s.best is None and s.last_resort is not None and now < s.last_resort:
+                log.warning("time is up before the engine's first iteration ended: waiting for it")
+                s.deadline, s.target_depth = s.last_resort, 1
+            else:
+                self.answer_now("time is up")
 
     # -- commands from the referee --
 
@@ -872,12 +878,13 @@ class Adapter:
             self.say("bestmove 0000")
             return
         if self.engine.busy:
-            # The last search is finishing the iteration it was in; wait for it a
-            # little, then restart the engine.
+            # The last search is finishing the iteration it was in (it started it
+            # early enough to end near the last deadline): wait for it, then restart
+            # the engine (a new one is slow to clear its hash table the first time).
             wait = 2.0
             budget = self.budget(limits)
             if budget is not None:
-                wait = min(wait, budget[1] / 4)
+                wait = min(wait, max(budget[1], 0.5))
             self.pending_go = (limits, received, received + wait)
             return
         self.start(limits, received)
@@ -888,15 +895,18 @@ class Adapter:
             self.pending_go = None
             self.start(limits, received)
 
-    def budget(self, limits: Limits) -> tuple[int, float] | None:
-        """(the engine's `go time` in ms, the adapter's deadline in s after `go`), or
-        None when there is no time limit."""
+    def budget(self, limits: Limits) -> tuple[int, float, float] | None:
+        """(the engine's `go time` in ms, the adapter's deadline and its last resort
+        in s after `go`), or None when there is no time limit. Past the deadline,
+        before the engine's first iteration has ended (it clears its hash table
+        first), the adapter waits for that iteration until the last resort: a late
+        answer rather than a blind one."""
         overhead = self.options["move overhead"]
         if limits.movetime is not None:
             usable = max(1, limits.movetime - overhead)
             # An iteration takes about as long as all before it: start one only in
-            # the first half.
-            return max(1, usable // 2), usable / 1000
+            # the first half. `jungle match` waits 5 s past the movetime.
+            return max(1, usable // 2), usable / 1000, (limits.movetime + 2000) / 1000
         own = limits.time.get(self.game.position.side)
         if own is None:
             return None
@@ -906,11 +916,11 @@ class Adapter:
         if limits.movestogo == 1:
             optimum = 0.9 * usable
         hard = min(3 * optimum, max(optimum, usable / 4), usable)
-        return max(1, int(optimum * 0.6)), hard / 1000
+        return max(1, int(optimum * 0.6)), hard / 1000, max(hard, usable / 2) / 1000
 
     def start(self, limits: Limits, received: float) -> None:
         fixed = self.options["depth"]
-        deadline = None
+        deadline = last_resort = None
         target = None
         if fixed:
             command = f"go depth {fixed}"
@@ -920,13 +930,15 @@ class Adapter:
             budget = self.budget(limits)
             if budget is not None:
                 command = f"go time {budget[0]}"
-                deadline = received + budget[1]
+                deadline, last_resort = received + budget[1], received + budget[2]
                 target = limits.depth
             elif limits.depth is not None:
                 command = f"go depth {limits.depth}"
             else:
                 command = "go depth 100"
-        self.search = Search(received, deadline, target, limits.infinite and not fixed, self.game.legal_moves())
+        self.search = Search(
+            received, deadline, last_resort, target, limits.infinite and not fixed, self.game.legal_moves()
+        )
         self.engine.send(engine_position_line(self.game))
         bans = engine_bans(self.game)
         if bans:
@@ -1063,11 +1075,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", required=True, help="the AnimalcraftAI engine binary (build.sh)")
     parser.add_argument("--depth", type=int, default=0, help="fixed depth for every go (option Depth)")
-    parser.add_argument("--log-level", default="WARNING", help="stderr log level (default WARNING)")
+    parser.add_argument("--log-level", default="WARNING", help="log level (default WARNING)")
+    parser.add_argument("--log-file", help="log to this file (appending) instead of stderr")
     args = parser.parse_args(argv)
     if not 0 <= args.depth <= 100:
         parser.error("--depth takes 0 (off) to 100")
-    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="animalcraft adapter: %(message)s")
+    if args.log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        parser.error("--log-level takes debug, info, warning or error")
+    # `jungle match` drops its engines' stderr: --log-file keeps a match's log.
+    target = {"filename": args.log_file} if args.log_file else {"stream": sys.stderr}
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s animalcraft adapter %(process)d: %(message)s",
+        **target,
+    )
     if not os.access(args.engine, os.X_OK):
         log.error("no engine binary at %s (build it with scripts/animalcraft/build.sh)", args.engine)
         return 1

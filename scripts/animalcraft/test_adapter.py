@@ -291,6 +291,7 @@ FAKE_ENGINE = textwrap.dedent(
     import os, select, sys, time
     move = os.environ.get("FAKE_MOVE", "c6d6")
     pause = float(os.environ.get("FAKE_ITERATION", "0"))
+    first = float(os.environ.get("FAKE_FIRST", "0"))  # its hash table's clearing
     log = open(os.environ["FAKE_LOG"], "a") if os.environ.get("FAKE_LOG") else None
     buf = b""
     def line(block):
@@ -314,6 +315,7 @@ FAKE_ENGINE = textwrap.dedent(
             print("id name AnimalcraftAI\\nid version 1.7\\nucciok", flush=True)
         elif text.startswith("go "):
             depth = int(text.split()[2]) if text.startswith("go depth") else 100
+            time.sleep(first)
             for d in range(1, depth + 1):
                 if d > 1:
                     time.sleep(pause)
@@ -447,6 +449,18 @@ class Protocol(Session, unittest.TestCase):
         self.assertIn("go time 125", sent)  # half of 300 less the overhead
         self.assertIn("stop", sent)
 
+    def test_late_first_iteration_is_waited_for(self):
+        # The engine needs 0.5 s before its first iteration ends: at movetime 200 the
+        # adapter waits for it (late) rather than answer blindly.
+        start = time.monotonic()
+        out = self.session(
+            [1.0, "position startpos moves g3g4", "go movetime 200", 1.5, "quit"],
+            env={"FAKE_FIRST": "0.5", "FAKE_ITERATION": "0.3", "FAKE_MOVE": "i6h6"},
+        )
+        self.assertEqual(out[-1], "bestmove g9g8")
+        self.assertIn("waiting for it", self.stderr)
+        self.assertLess(time.monotonic() - start, 10)
+
     def test_next_go_waits_for_the_stopped_search(self):
         # The second go comes while the engine finishes the iteration it was told to
         # stop after: the adapter sends nothing before its bestmove (the engine would
@@ -515,11 +529,11 @@ class Protocol(Session, unittest.TestCase):
         adapter = A.Adapter.__new__(A.Adapter)
         adapter.options = {"move overhead": 50}
         adapter.game = A.Game(A.parse_fen(A.START_FEN))
-        engine_ms, hard = adapter.budget(A.parse_go("wtime 10050 btime 5000 winc 100 binc 100".split()))
+        engine_ms, hard, last = adapter.budget(A.parse_go("wtime 10050 btime 5000 winc 100 binc 100".split()))
         self.assertEqual(engine_ms, int((10000 / 30 + 75) * 0.6))
         self.assertAlmostEqual(hard, 3 * (10000 / 30 + 75) / 1000)
-        engine_ms, hard = adapter.budget(A.parse_go(["movetime", "1050"]))
-        self.assertEqual((engine_ms, hard), (500, 1.0))
+        self.assertAlmostEqual(last, 5.0)
+        self.assertEqual(adapter.budget(A.parse_go(["movetime", "1050"])), (500, 1.0, 3.05))
         self.assertIsNone(adapter.budget(A.parse_go(["depth", "5"])))
         for bad in (["depth", "0"], ["depth"], ["movetime", "-5"], ["ponder"], ["bogus", "1"]):
             with self.assertRaises(ValueError):
