@@ -684,20 +684,25 @@ class Adapter:
         self.engine = self._start_engine()
 
     def wait_for_engine(self, timeout: float = 10.0) -> None:
-        """At start: the engine's handshake (`ucciok`), or exit with an error."""
+        """At start: the engine's handshake (`ucciok`) and a search to depth 1 (its
+        first `go` clears 768 MB of fresh memory, 0.4 s, later ones take 20 ms), or
+        exit with an error."""
         end = time.monotonic() + timeout
-        while True:
-            try:
-                kind, gen, line = self.events.get(timeout=max(0.0, end - time.monotonic()))
-            except queue.Empty:
-                log.error("the engine did not answer ucci within %.0f s", timeout)
-                raise SystemExit(1)
-            if kind == "engine-eof":
-                log.error("the engine %s ended at start", self.engine_path)
-                raise SystemExit(1)
-            if line == "ucciok":
-                return
-            log.info("engine: %s", line)
+        for expected in ("ucciok", "bestmove"):
+            if expected == "bestmove":
+                self.engine.send("go depth 1")
+            while True:
+                try:
+                    kind, gen, line = self.events.get(timeout=max(0.0, end - time.monotonic()))
+                except queue.Empty:
+                    log.error("the engine did not answer %s within %.0f s", expected, timeout)
+                    raise SystemExit(1)
+                if kind == "engine-eof":
+                    log.error("the engine %s ended at start", self.engine_path)
+                    raise SystemExit(1)
+                log.debug("engine: %s", line)
+                if line.startswith(expected):
+                    break
 
     # -- the main loop --
 
