@@ -14,7 +14,7 @@
 
 use super::beginner::{Beginner, Profile};
 use super::limits::SearchOptions;
-use super::score::INFINITE;
+use super::score::{mate_in, INFINITE};
 use super::search::RootMove;
 use crate::board::{Move, MoveRules, Position};
 use crate::rng::Rng;
@@ -105,7 +105,8 @@ pub const ELO_MIN: u32 = LEVELS[0].elo;
 pub const ELO_MAX: u32 = LEVELS[LEVELS.len() - 1].elo;
 
 /// Scores beyond this are clamped before the softmax, so a forced win is very likely
-/// but not certain to be taken by the weakest settings.
+/// but not certain to be taken by the weakest settings (a win at once always is:
+/// `choice_weights`).
 const SCORE_CAP: i32 = 3000;
 
 /// The weakening of one search (drawn once per search).
@@ -227,8 +228,18 @@ impl Strength {
 /// scale) at `temperature` (> 0): `exp((score − best) / T)` after clamping every
 /// score to ±`SCORE_CAP`; a move never scored (`-INFINITE`) weighs nothing. A move is
 /// played with probability its weight over the sum (the puzzles' difficulty uses the
-/// same weights).
+/// same weights). A win at once is always taken: when the best move wins with this
+/// move (entering the den, taking the last animal, leaving no move), only such moves
+/// weigh, as anyone who has learnt the rules takes it; the clamp would otherwise
+/// weigh it as any slower forced win.
 pub fn choice_weights(temperature: i32, scores: &[i32]) -> Vec<f64> {
+    let at_once = |s: i32| s >= mate_in(1);
+    if scores.first().is_some_and(|&s| at_once(s)) {
+        return scores
+            .iter()
+            .map(|&s| if at_once(s) { 1.0 } else { 0.0 })
+            .collect();
+    }
     let scored = |s: i32| s.clamp(-SCORE_CAP, SCORE_CAP);
     let top = scores.first().map_or(0, |&s| scored(s));
     scores
@@ -390,5 +401,29 @@ mod tests {
             };
             assert!(warm.pick::<Standard>(&start, &moves, 2) < 2);
         }
+    }
+
+    /// Even the warmest row takes a win at once (two here, shared evenly), but a
+    /// slower forced win only weighs as the clamp allows.
+    #[test]
+    fn a_win_at_once_is_always_taken() {
+        let once = mate_in(1);
+        let weights = choice_weights(600, &[once, once, mate_in(3), 200, -500]);
+        assert_eq!(weights, vec![1.0, 1.0, 0.0, 0.0, 0.0]);
+        let start = Position::startpos();
+        let moves = root(&[once, mate_in(3), mate_in(5), 0]);
+        for seed in 0..500u64 {
+            let warm = Strength {
+                depth: 1,
+                temperature: 600,
+                beginner: None,
+                seed: seed * 2654435761 + 1,
+            };
+            assert_eq!(warm.pick::<Standard>(&start, &moves, 4), 0);
+        }
+        // Slower wins are clamped alike: a win in 3 and one in 5 weigh the same.
+        let slower = choice_weights(600, &[mate_in(3), mate_in(5), 0]);
+        assert_eq!(slower[0], slower[1]);
+        assert!(slower[2] > 0.0 && slower[2] < 0.01, "{slower:?}");
     }
 }
