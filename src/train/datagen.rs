@@ -817,8 +817,17 @@ mod tests {
         engine.options.report = false;
         let (outcome, lines) = search_lines(&mut engine, &game, 2000, 4);
         assert_eq!(lines.len(), 4);
-        assert_eq!(Some(lines[0].0), outcome.best);
-        assert_eq!(lines[0].1, outcome.score);
+        assert!(outcome.depth >= 1);
+        // Four different moves, best first (the search's own best may come from the
+        // depth it was stopped in, after the lines' completed one).
+        let moves: std::collections::HashSet<Move> = lines.iter().map(|l| l.0).collect();
+        assert_eq!(moves.len(), 4);
+        assert!(
+            lines
+                .windows(2)
+                .all(|w| w[0].1.to_internal() >= w[1].1.to_internal()),
+            "{lines:?}"
+        );
         assert_eq!((engine.options.multipv, engine.options.report), (1, false));
     }
 

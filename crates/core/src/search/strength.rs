@@ -35,7 +35,7 @@ pub struct Level {
 /// "Strength levels", has the matches; `scripts/calibrate-levels.sh` measures them).
 pub const LEVELS: [Level; 10] = [
     Level {
-        elo: 988,
+        elo: 951,
         depth: 1,
         temperature: 0,
         beginner: Some(Profile {
@@ -45,55 +45,55 @@ pub const LEVELS: [Level; 10] = [
         }),
     },
     Level {
-        elo: 1168,
+        elo: 1086,
         depth: 1,
         temperature: 600,
         beginner: None,
     },
     Level {
-        elo: 1264,
+        elo: 1175,
         depth: 1,
         temperature: 300,
         beginner: None,
     },
     Level {
-        elo: 1360,
+        elo: 1269,
         depth: 1,
         temperature: 150,
         beginner: None,
     },
     Level {
-        elo: 1516,
+        elo: 1435,
         depth: 1,
         temperature: 60,
         beginner: None,
     },
     Level {
-        elo: 1693,
+        elo: 1624,
         depth: 2,
         temperature: 30,
         beginner: None,
     },
     Level {
-        elo: 1816,
+        elo: 1743,
         depth: 3,
         temperature: 20,
         beginner: None,
     },
     Level {
-        elo: 1943,
+        elo: 1886,
         depth: 5,
         temperature: 10,
         beginner: None,
     },
     Level {
-        elo: 1994,
+        elo: 1933,
         depth: 8,
         temperature: 0,
         beginner: None,
     },
     Level {
-        elo: 2025,
+        elo: 1973,
         depth: 0,
         temperature: 0,
         beginner: None,
