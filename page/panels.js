@@ -426,7 +426,7 @@ Jungle.panels = (() => {
     const toMove = s.sideToMove;
     if (s.online && (s.online.watching || s.online.status === "waiting")) {
       // An online game watched, or not begun: the server says who may move.
-      showNotice("info", () => t(s.online.watching ? "online.watching" : "refusal.online.not_started"));
+      showNotice("info", () => t(s.online.watching ? "online.watchingNoMove" : "refusal.online.not_started"));
     } else if (s.thinking) {
       showNotice("info", () => t("why.thinking", { engine }));
     } else if (p && you && p.color !== you) {

@@ -294,8 +294,8 @@ async fn two_windows(server: &mut Server, db: &str) {
     for (w, who) in [(wa, "A"), (wb, "B"), (wc, "the spectator")] {
         assert_eq!(moves(w).await, played, "{who}'s moves");
     }
-    // The spectator is offered no move (a click on an animal says it watches), and
-    // its seats are the sides.
+    // The spectator is offered no move (a click on an animal says that only the players
+    // move), and its seats are the sides.
     let animal: String = eval(
         wc,
         "return document.querySelector('#board .cell[data-piece]').dataset.sq",
@@ -305,7 +305,7 @@ async fn two_windows(server: &mut Server, db: &str) {
     until(
         wc,
         "the spectator told",
-        "document.getElementById('notice').textContent === '你正在观战。'",
+        "document.getElementById('notice').textContent === '只有对局双方可以走棋，你在观战。'",
     )
     .await;
     let spectator_moves: usize =

@@ -424,6 +424,7 @@
  "online.copy": "Kopieren",
  "online.copied": "Kopiert.",
  "online.watching": "Du schaust dieser Partie zu.",
+ "online.watchingNoMove": "Nur die beiden Spieler ziehen: Du schaust zu.",
  "online.seatsTaken": "Beide Plätze sind vergeben: du schaust zu.",
  "online.noSeat": "Dieser Browser hat in dieser Partie keinen Platz: du schaust zu.",
  "online.back": "Dein Freund ist zurück.",

@@ -424,6 +424,7 @@
  "online.copy": "Copy",
  "online.copied": "Copied.",
  "online.watching": "You are watching this game.",
+ "online.watchingNoMove": "Only the two players move: you are watching.",
  "online.seatsTaken": "Both seats are taken: you are watching.",
  "online.noSeat": "This browser holds no seat in this game: you are watching.",
  "online.back": "Your friend is back.",

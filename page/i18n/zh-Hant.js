@@ -424,6 +424,7 @@
  "online.copy": "複製",
  "online.copied": "已複製。",
  "online.watching": "你正在觀戰。",
+ "online.watchingNoMove": "只有對局雙方可以走棋，你在觀戰。",
  "online.seatsTaken": "雙方都已有人：你在觀戰。",
  "online.noSeat": "這個瀏覽器在本局沒有座位：你在觀戰。",
  "online.back": "朋友回來了。",

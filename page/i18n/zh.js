@@ -424,6 +424,7 @@
  "online.copy": "复制",
  "online.copied": "已复制。",
  "online.watching": "你正在观战。",
+ "online.watchingNoMove": "只有对局双方可以走棋，你在观战。",
  "online.seatsTaken": "双方都已有人：你在观战。",
  "online.noSeat": "这个浏览器在本局没有座位：你在观战。",
  "online.back": "朋友回来了。",
