@@ -215,3 +215,52 @@ fn the_shipped_ratings_are_this_builds() {
         "run `jungle puzzles rate puzzles/puzzles.txt --out puzzles/puzzles.txt`: {stale:?}"
     );
 }
+
+/// `jungle puzzles rate --explain FILE`: a line a puzzle with the rating written to
+/// `--out`, its five parts (0–1), a depth and an effort a solver move, and each row's
+/// chance of solving it.
+#[test]
+fn rate_explains_each_rating() {
+    let dir = std::env::temp_dir().join(format!("jungle-rate-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let set = shipped();
+    let some: Vec<&Puzzle> = set.iter().step_by(100).collect();
+    let input = dir.join("in.txt");
+    let text: String = some.iter().map(|p| format!("{p}\n")).collect();
+    std::fs::write(&input, text).expect("written");
+    let (out, explain) = (dir.join("out.txt"), dir.join("explain.tsv"));
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["puzzles", "rate"])
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .arg("--explain")
+        .arg(&explain)
+        .status()
+        .expect("jungle runs");
+    assert!(status.success());
+    let rated = read_puzzles(&std::fs::read_to_string(&out).expect("out")).expect("reads");
+    let lines: Vec<String> = std::fs::read_to_string(&explain)
+        .expect("explain")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), some.len() + 1, "{lines:?}");
+    assert!(lines[0].starts_with("id\trating\t"), "{}", lines[0]);
+    for (line, p) in lines[1..].iter().zip(&rated) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 13, "{line}");
+        assert_eq!((f[0], f[1]), (p.id.as_str(), p.rating.to_string().as_str()));
+        let moves = p.solution.len().div_ceil(2);
+        assert_eq!(f[2], moves.to_string());
+        for part in &f[4..9] {
+            let x: f64 = part.parse().expect("a part");
+            assert!((0.0..=1.0).contains(&x), "{line}");
+        }
+        assert_eq!(f[9].split(',').count(), moves, "{line}");
+        assert_eq!(f[10].split(',').count(), moves, "{line}");
+        let rows = jungle::search::strength::LEVELS.len();
+        assert_eq!(f[11].split(',').count(), rows, "{line}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

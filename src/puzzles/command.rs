@@ -219,6 +219,10 @@ pub(crate) struct RateArgs {
     /// Workers (each rates one puzzle on one thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// Also write each puzzle's rating with its parts to this file (tab-separated:
+    /// the levels' Elo, the five parts 0–1, the only-move depths and the efforts).
+    #[arg(long, value_name = "FILE")]
+    explain: Option<String>,
 }
 
 /// Runs `jungle puzzles …`; returns the exit code.
@@ -521,6 +525,27 @@ fn run_check(args: &CheckArgs) -> Result<i32, String> {
     Ok(if failures.is_empty() { 0 } else { 1 })
 }
 
+/// A puzzle's line of `rate --explain`.
+fn explanation(p: &Puzzle, d: &crate::puzzle::Difficulty) -> String {
+    let join = |v: Vec<String>| v.join(",");
+    let parts = d.parts().map(|x| format!("{x:.3}"));
+    let solves = (0..crate::search::strength::LEVELS.len())
+        .map(|row| format!("{:.2}", d.steps.iter().map(|c| c[row]).product::<f64>()))
+        .collect();
+    format!(
+        "{}\t{}\t{}\t{:.0}\t{}\t{}\t{}\t{}\t{}",
+        p.id,
+        d.rating,
+        d.depths.len(),
+        d.elo,
+        parts.join("\t"),
+        join(d.depths.iter().map(i32::to_string).collect()),
+        join(d.nodes.iter().map(u64::to_string).collect()),
+        join(solves),
+        join(p.themes.iter().map(|t| t.name().to_string()).collect())
+    )
+}
+
 /// The file's comment lines before its figures (what it is and how it was made), the
 /// figures of the rated set, a line saying it was rated again, then the puzzles.
 fn run_rate(args: &RateArgs) -> Result<i32, String> {
@@ -529,15 +554,28 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
     let mut puzzles = read_puzzles(&text).map_err(|e| format!("{}: {e}", quote(&args.file)))?;
     // Rating searches without tables and at the play budget: no verifier is used.
     let mut workers = workers(usize::from(args.threads), Settings::default(), &None, 0)?;
-    let mut ratings = vec![Ok(0); puzzles.len()];
-    in_parallel(&mut workers, &puzzles, &|w, p| w.rate(p), &mut |i, r| {
-        ratings[i] = r
-    });
+    let mut rated = vec![Err(String::new()); puzzles.len()];
+    in_parallel(
+        &mut workers,
+        &puzzles,
+        &|w, p| w.difficulty(p),
+        &mut |i, r| rated[i] = r,
+    );
     let mut changed = 0;
-    for (p, r) in puzzles.iter_mut().zip(ratings) {
-        let rating = r.map_err(|e| format!("{}: {e}", p.id))?;
-        changed += usize::from(rating != p.rating);
-        p.rating = rating;
+    let mut explained = Vec::new();
+    for (p, r) in puzzles.iter_mut().zip(rated) {
+        let difficulty = r.map_err(|e| format!("{}: {e}", p.id))?;
+        changed += usize::from(difficulty.rating != p.rating);
+        p.rating = difficulty.rating;
+        explained.push(explanation(p, &difficulty));
+    }
+    if let Some(path) = &args.explain {
+        let mut out = PartFile::create(path)?;
+        out.line("id\trating\tsolver moves\tlevels Elo\tlevels\tfailure\tlength\tdepth\teffort\tdepths\tnodes\trows\tthemes")?;
+        for line in &explained {
+            out.line(line)?;
+        }
+        out.finish()?;
     }
     let summary = check::summary(&puzzles);
     let mut out = PartFile::create(&args.out)?;

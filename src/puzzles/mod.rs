@@ -18,7 +18,7 @@ use crate::board::{Move, Position};
 use crate::common::test_books::{book_keys, TEST_BOOKS};
 use crate::game::{Game, Rules};
 use crate::puzzle::verify::{Found, Settings, Verifier};
-use crate::puzzle::{difficulty, theme, Puzzle};
+use crate::puzzle::{difficulty, theme, Difficulty, Puzzle};
 use crate::search::Engine;
 use crate::tb::Tablebases;
 use std::collections::HashSet;
@@ -49,8 +49,13 @@ impl Worker {
 
     /// The rating of `puzzle`'s solution by the strength levels as they are now.
     pub fn rate(&mut self, puzzle: &Puzzle) -> Result<u32, String> {
+        Ok(self.difficulty(puzzle)?.rating)
+    }
+
+    /// The difficulty of `puzzle`'s solution, with the parts of its rating.
+    pub fn difficulty(&mut self, puzzle: &Puzzle) -> Result<Difficulty, String> {
         let game = puzzle.game()?;
-        Ok(difficulty::rate(&mut self.rater, &game, &puzzle.solution).rating)
+        Ok(difficulty::rate(&mut self.rater, &game, &puzzle.solution))
     }
 
     /// The puzzle of a line found from `start` after `before`: its themes and rating.

@@ -18,10 +18,12 @@
 //!
 //! That Elo alone takes few values (a line is found from the depth of the row that
 //! first sees it), so the rating adds what else makes a puzzle hard to find: the
-//! solution's length (solver moves) and its only-move depth, the search depth from
+//! solution's length (solver moves), its only-move depth, the search depth from
 //! which the engine at full strength keeps playing a right move, summed over the
-//! solver moves. Each part is scaled to 0–1 (`Difficulty::hardness`) and their
-//! weighted sum (`WEIGHTS`) maps linearly onto `RATING_SPAN`.
+//! solver moves, and the search's effort, the nodes that search spent until then
+//! (continuous where the depths are steps: it grows with the choices and the
+//! defences to see through). Each part is scaled to 0–1 (`Difficulty::hardness`)
+//! and their weighted sum (`WEIGHTS`) maps linearly onto `RATING_SPAN`.
 
 use super::verify::{accepted, last_lines};
 use crate::board::Move;
@@ -50,9 +52,12 @@ pub const LONG_LINE: usize = 5;
 /// Only-move depths beyond one a solver move, summed over the line, at which the
 /// depth part is 1.
 pub const DEEP_LINE: i32 = 16;
-/// Weights of the levels' Elo, their failure rate, the length and the only-move
-/// depth in the hardness.
-pub const WEIGHTS: [f64; 4] = [0.4, 0.2, 0.2, 0.2];
+/// The effort (nodes summed over the solver moves) at which the effort part is 0,
+/// and at which it is 1; the part is logarithmic between them.
+pub const EFFORT_SPAN: (f64, f64) = (10.0, 1_000_000.0);
+/// Weights of the levels' Elo, their failure rate, the length, the only-move depth
+/// and the effort in the hardness.
+pub const WEIGHTS: [f64; 5] = [0.35, 0.15, 0.15, 0.15, 0.2];
 
 /// For each row of `LEVELS`, the probability of playing a right move at one solver
 /// move.
@@ -68,16 +73,24 @@ pub struct Difficulty {
     pub elo: f64,
     /// Each solver move's only-move depth (1 to `DEPTH_CAP + 1`).
     pub depths: Vec<i32>,
+    /// Each solver move's effort: the nodes the search spent until its only-move
+    /// depth was complete (twice `PLAY_NODES` when it never keeps a right move).
+    pub nodes: Vec<u64>,
     pub rating: u32,
 }
 
 impl Difficulty {
-    /// The hardness, 0 to 1: `WEIGHTS` of the Elo's place on
-    /// `[ELO_MIN − BELOW, ELO_MAX + ABOVE]`, of the levels' failure rate (the mean over
-    /// the rows of `LEVELS` of the chance of not solving the line), of the length (1
-    /// to `LONG_LINE` solver moves) and of the only-move depths beyond 1 (0 to
-    /// `DEEP_LINE`).
+    /// The hardness, 0 to 1: the `WEIGHTS` of `parts`.
     pub fn hardness(&self) -> f64 {
+        self.parts().iter().zip(WEIGHTS).map(|(x, w)| x * w).sum()
+    }
+
+    /// The five parts of the hardness, each 0 to 1: the Elo's place on
+    /// `[ELO_MIN − BELOW, ELO_MAX + ABOVE]`, the levels' failure rate (the mean over
+    /// the rows of `LEVELS` of the chance of not solving the line), the length (1 to
+    /// `LONG_LINE` solver moves), the only-move depths beyond 1 (0 to `DEEP_LINE`)
+    /// and the effort (`EFFORT_SPAN`, logarithmic).
+    pub fn parts(&self) -> [f64; 5] {
         let lo = f64::from(ELO_MIN) - BELOW;
         let hi = f64::from(ELO_MAX) + ABOVE;
         let levels = (self.elo - lo) / (hi - lo);
@@ -90,8 +103,10 @@ impl Difficulty {
         let length = (moves - 1) as f64 / (LONG_LINE - 1) as f64;
         let beyond: i32 = self.depths.iter().map(|d| d - 1).sum();
         let depth = f64::from(beyond) / f64::from(DEEP_LINE);
-        let parts = [levels, failure, length, depth].map(|x| x.clamp(0.0, 1.0));
-        parts.iter().zip(WEIGHTS).map(|(x, w)| x * w).sum()
+        let nodes = self.nodes.iter().sum::<u64>().max(1) as f64;
+        let (e0, e1) = EFFORT_SPAN;
+        let effort = (nodes.log10() - e0.log10()) / (e1.log10() - e0.log10());
+        [levels, failure, length, depth, effort].map(|x| x.clamp(0.0, 1.0))
     }
 }
 
@@ -101,10 +116,13 @@ pub fn rate(engine: &mut Engine, game: &Game, line: &[Move]) -> Difficulty {
     let mut g = game.clone();
     let mut steps = Vec::new();
     let mut depths = Vec::new();
+    let mut nodes = Vec::new();
     for pair in line.chunks(2) {
         let right = accepted(&g, pair[0]);
         steps.push(row_chances(engine, &g, &right));
-        depths.push(only_move_depth(engine, &g, &right));
+        let settled = settling(engine, &g, &right);
+        depths.push(settled.depth);
+        nodes.push(settled.nodes);
         for &m in pair {
             if g.play(m).is_err() {
                 break;
@@ -116,17 +134,28 @@ pub fn rate(engine: &mut Engine, game: &Game, line: &[Move]) -> Difficulty {
         steps,
         elo,
         depths,
+        nodes,
         rating: 0,
     };
     difficulty.rating = rating_of_hardness(difficulty.hardness());
     difficulty
 }
 
-/// The depth from which a search at full strength (one line, one thread, a fresh
-/// hash table, no tables, `PLAY_NODES` at most, `DEPTH_CAP` deep) keeps playing one
-/// of `right`: one more than the last depth whose best move is another,
-/// `DEPTH_CAP + 1` when the last depth searched plays another.
-pub fn only_move_depth(engine: &mut Engine, game: &Game, right: &[Move]) -> i32 {
+/// Where a search at full strength settles on a right move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settled {
+    /// The only-move depth: one more than the last depth whose best move is another
+    /// (1 when every depth plays a right move), `DEPTH_CAP + 1` when the last depth
+    /// searched plays another.
+    pub depth: i32,
+    /// The nodes searched when that depth was complete; twice `PLAY_NODES` when
+    /// the search never settles.
+    pub nodes: u64,
+}
+
+/// Where a search at full strength (one line, one thread, a fresh hash table, no
+/// tables, `PLAY_NODES` at most, `DEPTH_CAP` deep) keeps playing one of `right`.
+pub fn settling(engine: &mut Engine, game: &Game, right: &[Move]) -> Settled {
     let lines = at_full_strength(engine, |engine| {
         engine.options.multipv = 1;
         engine.clear();
@@ -137,18 +166,23 @@ pub fn only_move_depth(engine: &mut Engine, game: &Game, right: &[Move]) -> i32 
         };
         every_depth(engine, game, &limits)
     });
-    let Some(last) = lines.last() else {
-        return DEPTH_CAP + 1;
+    let never = Settled {
+        depth: DEPTH_CAP + 1,
+        nodes: 2 * PLAY_NODES,
     };
     let is_right = |l: &SearchInfo| l.pv.first().is_some_and(|m| right.contains(m));
-    if !is_right(last) {
-        return DEPTH_CAP + 1;
+    if !lines.last().is_some_and(is_right) {
+        return never;
     }
-    lines
-        .iter()
-        .rev()
-        .find(|l| !is_right(l))
-        .map_or(1, |l| l.depth + 1)
+    // The last wrong line, and the first of the right ones after it.
+    let (depth, first) = match lines.iter().rposition(|l| !is_right(l)) {
+        Some(wrong) => (lines[wrong].depth + 1, wrong + 1),
+        None => (1, 0),
+    };
+    lines.get(first).map_or(never, |l| Settled {
+        depth,
+        nodes: l.nodes,
+    })
 }
 
 /// One search's first line at every depth it reported, shallowest first (the last
@@ -356,6 +390,7 @@ mod tests {
             steps: vec![flat(found); depths.len()],
             elo,
             depths: depths.to_vec(),
+            nodes: vec![10; depths.len()],
             rating: 0,
         }
     }
@@ -369,8 +404,10 @@ mod tests {
         assert_eq!(rating_of_hardness(0.5), 1600);
         assert_eq!(difficulty(lo, &[1]).hardness(), 0.0);
         assert_eq!(difficulty(0.0, &[1]).hardness(), 0.0);
-        let hardest = difficulty(hi, &[DEPTH_CAP + 1; LONG_LINE]);
+        let mut hardest = difficulty(hi, &[DEPTH_CAP + 1; LONG_LINE]);
+        hardest.nodes = vec![EFFORT_SPAN.1 as u64; LONG_LINE];
         assert!((hardest.hardness() - 1.0).abs() < 1e-9);
+        assert!((WEIGHTS.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     }
 
     /// Puzzles the levels place alike are told apart by their length and by how deep
@@ -389,17 +426,35 @@ mod tests {
         let mut often = difficulty(elo, &[3, 1]);
         often.steps[0][LEVELS.len() - 2] = 0.0;
         assert!(often.hardness() > two);
+        // And by the nodes the search needs: ten times as many (a decade of the
+        // five) add a fifth of the effort's weight.
+        let mut effort = difficulty(elo, &[3, 1]);
+        effort.nodes.iter_mut().for_each(|n| *n *= 10);
+        let gained = effort.hardness() - two;
+        assert!((gained - WEIGHTS[4] / 5.0).abs() < 1e-9, "{gained}");
     }
 
-    /// A den entry is kept from depth 1; a move the search never plays is past the
-    /// cap.
+    /// A den entry is kept from depth 1, after a few nodes; a move the search never
+    /// plays is past the cap and the budget.
     #[test]
     fn the_only_move_depth_is_where_the_search_keeps_the_move() {
         let mut engine = Engine::new(16).expect("a 16 MB table");
         let (now, entry) = den_entry();
-        assert_eq!(only_move_depth(&mut engine, &now, &entry), 1);
+        let settled = settling(&mut engine, &now, &entry);
+        assert_eq!(settled.depth, 1);
+        let legal = now.legal_moves().len() as u64;
+        assert!((1..=10 * legal).contains(&settled.nodes), "{settled:?}");
         // No move is right: past the cap.
-        assert_eq!(only_move_depth(&mut engine, &now, &[]), DEPTH_CAP + 1);
+        let never = settling(&mut engine, &now, &[]);
+        assert_eq!(never.depth, DEPTH_CAP + 1);
+        assert_eq!(never.nodes, 2 * PLAY_NODES);
+        // A quiet first move is kept from a later depth, after more nodes: Red's rat
+        // must step next to the den before entering it.
+        let far =
+            Game::new(crate::board::Position::from_fen("7/7/3R3/7/7/7/7/7/l6 r 0 1").expect("fen"));
+        let line = [far.parse_move("d7d8").expect("a move")];
+        let quiet = settling(&mut engine, &far, &accepted(&far, line[0]));
+        assert!(quiet.depth >= 1 && quiet.nodes > settled.nodes, "{quiet:?}");
     }
 
     #[test]
