@@ -172,6 +172,42 @@ async fn two_windows(server: &mut Server, db: &str) {
         &format!("online-{db}-a0-first-screen-desktop-{a_scheme}"),
     )
     .await;
+    // On a small phone (320x480) the four choices are on the first screen, each as
+    // wide as the page and none cut off (the German words are the longest).
+    if let Some(small) = Browser::open_phone(320, 480).await {
+        let ws = &small.client;
+        ws.goto(&root).await.expect("page loads");
+        browser_common::viewport_is(ws, 320, 480).await;
+        choose(ws, "#lang", "de").await;
+        css(ws, "#welcome-friend:not([hidden])").await;
+        let fits: String = eval(
+            ws,
+            "return ['play', 'learn', 'friend', 'puzzles'].map((k) => { \
+               const r = document.getElementById('welcome-' + k).getBoundingClientRect(); \
+               return k + (r.left >= 0 && r.right <= 320 && r.width >= 240 ? ' fits' : ' ' + JSON.stringify(r)); \
+             }).join(', ') + (document.documentElement.scrollWidth <= 320 ? '' : ' wide')",
+        )
+        .await;
+        assert_eq!(fits, "play fits, learn fits, friend fits, puzzles fits");
+        shot(ws, &format!("online-{db}-a0b-first-screen-320x480-de")).await;
+        // The last choice may be below the fold: a scroll brings it into view.
+        let reached: bool = eval(
+            ws,
+            "const b = document.getElementById('welcome-puzzles'); b.scrollIntoView({block: 'end'}); \
+             const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight",
+        )
+        .await;
+        assert!(
+            reached,
+            "the first screen's last choice cannot be scrolled into view at 320x480"
+        );
+        shot(
+            ws,
+            &format!("online-{db}-a0c-first-screen-320x480-de-scrolled"),
+        )
+        .await;
+        small.close().await;
+    }
     click(wa, "#welcome-friend").await;
     css(wa, "#online-dialog[open]").await;
     until(
