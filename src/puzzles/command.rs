@@ -220,7 +220,8 @@ pub(crate) struct RateArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
     /// Also write each puzzle's rating with its parts to this file (tab-separated:
-    /// the levels' Elo, the five parts 0–1, the only-move depths and the efforts).
+    /// the levels' Elo, the five parts 0–1, the only-move depths, the efforts and
+    /// each row's chance of solving it).
     #[arg(long, value_name = "FILE")]
     explain: Option<String>,
 }
