@@ -84,30 +84,24 @@ Jungle.online = (() => {
     return rulesName(String(g.rules), String(g.rules).split(" ")[0]);
   }
 
-  async function showLobby() {
-    const a = await link.request("online.lobby", null);
-    const list = $("online-lobby");
+  // Fills the list `id` (and its "none" line `id-empty`) with the games the server
+  // answers to `request`, each worded by `words` with a button `action` that opens it.
+  async function showGames(request, id, words, action) {
+    const a = await link.request(request, null);
+    const list = $(id);
     if (a.status !== 200) return;
     list.textContent = "";
     const games = JSON.parse(a.text).games || [];
-    for (const g of games) {
-      const words = t("online.challenge", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.open_side) });
-      list.appendChild(listItem(g, words, "online.join", () => go(g.id)));
-    }
-    $("online-lobby-empty").hidden = games.length > 0;
+    for (const g of games) list.appendChild(listItem(g, words(g), action, () => go(g.id)));
+    $(id + "-empty").hidden = games.length > 0;
   }
 
-  async function showMine() {
-    const a = await link.request("online.mine", null);
-    const list = $("online-mine");
-    if (a.status !== 200) return;
-    list.textContent = "";
-    const games = JSON.parse(a.text).games || [];
-    for (const g of games) {
-      const words = t("online.mineGame", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.side), status: t("online.status." + g.status) });
-      list.appendChild(listItem(g, words, "online.open", () => go(g.id)));
-    }
-    $("online-mine-empty").hidden = games.length > 0;
+  function showLobby() {
+    return showGames("online.lobby", "online-lobby", (g) => t("online.challenge", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.open_side) }), "online.join");
+  }
+
+  function showMine() {
+    return showGames("online.mine", "online-mine", (g) => t("online.mineGame", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.side), status: t("online.status." + g.status) }), "online.open");
   }
 
   function openDialog() {
