@@ -51,21 +51,32 @@ COUNT=1000
 GAMES_PER_MATCH=2000
 SHARDS=10
 NODES=5000
-# name | rules | first engine's options | second engine's options: the levels people
-# play (weakened rows of `LEVELS`) against each other and against full strength.
-LIMIT="option.UCI_LimitStrength=true option.UCI_Elo"
+# name | rules | first engine | second engine: the levels people play (weakened rows of
+# `LEVELS`, by their row number in protocol.md's table, 1 the weakest) against each
+# other and against full strength ("full"). Each row's `UCI_Elo` is read from `LEVELS`,
+# so the matches follow the rows when the levels are measured again.
 MATCHES=(
-    "e1360-e1693|jungle|$LIMIT=1360|$LIMIT=1693"
-    "e1516-e1816|jungle|$LIMIT=1516|$LIMIT=1816"
-    "cn-e1516-e1693|jungle-cn|$LIMIT=1516|$LIMIT=1693"
-    "e1693-e1943|jungle|$LIMIT=1693|$LIMIT=1943"
-    "cn-e1816-e1943|jungle-cn|$LIMIT=1816|$LIMIT=1943"
-    "full-e1516|jungle||$LIMIT=1516"
-    "full-e1693|jungle||$LIMIT=1693"
-    "full-e1816|jungle||$LIMIT=1816"
-    "cn-full-e1516|jungle-cn||$LIMIT=1516"
-    "cn-full-e1816|jungle-cn||$LIMIT=1816"
+    "r4-r6|jungle|4|6"
+    "r5-r7|jungle|5|7"
+    "cn-r5-r6|jungle-cn|5|6"
+    "r6-r8|jungle|6|8"
+    "cn-r7-r8|jungle-cn|7|8"
+    "full-r5|jungle|full|5"
+    "full-r6|jungle|full|6"
+    "full-r7|jungle|full|7"
+    "cn-full-r5|jungle-cn|full|5"
+    "cn-full-r7|jungle-cn|full|7"
 )
+mapfile -t ROW_ELO < <(grep -oP '^\s*elo: \K[0-9]+' crates/core/src/search/strength.rs)
+[ "${#ROW_ELO[@]}" -ge 8 ] || {
+    echo "make-puzzles.sh: cannot read the rows of LEVELS from crates/core/src/search/strength.rs" >&2
+    exit 2
+}
+
+# The engine options of a player: "full" or a row number.
+player_options() {
+    [ "$1" = full ] || echo "option.UCI_LimitStrength=true option.UCI_Elo=${ROW_ELO[$1 - 1]}"
+}
 
 stage_games() {
     local book=$DIR/openings-9ply.txt
@@ -79,10 +90,8 @@ stage_games() {
             IFS='|' read -r name rules first second <<< "$m"
             local out=$DIR/games/$name-$k.pgn
             [ -f "$out" ] && continue
-            local one=${first##*=} two=${second##*=}
-            # shellcheck disable=SC2086
-            "$J" match --engine "cmd=$J name=elo${one:-full} $first" \
-                --engine "cmd=$J name=elo${two:-full}b $second" \
+            "$J" match --engine "cmd=$J name=row-$first $(player_options "$first")" \
+                --engine "cmd=$J name=row-${second}b $(player_options "$second")" \
                 --nodes $NODES --games $GAMES_PER_MATCH --shard "$k/$SHARDS" --rules "$rules" \
                 --openings "$book" --pgn "$out.part" > "$DIR/games/$name-$k.log"
             mv "$out.part" "$out"
