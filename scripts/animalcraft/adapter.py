@@ -8,17 +8,20 @@ its position strings (README.md next to this file). This adapter speaks this
 project's UCI dialect (protocol.md, section 3) on stdin/stdout and drives the engine
 as a child process, translating positions and moves both ways:
 
-    python3 adapter.py --engine DIR/animalcraft-engine [--depth N]
+    ~/venvs/jungle/bin/python adapter.py --engine DIR/animalcraft-engine [--depth N]
 
 It keeps the game itself with this project's rules (`jungle` or `jungle-cn`, option
-`UCI_Variant`), so it answers `isready` and `stop` at once, sends the engine only the
-last moves of the game (its line buffer is 1 KB), and tells it (`banmoves`) which of
-the moves it could play are illegal under our rules. Time is managed here: the
-engine looks at the clock only between iterations, so the adapter answers with the
-best move of the last finished iteration when the time is up, and lets the engine
-stop after that iteration. stdout carries the protocol only; logs go to stderr.
+`UCI_Variant`), taken from this project's Python package (`jungle.Board`), so it
+answers `isready` and `stop` at once, sends the engine only the last moves of the
+game (its line buffer is 1 KB), and tells it (`banmoves`) which of the moves it could
+play are illegal under our rules. Time is managed here: the engine looks at the clock
+only between iterations, so the adapter answers with the best move of the last
+finished iteration when the time is up, and lets the engine stop after that
+iteration. stdout carries the protocol only; logs go to stderr.
 
-Standard library only (Python 3.11).
+Python 3.11 and the `jungle` package (crates/python), installed in a virtual
+environment: `python3 -m venv ~/venvs/jungle && ~/venvs/jungle/bin/pip install
+./crates/python`.
 """
 
 from __future__ import annotations
@@ -34,30 +37,30 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+try:
+    import jungle
+except ImportError as e:
+    print(
+        f"adapter.py: cannot import the jungle package ({e}); install it in a venv and run "
+        "the adapter with that venv's python: python3 -m venv ~/venvs/jungle && "
+        "~/venvs/jungle/bin/pip install ./crates/python",
+        file=sys.stderr,
+    )
+    raise SystemExit(2)
+
 log = logging.getLogger("animalcraft")
 
-# --- This project's board (protocol.md, section 1) -------------------------------
+# --- This project's board notation (protocol.md, sections 1 and 2) ---------------
 
 WIDTH, HEIGHT = 7, 9
 FILES = "abcdefg"
-START_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1"
-RANKS = {"e": 8, "l": 7, "t": 6, "p": 5, "w": 4, "d": 3, "c": 2, "r": 1}
+START_FEN = jungle.STARTING_FEN
 RED, BLUE = "r", "b"
 
 
 def square(file: int, rank: int) -> int:
     """Square index from 0-based file and rank: a1 = 0, g1 = 6, g9 = 62."""
     return rank * WIDTH + file
-
-
-WATER = frozenset(square(f, r) for f in (1, 2, 4, 5) for r in (3, 4, 5))
-DEN = {RED: square(3, 0), BLUE: square(3, 8)}
-# The traps next to each side's den: an enemy animal on them can be taken by anything.
-TRAPS = {
-    RED: frozenset((square(2, 0), square(4, 0), square(3, 1))),
-    BLUE: frozenset((square(2, 8), square(4, 8), square(3, 7))),
-}
-ALL_TRAPS = TRAPS[RED] | TRAPS[BLUE]
 
 
 def square_name(sq: int) -> str:
@@ -88,82 +91,19 @@ def owner(piece: str) -> str:
     return RED if piece.isupper() else BLUE
 
 
-def other(side: str) -> str:
-    return BLUE if side == RED else RED
-
-
-class FenError(ValueError):
-    pass
-
-
-@dataclass(frozen=True)
-class Position:
-    board: tuple  # 63 entries: None or an animal letter (upper case Red)
-    side: str
-    quiet_plies: int = 0
-    move_number: int = 1
-
-
-def parse_fen(text: str) -> Position:
-    """A position string of protocol.md (section 2), checked as the engine checks it."""
-    fields = text.split()
-    if not fields:
-        raise FenError("empty position string")
-    if len(fields) < 2:
-        raise FenError("the side to move is missing")
-    if len(fields) > 4:
-        raise FenError(f"text follows the counters: '{' '.join(fields[4:])}'")
-    rows = fields[0].split("/")
-    if len(rows) != HEIGHT:
-        raise FenError(f"{len(rows)} ranks, not 9")
-    board: list = [None] * (WIDTH * HEIGHT)
-    seen = set()
-    for i, row in enumerate(rows):
-        rank = HEIGHT - 1 - i
+def placement(fen: str) -> list[str | None]:
+    """The 63 squares of a position string that `jungle.Board` wrote (so already
+    checked): None or an animal letter (upper case Red)."""
+    board: list[str | None] = [None] * (WIDTH * HEIGHT)
+    for i, row in enumerate(fen.split()[0].split("/")):
         file = 0
         for ch in row:
-            if ch in "1234567":
+            if ch.isdigit():
                 file += int(ch)
-            elif ch.lower() in RANKS:
-                if ch in seen:
-                    raise FenError(f"two of '{ch}'")
-                seen.add(ch)
-                if file < WIDTH:
-                    board[square(file, rank)] = ch
-                file += 1
             else:
-                raise FenError(f"unknown character '{ch}'")
-        if file != WIDTH:
-            raise FenError(f"rank {rank + 1} is not 7 squares wide")
-    for sq, p in enumerate(board):
-        if p is None:
-            continue
-        if sq in WATER and p.lower() != "r":
-            raise FenError(f"'{p}' on water at {square_name(sq)}")
-        if sq == DEN[owner(p)]:
-            raise FenError(f"'{p}' in its own den")
-    red_in, blue_in = board[DEN[BLUE]], board[DEN[RED]]
-    if red_in is not None and blue_in is not None:
-        raise FenError("animals of both sides stand in the enemy den")
-    if not seen:
-        raise FenError("no animals")
-    side = {"r": RED, "w": RED, "b": BLUE}.get(fields[1])
-    if side is None:
-        raise FenError(f"side '{fields[1]}' is not r or b")
-    counters = []
-    for value, low, high, what in zip(fields[2:], (0, 1), (65535, 2**31 - 1), ("plies", "move number")):
-        if not value.isdigit() or not low <= int(value) <= high:
-            raise FenError(f"{what} '{value}' is not a whole number from {low} to {high}")
-        counters.append(int(value))
-    counters += [0, 1][len(counters):]
-    return Position(tuple(board), side, counters[0], counters[1])
-
-
-def to_fen(pos: Position) -> str:
-    rows = []
-    for rank in range(HEIGHT - 1, -1, -1):
-        rows.append(_run_length(pos.board[square(f, rank)] for f in range(WIDTH)))
-    return f"{'/'.join(rows)} {pos.side} {pos.quiet_plies} {pos.move_number}"
+                board[square(file, HEIGHT - 1 - i)] = ch
+                file += 1
+    return board
 
 
 def _run_length(cells) -> str:
@@ -177,6 +117,51 @@ def _run_length(cells) -> str:
             empty = 0
         out += p
     return out + (str(empty) if empty else "")
+
+
+# --- The game, by this project's rules (`jungle.Board`) ----------------------------
+
+
+class Game:
+    """A game from a start position under `jungle` or `jungle-cn` (its anti-chase rules
+    read the moves played), kept by `jungle.Board`, with the position string after each
+    ply (the engine is sent an earlier one). The referee judges draws: the board has
+    none, so the game ends only in a den, with no animals or with no moves."""
+
+    def __init__(self, fen: str = START_FEN, variant: str = "jungle"):
+        """ValueError names what is wrong with the position string."""
+        self.board = jungle.Board(fen, rules=variant, no_capture_plies=0, repetitions=0)
+        self.fens = [self.board.fen()]
+        self.moves: list[str] = []
+
+    @property
+    def variant(self) -> str:
+        return self.board.variant
+
+    @property
+    def fen(self) -> str:
+        return self.fens[-1]
+
+    @property
+    def side(self) -> str:
+        return RED if self.board.turn == "red" else BLUE
+
+    def copy(self) -> Game:
+        game = Game.__new__(Game)
+        game.board, game.fens, game.moves = self.board.copy(), list(self.fens), list(self.moves)
+        return game
+
+    def legal_moves(self) -> list[str]:
+        if self.board.is_game_over():
+            return []
+        return [m.uci() for m in self.board.legal_moves]
+
+    def play(self, move: str) -> None:
+        if move not in self.legal_moves():
+            raise ValueError(f"illegal move '{move}' in {self.fen}")
+        self.board.push_uci(move)
+        self.fens.append(self.board.fen())
+        self.moves.append(move)
 
 
 # --- AnimalcraftAI's board -------------------------------------------------------
@@ -216,24 +201,27 @@ def move_from_engine(text: str) -> str | None:
     return square_name(a) + square_name(b)
 
 
-def to_engine_fen(pos: Position) -> str:
-    """Our position -> the engine's `placement side` (it has no counters)."""
+def to_engine_fen(fen: str) -> str:
+    """Our position string (as `jungle.Board` writes it) -> the engine's `placement
+    side` (it has no counters)."""
+    board = placement(fen)
     rows = []
     for file in range(WIDTH):
-        cells = (pos.board[square(file, rank)] for rank in range(HEIGHT))
+        cells = (board[square(file, rank)] for rank in range(HEIGHT))
         rows.append(_run_length({"R": "M", "r": "m"}.get(p, p) if p else None for p in cells))
-    return f"{'/'.join(rows)} {pos.side}"
+    return f"{'/'.join(rows)} {fen.split()[1]}"
 
 
-def from_engine_fen(text: str) -> Position:
-    """The engine's `placement side` -> our position (counters 0 and 1)."""
+def from_engine_fen(text: str) -> str:
+    """The engine's `placement side` -> our position string (counters 0 and 1),
+    checked by `jungle.Board`; ValueError names what is wrong."""
     fields = text.split()
     if len(fields) != 2:
-        raise FenError("an engine position string is a placement and a side")
+        raise ValueError("an engine position string is a placement and a side")
     rows = fields[0].split("/")
     if len(rows) != WIDTH:
-        raise FenError(f"{len(rows)} engine ranks, not 7")
-    placement = [[None] * WIDTH for _ in range(HEIGHT)]  # [rank][file]
+        raise ValueError(f"{len(rows)} engine ranks, not 7")
+    cells = [[None] * WIDTH for _ in range(HEIGHT)]  # [rank][file]
     for file, row in enumerate(rows):
         rank = 0
         for ch in row:
@@ -241,199 +229,47 @@ def from_engine_fen(text: str) -> Position:
                 rank += int(ch)
             else:
                 if rank >= HEIGHT or ch.lower() not in "eltpwdcm":
-                    raise FenError(f"bad engine rank '{row}'")
-                placement[rank][file] = {"M": "R", "m": "r"}.get(ch, ch)
+                    raise ValueError(f"bad engine rank '{row}'")
+                cells[rank][file] = {"M": "R", "m": "r"}.get(ch, ch)
                 rank += 1
         if rank != HEIGHT:
-            raise FenError(f"engine rank '{row}' is not 9 squares long")
-    ours = "/".join(_run_length(placement[r]) for r in range(HEIGHT - 1, -1, -1))
-    return parse_fen(f"{ours} {fields[1]}")
+            raise ValueError(f"engine rank '{row}' is not 9 squares long")
+    ours = "/".join(_run_length(cells[r]) for r in range(HEIGHT - 1, -1, -1))
+    return jungle.Board(f"{ours} {fields[1]}").fen()
 
 
-# --- Our rules (protocol.md, section 1), for the moves the engine may play ---------
-
+# The squares AnimalcraftAI's moves need (the same on both boards, in our numbering).
+WATER = frozenset(square(f, r) for f in (1, 2, 4, 5) for r in (3, 4, 5))
+DEN = {RED: square(3, 0), BLUE: square(3, 8)}
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-def neighbour(sq: int, df: int, dr: int) -> int | None:
+def _neighbour(sq: int, df: int, dr: int) -> int | None:
     f, r = sq % WIDTH + df, sq // WIDTH + dr
     if 0 <= f < WIDTH and 0 <= r < HEIGHT:
         return square(f, r)
     return None
 
 
-def can_capture(board, frm: int, to: int) -> bool:
-    """May the animal on `frm` take the enemy animal on `to` (a step or a jump away)?"""
-    a, v = board[frm], board[to]
-    if v is None or owner(a) == owner(v):
-        return False
-    if (frm in WATER) != (to in WATER):
-        return False  # a rat in water takes nothing on land, and is safe from land
-    if to in TRAPS[owner(a)]:
-        return True
-    ra, rv = RANKS[a.lower()], RANKS[v.lower()]
-    if ra == 8 and rv == 1:
-        return False
-    if ra == 1 and rv == 8:
-        return True
-    return ra >= rv
-
-
-def targets(board, sq: int):
-    """Squares the animal on `sq` may move to (steps and jumps), by our rules."""
-    p = board[sq]
-    side = owner(p)
-    for df, dr in STEPS:
-        t = neighbour(sq, df, dr)
-        if t is None or t == DEN[side]:
-            continue
-        if t in WATER and p.lower() != "r":
-            if p.lower() not in "lt" or sq in WATER:
-                continue
-            while t is not None and t in WATER:  # the jump, unless a rat is in the way
-                if board[t] is not None:
-                    break
-                t = neighbour(t, df, dr)
-            else:
-                if t is not None and (board[t] is None or can_capture(board, sq, t)):
-                    yield t
-            continue
-        if board[t] is None or can_capture(board, sq, t):
-            yield t
-
-
-def is_over(pos: Position) -> bool:
-    """An animal in a den, or a side with no animals: no more moves."""
-    b = pos.board
-    if b[DEN[RED]] is not None or b[DEN[BLUE]] is not None:
-        return True
-    return not any(p and owner(p) == RED for p in b) or not any(p and owner(p) == BLUE for p in b)
-
-
-def base_moves(pos: Position) -> list[tuple[int, int]]:
-    if is_over(pos):
-        return []
-    return [
-        (sq, t)
-        for sq, p in enumerate(pos.board)
-        if p is not None and owner(p) == pos.side
-        for t in targets(pos.board, sq)
-    ]
-
-
-def play(pos: Position, mv: tuple[int, int]) -> Position:
-    board = list(pos.board)
-    captured = board[mv[1]] is not None
-    board[mv[1]], board[mv[0]] = board[mv[0]], None
-    return Position(
-        tuple(board),
-        other(pos.side),
-        0 if captured else min(pos.quiet_plies + 1, 65535),
-        pos.move_number + (pos.side == BLUE),
-    )
-
-
-@dataclass(frozen=True)
-class Record:
-    """One move played: which animal (lower case letter), whose, from where to where."""
-
-    animal: str
-    side: str
-    frm: int
-    to: int
-
-
-def forbidden(pos: Position, history: list[Record]) -> set[tuple[str, int]]:
-    """(animal, square) pairs the anti-chase rules of `jungle-cn` forbid the side to
-    move, as protocol.md ("The anti-chase rules") and crates/core/src/game/anti_chase.rs
-    read them."""
-    mine = [r for r in reversed(history) if r.side == pos.side]
-    out: set[tuple[str, int]] = set()
-    last7 = mine[:7]
-    if not any(r.to in ALL_TRAPS for r in last7):
-        for r in last7:
-            repeats = sum(1 for o in last7 if (o.animal, o.to) == (r.animal, r.to))
-            if repeats >= 3 and not _chased(pos, history, r.animal):
-                out.add((r.animal, r.to))
-    last17 = mine[:17]
-    if (
-        len(last17) == 17
-        and all(r.animal == last17[0].animal for r in last17)
-        and not any(r.to in ALL_TRAPS for r in last17)
-    ):
-        visited = {last17[-1].frm} | {r.to for r in last17}
-        if len(visited) <= 5:
-            out |= {(last17[0].animal, sq) for sq in visited}
-    return out
-
-
-def _chased(pos: Position, history: list[Record], animal: str) -> bool:
-    """The opponent's last-moved animal could now take `animal` on its square."""
-    if not history or history[-1].side == pos.side:
-        return False
-    letter = animal.upper() if pos.side == RED else animal
-    if letter not in pos.board:
-        return False
-    target = pos.board.index(letter)
-    hunter = history[-1].to
-    p = pos.board[hunter]
-    return p is not None and owner(p) != pos.side and target in targets(pos.board, hunter)
-
-
-class Game:
-    """A game from a start position, with the history the anti-chase rules read."""
-
-    def __init__(self, start: Position, variant: str = "jungle"):
-        self.variant = variant
-        self.positions = [start]
-        self.moves: list[str] = []
-        self.history: list[Record] = []
-
-    @property
-    def position(self) -> Position:
-        return self.positions[-1]
-
-    def copy(self) -> Game:
-        game = Game(self.positions[0], self.variant)
-        game.positions, game.moves, game.history = list(self.positions), list(self.moves), list(self.history)
-        return game
-
-    def legal_moves(self) -> list[str]:
-        pos = self.position
-        moves = base_moves(pos)
-        if self.variant == "jungle-cn":
-            banned = forbidden(pos, self.history)
-            moves = [m for m in moves if (pos.board[m[0]].lower(), m[1]) not in banned]
-        return [move_name(m) for m in moves]
-
-    def play(self, move: str) -> None:
-        if move not in self.legal_moves():
-            raise ValueError(f"illegal move '{move}' in {to_fen(self.position)}")
-        mv = parse_move(move)
-        pos = self.position
-        self.history.append(Record(pos.board[mv[0]].lower(), pos.side, mv[0], mv[1]))
-        self.positions.append(play(pos, mv))
-        self.moves.append(move)
-
-
-def engine_candidates(pos: Position) -> list[str]:
+def engine_candidates(fen: str) -> list[str]:
     """Every move AnimalcraftAI could think legal for the side to move (a superset of
     its move generator: steps and river jumps onto anything but its own animals and
-    den), as our move texts."""
+    den, whatever is in the water or on the target), as our move texts."""
+    board, side = placement(fen), fen.split()[1]
     out = []
-    for sq, p in enumerate(pos.board):
-        if p is None or owner(p) != pos.side:
+    for sq, p in enumerate(board):
+        if p is None or owner(p) != side:
             continue
         for df, dr in STEPS:
-            t = neighbour(sq, df, dr)
+            t = _neighbour(sq, df, dr)
             if t is not None and t in WATER and p.lower() in "lt" and sq not in WATER:
                 while t is not None and t in WATER:
-                    t = neighbour(t, df, dr)
+                    t = _neighbour(t, df, dr)
             elif t is not None and t in WATER and p.lower() != "r":
                 continue
-            if t is None or t == DEN[pos.side]:
+            if t is None or t == DEN[side]:
                 continue
-            if pos.board[t] is not None and owner(pos.board[t]) == pos.side:
+            if board[t] is not None and owner(board[t]) == side:
                 continue
             out.append(move_name((sq, t)))
     return out
@@ -446,7 +282,7 @@ def engine_position_line(game: Game) -> str:
     """The engine's `fen … moves …` line for the game: the position HISTORY_SENT plies
     back and the moves since (its input line holds 1023 bytes)."""
     k = max(0, len(game.moves) - HISTORY_SENT)
-    line = "fen " + to_engine_fen(game.positions[k])
+    line = "fen " + to_engine_fen(game.fens[k])
     if game.moves[k:]:
         line += " moves " + " ".join(move_to_engine(m) for m in game.moves[k:])
     return line
@@ -455,7 +291,7 @@ def engine_position_line(game: Game) -> str:
 def engine_bans(game: Game) -> list[str]:
     """The engine's moves (its notation) that our rules forbid now."""
     legal = set(game.legal_moves())
-    return [move_to_engine(m) for m in engine_candidates(game.position) if m not in legal]
+    return [move_to_engine(m) for m in engine_candidates(game.fen) if m not in legal]
 
 
 MATE, WIN = 10000, 9900  # the engine's MATE_VALUE and WIN_VALUE
@@ -653,7 +489,7 @@ class Adapter:
         self.events: queue.Queue = queue.Queue()
         self.options = {o.name.lower(): o.default for o in OPTIONS}
         self.options["depth"] = depth
-        self.game = Game(parse_fen(START_FEN))
+        self.game = Game()
         self.search: Search | None = None
         self.pending_go: tuple | None = None  # (limits, received, give up waiting at)
         self.generation = 0
@@ -783,7 +619,7 @@ class Adapter:
             if self.search:
                 self.error("ucinewgame refused while searching")
             else:
-                self.game = Game(parse_fen(START_FEN), self.options["uci_variant"])
+                self.game = Game(START_FEN, self.options["uci_variant"])
         elif name == "setoption":
             self.setoption(line)
         elif name == "position":
@@ -826,7 +662,7 @@ class Adapter:
             return
         self.options[option.name.lower()] = v
         if option.name == "UCI_Variant":
-            self.game = Game(parse_fen(START_FEN), v)
+            self.game = Game(START_FEN, v)
         if option.name in ("NoCaptureDrawPlies", "RepetitionDraw"):
             log.info("%s %s: the referee judges draws; AnimalcraftAI knows none", option.name, v)
 
@@ -844,18 +680,15 @@ class Adapter:
             fen = " ".join(args[1:moves_at])
         moves = args[moves_at + 1 :]
         try:
-            start = parse_fen(fen)
-            game = self.game
+            game = Game(fen, self.options["uci_variant"])
             # The referee sends the whole game before every move: play only the new
             # moves when the game so far is the start of it.
             if (
-                game.positions[0] == start
-                and game.variant == self.options["uci_variant"]
-                and moves[: len(game.moves)] == game.moves
+                self.game.fens[0] == game.fens[0]
+                and self.game.variant == game.variant
+                and moves[: len(self.game.moves)] == self.game.moves
             ):
-                game = game.copy()
-            else:
-                game = Game(start, self.options["uci_variant"])
+                game = self.game.copy()
             for m in moves[len(game.moves) :]:
                 game.play(m)
         except ValueError as e:
@@ -912,10 +745,10 @@ class Adapter:
             # An iteration takes about as long as all before it: start one only in
             # the first half. `jungle match` waits 5 s past the movetime.
             return max(1, usable // 2), usable / 1000, (limits.movetime + 2000) / 1000
-        own = limits.time.get(self.game.position.side)
+        own = limits.time.get(self.game.side)
         if own is None:
             return None
-        inc = limits.inc.get(self.game.position.side, 0)
+        inc = limits.inc.get(self.game.side, 0)
         usable = max(1, own - overhead)
         optimum = min(usable / (limits.movestogo or 30) + 0.75 * inc, usable)
         if limits.movestogo == 1:
@@ -1015,7 +848,7 @@ class Adapter:
         move = move_from_engine(text)
         if move is None:
             if report:
-                log.warning("the engine answered no move ('%s') in %s", text, to_fen(self.game.position))
+                log.warning("the engine answered no move ('%s') in %s", text, self.game.fen)
             return "0000"
         if report and move not in self.search.legal:
             log.warning(
@@ -1023,7 +856,7 @@ class Adapter:
                 move,
                 text,
                 self.game.variant,
-                to_fen(self.game.position),
+                self.game.fen,
             )
         return move
 

@@ -1,13 +1,16 @@
-"""Tests of the AnimalcraftAI adapter: the translations, our rules, the protocol.
+"""Tests of the AnimalcraftAI adapter: the translations, the moves it bans, the
+protocol.
 
-    python3 -m unittest scripts/animalcraft/test_adapter.py     (or pytest)
+    ~/venvs/jungle/bin/python -m unittest scripts/animalcraft/test_adapter.py  (or pytest)
 
-They need neither the engine nor this project's binary: the protocol tests drive the
-adapter with a small stand-in engine (FAKE_ENGINE, below) that speaks AnimalcraftAI's
-dialect. Two checks run only when told where the real programs are:
-JUNGLE_ENGINE=target/release/jungle compares our rules here with the engine's on
-random games, and ANIMALCRAFT_ENGINE=DIR/animalcraft-engine plays a few moves with
-the real engine.
+The adapter takes our rules from this project's Python package (`jungle.Board`, which
+has its own tests in crates/python/tests): run these with the python of the venv it is
+installed in. They need neither the engine nor this project's binary: the protocol
+tests drive the adapter with a small stand-in engine (FAKE_ENGINE, below) that speaks
+AnimalcraftAI's dialect. Two checks run only when told where the real programs are:
+JUNGLE_ENGINE=target/release/jungle compares the adapter's game with the binary's
+legal moves on random games, and ANIMALCRAFT_ENGINE=DIR/animalcraft-engine plays a few
+moves with the real engine.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adapter as A  # noqa: E402
+import jungle  # noqa: E402
 
 ADAPTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapter.py")
 
@@ -32,52 +36,69 @@ ADAPTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapter.py")
 ENGINE_START = "T1E3m1l/1C5d1/2W3p2/9/2P3w2/1D5c1/L1M3e1t r"
 
 
-def random_position(rng: random.Random) -> A.Position:
-    """A legal-looking position: some animals of each side on allowed squares."""
+def random_position(rng: random.Random) -> str:
+    """A legal position string: some animals of each side on allowed squares, checked
+    by `jungle.Board`."""
     board = [None] * 63
     for letter in "ELTPWDCReltpwdcr":
         if rng.random() < 0.6:
             continue
-        side = A.owner(letter)
         free = [
             sq
             for sq in range(63)
-            if board[sq] is None
-            and sq != A.DEN[side]
-            and sq != A.DEN[A.other(side)]
-            and (letter.lower() == "r" or sq not in A.WATER)
+            if board[sq] is None and sq not in A.DEN.values() and (letter.lower() == "r" or sq not in A.WATER)
         ]
         board[rng.choice(free)] = letter
     if not any(board):
         board[0] = "E"
-    return A.Position(tuple(board), rng.choice("rb"), rng.randrange(100), rng.randrange(1, 200))
+    rows = "/".join(A._run_length(board[r * 7 : r * 7 + 7]) for r in range(8, -1, -1))
+    fen = f"{rows} {rng.choice('rb')} {rng.randrange(100)} {rng.randrange(1, 200)}"
+    return jungle.Board(fen).fen()
 
 
 class Translation(unittest.TestCase):
     def test_start_position_both_ways(self):
-        start = A.parse_fen(A.START_FEN)
-        self.assertEqual(A.to_engine_fen(start), ENGINE_START)
-        self.assertEqual(A.to_fen(A.from_engine_fen(ENGINE_START)), A.START_FEN)
-        blue = A.Position(start.board, "b")
+        self.assertEqual(A.to_engine_fen(A.START_FEN), ENGINE_START)
+        self.assertEqual(A.from_engine_fen(ENGINE_START), A.START_FEN)
+        blue = A.START_FEN.replace(" r ", " b ")
         self.assertEqual(A.to_engine_fen(blue), ENGINE_START[:-1] + "b")
 
     def test_fen_round_trips(self):
         rng = random.Random(7)
         for _ in range(500):
-            pos = random_position(rng)
-            fen = A.to_fen(pos)
-            self.assertEqual(A.parse_fen(fen), pos)
-            back = A.from_engine_fen(A.to_engine_fen(pos))
-            self.assertEqual((back.board, back.side), (pos.board, pos.side))
+            fen = random_position(rng)
+            self.assertEqual(A.from_engine_fen(A.to_engine_fen(fen)).split()[:2], fen.split()[:2])
+            self.assertEqual(A.placement(fen), A.placement(A.from_engine_fen(A.to_engine_fen(fen))))
+
+    def test_placement(self):
+        board = A.placement(A.START_FEN)
+        self.assertEqual((board[0], board[6], board[62], board[56]), ("T", "L", "t", "l"))
+        self.assertEqual(sum(p is not None for p in board), 16)
+        for sq, p in jungle.Board(A.START_FEN).piece_map().items():
+            self.assertEqual(board[sq], p.symbol())
 
     def test_engine_fen_rat_is_mouse(self):
-        pos = A.parse_fen("7/7/7/7/7/7/7/7/R5r r")
-        self.assertEqual(A.to_engine_fen(pos), "M8/9/9/9/9/9/m8 r")
+        self.assertEqual(A.to_engine_fen("7/7/7/7/7/7/7/7/R5r r 0 1"), "M8/9/9/9/9/9/m8 r")
+
+    def test_bad_engine_position_strings(self):
+        for text, words in [
+            ("", "placement and a side"),
+            (ENGINE_START[:-2], "placement and a side"),
+            ("9/9/9/9/9/9 r", "6 engine ranks"),
+            (ENGINE_START.replace("T1E", "X1E"), "bad engine rank"),
+            (ENGINE_START.replace("T1E3m1l", "T1E3m1"), "not 9 squares"),
+            (ENGINE_START.replace("/9/", "/E8/"), "two"),  # checked by jungle.Board
+            (ENGINE_START[:-1] + "x", "side"),
+        ]:
+            with self.assertRaises(ValueError, msg=text) as cm:
+                A.from_engine_fen(text)
+            self.assertIn(words, str(cm.exception), text)
 
     def test_squares_both_ways(self):
         for sq in range(63):
             e = A.engine_square(sq)
             self.assertEqual(A.from_engine_square(e), sq)
+            self.assertEqual(A.square_name(sq), jungle.SQUARE_NAMES[sq])
         # Landmarks: our dens d1/d9 are its a3/i3, our a1 its a0, our g9 its i6.
         self.assertEqual(A.engine_square(A.parse_square("d1")), "a3")
         self.assertEqual(A.engine_square(A.parse_square("d9")), "i3")
@@ -107,134 +128,136 @@ class Translation(unittest.TestCase):
             with self.assertRaises(ValueError):
                 A.move_to_engine(text)
 
-    def test_bad_position_strings(self):
-        for fen, words in [
-            ("", "empty"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L", "side"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1 r", "ranks"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T6L r", "wide"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5X r", "unknown"),
-            ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5E r", "two"),
-            ("7/7/7/7/1E5/7/7/7/7 r", "water"),
-            ("7/7/7/7/7/7/7/7/3E3 r", "own den"),
-            ("3E3/7/7/7/7/7/7/7/3e3 r", "both"),
-            ("7/7/7/7/7/7/7/7/7 r", "no animals"),
-            (A.START_FEN.replace(" r ", " x "), "side"),
-            (A.START_FEN + " 5", "follows"),
-            (A.START_FEN.replace(" 0 1", " -1 1"), "plies"),
-            (A.START_FEN.replace(" 0 1", " 0 0"), "move number"),
-        ]:
-            with self.assertRaises(A.FenError, msg=fen) as cm:
-                A.parse_fen(fen)
-            self.assertIn(words, str(cm.exception), fen)
-        self.assertEqual(A.parse_fen(A.START_FEN.replace(" r 0 1", " w")).side, "r")
+
+def game(fen, variant="jungle", played=""):
+    g = A.Game(fen, variant)
+    for m in played.split():
+        g.play(m)
+    return g
 
 
-def perft(pos: A.Position, depth: int) -> int:
-    if depth == 0:
-        return 1
-    moves = A.base_moves(pos)
-    if depth == 1:
-        return len(moves)
-    return sum(perft(A.play(pos, m), depth - 1) for m in moves)
+class TheGame(unittest.TestCase):
+    """The adapter's game: `jungle.Board` with the variant of option UCI_Variant and
+    without draws (the referee judges them)."""
 
+    def test_start_and_bad_position_strings(self):
+        g = A.Game()
+        self.assertEqual((g.fen, g.variant, g.side, g.moves), (A.START_FEN, "jungle", "r", []))
+        self.assertEqual(len(g.legal_moves()), 24)  # protocol.md, section 4
+        self.assertEqual(A.Game(A.START_FEN.replace(" r 0 1", " w")).fen, A.START_FEN)
+        for fen in ("", "nonsense r", "7/7/7/7/1E5/7/7/7/7 r", A.START_FEN + " 5"):
+            with self.assertRaises(ValueError, msg=fen):
+                A.Game(fen)
 
-class Rules(unittest.TestCase):
-    def test_perft_of_the_start(self):
-        # protocol.md, section 4: 24, 576, 12240.
-        start = A.parse_fen(A.START_FEN)
-        self.assertEqual([perft(start, d) for d in (1, 2, 3)], [24, 576, 12240])
+    def test_play_keeps_the_position_strings(self):
+        g = game(A.START_FEN, "jungle-cn", "g3g4 a7a6")
+        self.assertEqual(g.variant, "jungle-cn")
+        self.assertEqual(g.side, "r")
+        self.assertEqual(g.fens, [jungle.Board.from_moves(A.START_FEN, "jungle", g.moves[:k]).fen() for k in range(3)])
+        with self.assertRaises(ValueError) as cm:
+            g.play("g4g9")
+        self.assertIn("illegal move 'g4g9' in " + g.fen, str(cm.exception))
+        with self.assertRaises(ValueError):
+            g.play("bogus")
+        self.assertEqual(g.moves, ["g3g4", "a7a6"])
+        copy = g.copy()
+        copy.play("g4g5")
+        self.assertEqual((len(g.moves), len(g.fens)), (2, 3))
 
-    def moves(self, fen, variant="jungle", played=""):
-        game = A.Game(A.parse_fen(fen), variant)
-        for m in played.split():
-            game.play(m)
-        return game
-
-    def test_water_edge_rat_captures(self):
-        # Red rat a5 (land) next to Blue rat b5 (water): no capture either way.
-        self.assertNotIn("a5b5", self.moves("6l/7/7/7/Rr5/7/7/7/6L r").legal_moves())
-        self.assertNotIn("b5a5", self.moves("6l/7/7/7/Rr5/7/7/7/6L b").legal_moves())
-        # Rats in water take each other.
-        self.assertIn("b5c5", self.moves("6l/7/7/7/1Rr4/7/7/7/6L r").legal_moves())
-        # A rat in water does not take the elephant on land; from land it does.
-        self.assertNotIn("b5a5", self.moves("6l/7/7/7/eR5/7/7/7/6L r").legal_moves())
-        self.assertIn("b3a3", self.moves("6l/7/7/7/7/7/eR5/7/6L r").legal_moves())
-
-    def test_jumps_blocked_by_any_rat(self):
-        # Red lion b3 jumps to b7 unless a rat of either side is on b4-b6.
-        self.assertIn("b3b7", self.moves("6l/7/7/7/7/7/1L5/7/7 r").legal_moves())
-        self.assertNotIn("b3b7", self.moves("6l/7/7/7/1R5/7/1L5/7/7 r").legal_moves())
-        self.assertNotIn("b3b7", self.moves("6l/7/7/7/1r5/7/1L5/7/7 r").legal_moves())
-        # Sideways: a4 -> d4 over b4 c4.
-        self.assertIn("a4d4", self.moves("6l/7/7/7/7/L6/7/7/7 r").legal_moves())
-
-    def test_traps(self):
-        # A Blue elephant on Red's trap c1 is taken by the Red rat; the Red elephant
-        # takes the Blue rat on d2.
-        self.assertIn("b1c1", self.moves("6l/7/7/7/7/7/7/7/1Re4 r").legal_moves())
-        self.assertIn("d3d2", self.moves("6l/7/7/7/7/7/3E3/3r3/7 r").legal_moves())
-        # On its own trap an animal keeps its power: the Blue cat cannot take the Red
-        # elephant on c1.
-        self.assertNotIn("b1c1", self.moves("6l/7/7/7/7/7/7/7/1cE4 b").legal_moves())
+    def test_no_draws_game_over_in_the_den(self):
+        # A Red lion in Blue's den: no moves. The same position four times: no draw.
+        self.assertEqual(A.Game("3L3/7/7/7/7/7/7/7/6l b").legal_moves(), [])
+        g = game("6l/7/7/7/7/7/7/7/L6 r", "jungle", "a1a2 g9g8 a2a1 g8g9 " * 4)
+        self.assertTrue(g.legal_moves())
 
     def test_anti_chase_examples_of_protocol_md(self):
         moves = "a3a2 g9f9 a2a3 f9f8 a3a2 f8g8 a2a3 g8g9 a3a2 g9f9 a2a3 f9f8"
-        g = self.moves("6l/7/1t5/7/7/7/W5R/7/7 r", "jungle-cn", moves)
+        g = game("6l/7/1t5/7/7/7/W5R/7/7 r", "jungle-cn", moves)
         legal = g.legal_moves()
         self.assertNotIn("a3a2", legal)
         self.assertIn("a3b3", legal)
         self.assertIn("a3a4", legal)
-        self.assertIn("a3a2", self.moves("6l/7/1t5/7/7/7/W5R/7/7 r", "jungle", moves).legal_moves())
+        self.assertIn("a3a2", game("6l/7/1t5/7/7/7/W5R/7/7 r", "jungle", moves).legal_moves())
         # Chased: Blue's last move is the tiger's jump b7b3, next to the wolf.
         chased = moves.rsplit(" ", 1)[0] + " b7b3"
-        self.assertIn("a3a2", self.moves("6l/7/1t5/7/7/7/W5R/7/7 r", "jungle-cn", chased).legal_moves())
-        # Through a trap: nothing is forbidden.
-        trap = "d3d2 g9f9 d2d3 f9f8 d3d2 f8g8 d2d3 g8g9 d3d2 g9f9 d2d3 f9f8"
-        self.assertIn("d3d2", self.moves("6l/7/7/7/7/7/3W2R/7/7 r", "jungle-cn", trap).legal_moves())
+        self.assertIn("a3a2", game("6l/7/1t5/7/7/7/W5R/7/7 r", "jungle-cn", chased).legal_moves())
         # 17-5: the lone lion circling b1 a1 a2 b2 has no move left.
         red, blue = ["b1a1", "a1a2", "a2b2", "b2b1"], ["g9f9", "f9f8", "f8g8", "g8g9"]
-        g = self.moves("6l/7/7/7/r6/7/7/7/1L5 r", "jungle-cn")
+        g = game("6l/7/7/7/r6/7/7/7/1L5 r", "jungle-cn")
         for i in range(17):
             self.assertIn(red[i % 4], g.legal_moves())
             g.play(red[i % 4])
             g.play(blue[i % 4])
         self.assertEqual(g.legal_moves(), [])
 
+
+class EngineRules(unittest.TestCase):
+    """The moves AnimalcraftAI may think legal, and those the adapter bans."""
+
     def test_engine_bans(self):
-        # The engine jumps over its own rat and lets rats take each other across the
+        # The engine jumps over a rat (its own or not) and lets rats take across the
         # water's edge; our rules forbid both, so the adapter bans them.
-        g = self.moves("6l/7/7/7/1R5/7/1L5/7/7 r")
-        self.assertIn(A.move_to_engine("b3b7"), A.engine_bans(g))
-        g = self.moves("6l/7/7/7/Rr5/7/7/7/6L r")
-        self.assertIn(A.move_to_engine("a5b5"), A.engine_bans(g))
-        # Nothing at the start, and never a legal move.
-        start = A.Game(A.parse_fen(A.START_FEN))
-        self.assertEqual(A.engine_bans(start), [])
-        legal = set(map(A.move_to_engine, g.legal_moves()))
-        self.assertFalse(legal & set(A.engine_bans(g)))
+        for fen, move in [
+            ("6l/7/7/7/1R5/7/1L5/7/7 r", "b3b7"),
+            ("6l/7/7/7/1r5/7/1L5/7/7 r", "b3b7"),
+            ("6l/7/7/7/Rr5/7/7/7/6L r", "a5b5"),
+            ("6l/7/7/7/Rr5/7/7/7/6L b", "b5a5"),
+            ("6l/7/7/7/eR5/7/7/7/6L r", "b5a5"),  # a rat in water takes nothing on land
+            ("6l/7/7/7/7/7/7/7/1cE4 b", "b1c1"),  # on its own trap the elephant is safe
+        ]:
+            g = A.Game(fen)
+            self.assertIn(move, A.engine_candidates(g.fen), fen)
+            self.assertNotIn(move, g.legal_moves(), fen)
+            self.assertIn(A.move_to_engine(move), A.engine_bans(g), fen)
+        # Legal ones are not banned: rats in water take each other, a rat from land
+        # takes the elephant, anything takes an enemy in its own traps, jumps.
+        for fen, move in [
+            ("6l/7/7/7/1Rr4/7/7/7/6L r", "b5c5"),
+            ("6l/7/7/7/7/7/eR5/7/6L r", "b3a3"),
+            ("6l/7/7/7/7/7/7/7/1Re4 r", "b1c1"),
+            ("6l/7/7/7/7/7/1L5/7/7 r", "b3b7"),
+            ("6l/7/7/7/7/L6/7/7/7 r", "a4d4"),
+        ]:
+            g = A.Game(fen)
+            self.assertIn(move, g.legal_moves(), fen)
+            self.assertNotIn(A.move_to_engine(move), A.engine_bans(g), fen)
+        # Nothing at the start.
+        self.assertEqual(A.engine_bans(A.Game()), [])
+
+    def test_anti_chase_bans(self):
+        # What `jungle-cn` forbids the wolf is banned for the engine too.
+        moves = "a3a2 g9f9 a2a3 f9f8 a3a2 f8g8 a2a3 g8g9 a3a2 g9f9 a2a3 f9f8"
+        g = game("6l/7/1t5/7/7/7/W5R/7/7 r", "jungle-cn", moves)
+        self.assertEqual(A.engine_bans(g), [A.move_to_engine("a3a2")])
+        self.assertEqual(A.engine_bans(game("6l/7/1t5/7/7/7/W5R/7/7 r", "jungle", moves)), [])
 
     def test_engine_candidates_cover_legal_moves(self):
         rng = random.Random(3)
         for _ in range(300):
-            pos = random_position(rng)
-            if A.is_over(pos):
-                continue
-            legal = {A.move_name(m) for m in A.base_moves(pos)}
-            self.assertLessEqual(legal, set(A.engine_candidates(pos)), A.to_fen(pos))
+            g = A.Game(random_position(rng))
+            legal = set(g.legal_moves())
+            candidates = A.engine_candidates(g.fen)
+            self.assertLessEqual(legal, set(candidates), g.fen)
+            self.assertEqual(len(candidates), len(set(candidates)), g.fen)
+            bans = set(A.engine_bans(g))
+            self.assertFalse(bans & set(map(A.move_to_engine, legal)), g.fen)
+            if legal:
+                self.assertEqual(len(bans) + len(legal), len(candidates), g.fen)
 
     def test_engine_position_line_is_short(self):
-        game = A.Game(A.parse_fen(A.START_FEN))
+        g = A.Game()
         rng = random.Random(5)
-        while len(game.moves) < 300 and game.legal_moves():
-            game.play(rng.choice(game.legal_moves()))
-        self.assertGreater(len(game.moves), A.HISTORY_SENT + 10)
-        line = A.engine_position_line(game)
+        while len(g.moves) < 300 and g.legal_moves():
+            g.play(rng.choice(g.legal_moves()))
+        self.assertGreater(len(g.moves), A.HISTORY_SENT + 10)
+        line = A.engine_position_line(g)
         self.assertLess(len(line), 1023)
         self.assertEqual(line.count(" ") - 3, A.HISTORY_SENT)  # "fen", side, "moves"
         base = A.from_engine_fen(line[4:].split(" moves ")[0])
-        self.assertEqual(base.board, game.positions[len(game.moves) - A.HISTORY_SENT].board)
-        self.assertEqual(A.engine_position_line(A.Game(A.parse_fen(A.START_FEN))), "fen " + ENGINE_START)
+        k = len(g.moves) - A.HISTORY_SENT
+        earlier = jungle.Board.from_moves(A.START_FEN, "jungle", g.moves[:k]).fen()
+        self.assertEqual(base.split()[:2], earlier.split()[:2])
+        self.assertEqual(A.engine_position_line(A.Game()), "fen " + ENGINE_START)
 
     def test_scores(self):
         self.assertEqual(A.score_text(37), "cp 37")
@@ -245,7 +268,8 @@ class Rules(unittest.TestCase):
 
 @unittest.skipUnless(os.environ.get("JUNGLE_ENGINE"), "JUNGLE_ENGINE (this project's binary) not set")
 class RulesAgainstTheEngine(unittest.TestCase):
-    """Our rules here against the `jungle` binary's (`d` lists the legal moves)."""
+    """The adapter's game (`jungle.Board` as it sets it up) against the `jungle`
+    binary's rules (`d` lists the legal moves)."""
 
     def test_random_games(self):
         for variant, seed in (("jungle", 1), ("jungle-cn", 2)):
@@ -259,9 +283,9 @@ class RulesAgainstTheEngine(unittest.TestCase):
                 p.stdin.write(f"setoption name UCI_Variant value {variant}\n")
                 rng = random.Random(seed)
                 for _ in range(20):
-                    game = A.Game(A.parse_fen(A.START_FEN), variant)
+                    g = A.Game(A.START_FEN, variant)
                     while True:
-                        moves = " moves " + " ".join(game.moves) if game.moves else ""
+                        moves = " moves " + " ".join(g.moves) if g.moves else ""
                         p.stdin.write(f"position startpos{moves}\nd\n")
                         p.stdin.flush()
                         theirs = state = None
@@ -274,11 +298,11 @@ class RulesAgainstTheEngine(unittest.TestCase):
                                 state = line
                         if "ongoing" not in state:
                             break
-                        ours = game.legal_moves()
-                        self.assertEqual(sorted(ours), theirs, f"{variant}: {' '.join(game.moves)}")
+                        ours = g.legal_moves()
+                        self.assertEqual(sorted(ours), theirs, f"{variant}: {' '.join(g.moves)}")
                         # Shuffle one animal often, to meet the anti-chase rules.
-                        again = [m for m in ours if len(game.history) > 1 and A.parse_move(m)[0] == game.history[-2].to]
-                        game.play(rng.choice(again if again and rng.random() < 0.6 else ours))
+                        again = [m for m in ours if len(g.moves) > 1 and m[:2] == g.moves[-2][2:]]
+                        g.play(rng.choice(again if again and rng.random() < 0.6 else ours))
                 p.stdin.write("quit\n")
                 p.stdin.flush()
 
@@ -412,6 +436,17 @@ class Protocol(Session, unittest.TestCase):
         self.assertEqual(out[-1], "bestmove g3g4")
         self.assertIn("go depth 10", self.engine_input())
 
+    def test_without_the_jungle_package(self):
+        # `-S`: no site-packages, so no `jungle`: one line saying how to install it.
+        p = subprocess.run(
+            [sys.executable, "-S", ADAPTER, "--engine", self.engine], capture_output=True, text=True, timeout=20
+        )
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertEqual(p.stdout, "")
+        self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
+        self.assertIn("cannot import the jungle package", p.stderr)
+        self.assertIn("pip install ./crates/python", p.stderr)
+
     def test_go_nodes_refused_without_depth(self):
         out = self.session(["go nodes 1000", "isready", "quit"])
         self.assertEqual(len(out), 2, out)
@@ -480,7 +515,7 @@ class Protocol(Session, unittest.TestCase):
             [1.0, "go movetime 100", 0.1, "position startpos moves g3g4", "go movetime 3000", 0.05, "stop", "isready", "quit"],
             env={"FAKE_ITERATION": "0.4", "FAKE_MOVE": "i6h6"},
         )
-        self.assertEqual(out[-2:], ["bestmove " + A.Game(A.parse_fen("l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L b")).legal_moves()[0], "readyok"])
+        self.assertEqual(out[-2:], ["bestmove " + A.Game("l5t/1d3c1/r1p1w1e/7/7/6R/E1W1P2/1C3D1/T5L b").legal_moves()[0], "readyok"])
 
     def test_illegal_engine_move_is_passed_on_and_logged(self):
         # Red's tiger a1 cannot go to e1 (its a4): the referee judges the move.
@@ -508,13 +543,13 @@ class Protocol(Session, unittest.TestCase):
     def test_position_plays_only_new_moves(self):
         adapter = A.Adapter.__new__(A.Adapter)
         adapter.options = {o.name.lower(): o.default for o in A.OPTIONS}
-        adapter.game = A.Game(A.parse_fen(A.START_FEN))
+        adapter.game = A.Game()
         adapter.out = io.StringIO()
         adapter.position("startpos moves g3g4".split())
         first = adapter.game
         adapter.position("startpos moves g3g4 a7a6".split())
         self.assertEqual(adapter.game.moves, ["g3g4", "a7a6"])
-        self.assertIs(adapter.game.positions[1], first.positions[1])  # kept, not replayed
+        self.assertIs(adapter.game.fens[1], first.fens[1])  # kept, not replayed
         self.assertEqual(first.moves, ["g3g4"])  # the old game is not changed
         # An illegal move refuses the whole command: the game stays.
         adapter.position("startpos moves g3g4 a7a6 g4g9".split())
@@ -524,12 +559,16 @@ class Protocol(Session, unittest.TestCase):
         adapter.position("startpos moves a3a4".split())
         self.assertEqual(adapter.game.moves, ["a3a4"])
         adapter.position(f"fen {A.START_FEN.replace(' 0 1', ' 7 1')} moves a3a4".split())
-        self.assertEqual(adapter.game.position.quiet_plies, 8)
+        self.assertEqual(adapter.game.board.halfmove_clock, 8)
+        # Another variant starts again too.
+        adapter.options["uci_variant"] = "jungle-cn"
+        adapter.position("startpos moves a3a4".split())
+        self.assertEqual((adapter.game.variant, adapter.game.moves), ("jungle-cn", ["a3a4"]))
 
     def test_clock_budget(self):
         adapter = A.Adapter.__new__(A.Adapter)
         adapter.options = {"move overhead": 50}
-        adapter.game = A.Game(A.parse_fen(A.START_FEN))
+        adapter.game = A.Game()
         engine_ms, hard, last = adapter.budget(A.parse_go("wtime 10050 btime 5000 winc 100 binc 100".split()))
         self.assertEqual(engine_ms, int((10000 / 30 + 75) * 0.6))
         self.assertAlmostEqual(hard, 3 * (10000 / 30 + 75) / 1000)
@@ -564,11 +603,9 @@ class RealEngine(Session, unittest.TestCase):
         )
         best = [line.split()[1] for line in out if line.startswith("bestmove")]
         self.assertEqual(len(best), 2, out)
-        game = A.Game(A.parse_fen(A.START_FEN))
-        game.play("g3g4")
-        self.assertIn(best[0], game.legal_moves())
+        self.assertIn(best[0], game(A.START_FEN, played="g3g4").legal_moves())
         self.assertNotEqual(best[1], "b3b7")
-        self.assertIn(best[1], A.Game(A.parse_fen("6l/7/1t5/7/1R5/7/1L5/7/7 r")).legal_moves())
+        self.assertIn(best[1], A.Game("6l/7/1t5/7/1R5/7/1L5/7/7 r").legal_moves())
 
 
 if __name__ == "__main__":
