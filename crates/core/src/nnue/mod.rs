@@ -44,8 +44,9 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 
 /// Fewest animals on the board for the network to evaluate a position; with fewer the
 /// search uses the classical evaluation. The training data has almost no such
-/// positions (of the built-in network's 3,035,495: 881 with 4 animals or fewer,
-/// 14,202 with 5 or 6; of the first network's 865,668: 461 and 7,535), and there the
+/// positions (of the third network's 3,035,495: 881 with 4 animals or fewer, 14,202
+/// with 5 or 6; of the first network's 865,668: 461 and 7,535; the built-in sixth
+/// network's 10,721,687 have 9,854 and 127,832, not yet measured here), and there the
 /// first network was wrong in ways that cost mates: it scored a tiger and a lion against
 /// a lion as even, and a search at depth 10 found a mate in 4 where a mate in 3 was
 /// (tests/mates.txt). Three animals or fewer are the tablebases' in play.

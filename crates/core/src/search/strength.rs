@@ -35,7 +35,7 @@ pub struct Level {
 /// "Strength levels", has the matches; `scripts/calibrate-levels.sh` measures them).
 pub const LEVELS: [Level; 10] = [
     Level {
-        elo: 951,
+        elo: 969,
         depth: 1,
         temperature: 0,
         beginner: Some(Profile {
@@ -45,55 +45,55 @@ pub const LEVELS: [Level; 10] = [
         }),
     },
     Level {
-        elo: 1086,
+        elo: 1122,
         depth: 1,
         temperature: 600,
         beginner: None,
     },
     Level {
-        elo: 1175,
+        elo: 1232,
         depth: 1,
         temperature: 300,
         beginner: None,
     },
     Level {
-        elo: 1269,
+        elo: 1326,
         depth: 1,
         temperature: 150,
         beginner: None,
     },
     Level {
-        elo: 1435,
+        elo: 1465,
         depth: 1,
         temperature: 60,
         beginner: None,
     },
     Level {
-        elo: 1624,
+        elo: 1640,
         depth: 2,
         temperature: 30,
         beginner: None,
     },
     Level {
-        elo: 1743,
+        elo: 1767,
         depth: 3,
         temperature: 20,
         beginner: None,
     },
     Level {
-        elo: 1886,
+        elo: 1906,
         depth: 5,
         temperature: 10,
         beginner: None,
     },
     Level {
-        elo: 1933,
+        elo: 1946,
         depth: 8,
         temperature: 0,
         beginner: None,
     },
     Level {
-        elo: 1973,
+        elo: 1976,
         depth: 0,
         temperature: 0,
         beginner: None,
