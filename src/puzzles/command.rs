@@ -568,7 +568,9 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
         let difficulty = r.map_err(|e| format!("{}: {e}", p.id))?;
         changed += usize::from(difficulty.rating != p.rating);
         p.rating = difficulty.rating;
-        explained.push(explanation(p, &difficulty));
+        if args.explain.is_some() {
+            explained.push(explanation(p, &difficulty));
+        }
     }
     if let Some(path) = &args.explain {
         let mut out = PartFile::create(path)?;
