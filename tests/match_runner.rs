@@ -167,21 +167,16 @@ fn a_crash_loses_and_the_engine_is_restarted() {
     );
 }
 
-#[test]
-fn a_hang_loses_on_time() {
+/// A match of two games against the silent engine `hang` (with `hang_extra` in its
+/// settings) under `limits`: both are lost on time, within `within`.
+fn both_games_lost_on_time(hang_extra: &str, limits: &[&str], within: Duration) {
     let start = Instant::now();
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        &ours("Jungle"),
-        "--engine",
-        &fake("hang"),
-        "--games",
-        "2",
-        "--tc",
-        "0.5+0",
-    ]);
+    let (jungle, hang) = (ours("Jungle"), format!("{} {hang_extra}", fake("hang")));
+    let mut args = vec!["--engine", &jungle, "--engine", &hang, "--games", "2"];
+    args.extend_from_slice(limits);
+    let (ok, out, err) = run_match(&args);
     assert!(ok, "{out}\n{err}");
-    assert!(start.elapsed() < Duration::from_secs(30));
+    assert!(start.elapsed() < within, "{out}");
     let games = finished_lines(&out);
     assert_eq!(games.len(), 2, "{out}");
     assert!(games.iter().all(|l| l.contains("loss on time")), "{out}");
@@ -192,26 +187,24 @@ fn a_hang_loses_on_time() {
 }
 
 #[test]
+fn a_hang_loses_on_time() {
+    both_games_lost_on_time("", &["--tc", "0.5+0"], Duration::from_secs(30));
+}
+
+#[test]
+fn an_engines_own_clock_gives_time_odds() {
+    // The silent engine plays on its own 0.3 s clock, not the match's 60 s.
+    both_games_lost_on_time("tc=0.3", &["--tc", "60"], Duration::from_secs(30));
+}
+
+#[test]
 fn a_movetime_answer_past_the_margin_loses_on_time() {
-    let start = Instant::now();
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        &ours("Jungle"),
-        "--engine",
-        &fake("hang"),
-        "--games",
-        "2",
-        "--movetime",
-        "100",
-        "--timemargin",
-        "50",
-    ]);
-    assert!(ok, "{out}\n{err}");
     // Without a margin a silent engine is waited on for 5 s and loses as hung.
-    assert!(start.elapsed() < Duration::from_secs(10), "{out}");
-    let games = finished_lines(&out);
-    assert_eq!(games.len(), 2, "{out}");
-    assert!(games.iter().all(|l| l.contains("loss on time")), "{out}");
+    both_games_lost_on_time(
+        "",
+        &["--movetime", "100", "--timemargin", "50"],
+        Duration::from_secs(10),
+    );
     let (ok, _, err) = run_match(&[
         "--engine",
         &ours("A"),
@@ -339,6 +332,32 @@ fn bad_settings_are_refused_before_any_game() {
             "not a number",
         ),
         (with_engines(&[]), "one of --tc"),
+        (
+            own(&[
+                "--engine",
+                &format!("{a} tc=1"),
+                "--engine",
+                &b,
+                "--nodes",
+                "100",
+            ]),
+            "not with --movetime, --depth or --nodes",
+        ),
+        (
+            own(&["--engine", &format!("{a} tc=1"), "--engine", &b]),
+            "give --tc",
+        ),
+        (
+            own(&[
+                "--engine",
+                &format!("{a} tc=1+x"),
+                "--engine",
+                &b,
+                "--tc",
+                "1",
+            ]),
+            "bad time control",
+        ),
         (own(&["--engine", &a, "--depth", "1"]), "exactly two"),
         (
             own(&["--engine", "name=A", "--engine", &b, "--depth", "1"]),

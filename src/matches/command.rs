@@ -14,8 +14,9 @@ use std::io;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct MatchArgs {
-    /// An engine: "cmd=PATH name=NAME [arg=A]… [proto=uci|jcei] [option.NAME=VALUE]…"
-    /// (underscores in option names stand for spaces). Give exactly two.
+    /// An engine: "cmd=PATH name=NAME [arg=A]… [proto=uci|jcei] [tc=SECONDS[+INC]]
+    /// [option.NAME=VALUE]…" (underscores in option names stand for spaces; tc= gives
+    /// this engine its own clock, for time odds). Give exactly two.
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
     /// Number of games (pairs of games per opening, colours swapped).
@@ -232,6 +233,43 @@ fn parse_sprt(items: &[String]) -> Result<Option<Sprt>, String> {
     )?))
 }
 
+/// An engine's text without its `tc=` setting, and that clock (time odds: the engine
+/// plays on it instead of `--tc`'s).
+fn engine_clock(text: &str) -> Result<(String, Option<TimeControl>), String> {
+    let mut clock = None;
+    let mut rest = Vec::new();
+    for token in text.split_whitespace() {
+        match token.strip_prefix("tc=") {
+            Some(_) if clock.is_some() => return Err("an engine has two tc= settings".into()),
+            Some(value) => clock = Some(TimeControl::parse_tc(value)?),
+            None => rest.push(token),
+        }
+    }
+    Ok((rest.join(" "), clock))
+}
+
+/// Each engine's limit: the match's (`--tc`, `--movetime`, `--depth`, `--nodes`), or
+/// the engine's own clock (`tc=`), which needs a clock match or no limit at all.
+fn engine_limits(
+    tc: Option<TimeControl>,
+    clocks: [Option<TimeControl>; 2],
+) -> Result<[TimeControl; 2], String> {
+    let on_clock = matches!(tc, None | Some(TimeControl::Clock { .. }));
+    if !on_clock && clocks.iter().any(Option::is_some) {
+        return Err(
+            "an engine's tc= sets its clock: use it with --tc (or alone), not with --movetime, --depth or --nodes".into(),
+        );
+    }
+    match (clocks, tc) {
+        ([Some(a), Some(b)], _) => Ok([a, b]),
+        ([a, b], Some(tc)) => Ok([a.unwrap_or(tc), b.unwrap_or(tc)]),
+        ([Some(_), None] | [None, Some(_)], None) => {
+            Err("one engine has tc= but the other has no clock: give --tc".into())
+        }
+        ([None, None], None) => Err("give one of --tc, --movetime, --depth, --nodes".into()),
+    }
+}
+
 /// Checks every match argument before any game starts.
 fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
     let rules = a.rules.rules();
@@ -241,8 +279,10 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
             a.engines.len()
         ));
     }
-    let mut e0 = EngineSpec::parse(&a.engines[0])?;
-    let mut e1 = EngineSpec::parse(&a.engines[1])?;
+    let (text0, clock0) = engine_clock(&a.engines[0])?;
+    let (text1, clock1) = engine_clock(&a.engines[1])?;
+    let mut e0 = EngineSpec::parse(&text0)?;
+    let mut e1 = EngineSpec::parse(&text1)?;
     // Engines are told the rules the referee enforces (nothing is sent for the
     // default rules, so engines without these options work).
     if rules != Rules::default() {
@@ -254,12 +294,13 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         e1.name.push_str("-2");
     }
     let tc = match (&a.tc, a.movetime, a.depth, a.nodes) {
-        (Some(tc), ..) => TimeControl::parse_tc(tc)?,
-        (_, Some(ms), ..) => TimeControl::MoveTime(ms),
-        (_, _, Some(d), _) => TimeControl::Depth(d),
-        (_, _, _, Some(n)) => TimeControl::Nodes(n),
-        _ => return Err("give one of --tc, --movetime, --depth, --nodes".into()),
+        (Some(tc), ..) => Some(TimeControl::parse_tc(tc)?),
+        (_, Some(ms), ..) => Some(TimeControl::MoveTime(ms)),
+        (_, _, Some(d), _) => Some(TimeControl::Depth(d)),
+        (_, _, _, Some(n)) => Some(TimeControl::Nodes(n)),
+        _ => None,
     };
+    let tc = engine_limits(tc, [clock0, clock1])?;
     if a.timemargin.is_some() && a.movetime.is_none() {
         return Err("--timemargin applies to --movetime only".into());
     }
@@ -320,4 +361,60 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         time_margin_ms: a.timemargin,
         shard: a.shard,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEN: TimeControl = TimeControl::Clock {
+        base_ms: 10_000,
+        inc_ms: 100,
+    };
+    const HALF: TimeControl = TimeControl::Clock {
+        base_ms: 500,
+        inc_ms: 5,
+    };
+
+    #[test]
+    fn an_engines_clock_is_taken_out_of_its_settings() {
+        let (text, clock) = engine_clock("cmd=./a tc=0.5+0.005 name=A").expect("valid");
+        assert_eq!(text, "cmd=./a name=A");
+        assert_eq!(clock, Some(HALF));
+        assert_eq!(
+            engine_clock("cmd=./a name=A").expect("valid"),
+            ("cmd=./a name=A".to_string(), None)
+        );
+        let err = engine_clock("cmd=./a tc=soon").expect_err("bad clock");
+        assert!(err.contains("bad time control"), "{err}");
+        let err = engine_clock("cmd=./a tc=1 tc=2").expect_err("two clocks");
+        assert!(err.contains("two tc="), "{err}");
+    }
+
+    #[test]
+    fn time_odds_need_clocks_on_both_sides() {
+        assert_eq!(engine_limits(Some(TEN), [None, None]), Ok([TEN, TEN]));
+        assert_eq!(
+            engine_limits(Some(TEN), [None, Some(HALF)]),
+            Ok([TEN, HALF])
+        );
+        assert_eq!(
+            engine_limits(None, [Some(HALF), Some(TEN)]),
+            Ok([HALF, TEN])
+        );
+        assert_eq!(
+            engine_limits(Some(TimeControl::Nodes(5)), [None, None]),
+            Ok([TimeControl::Nodes(5); 2])
+        );
+        let err = engine_limits(None, [Some(HALF), None]).expect_err("one clock");
+        assert!(err.contains("give --tc"), "{err}");
+        let err = engine_limits(Some(TimeControl::Depth(3)), [Some(HALF), None])
+            .expect_err("clock with depth");
+        assert!(
+            err.contains("not with --movetime, --depth or --nodes"),
+            "{err}"
+        );
+        let err = engine_limits(None, [None, None]).expect_err("no limit");
+        assert!(err.contains("give one of"), "{err}");
+    }
 }

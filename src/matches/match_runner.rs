@@ -39,7 +39,9 @@ pub struct Adjudication {
 pub struct MatchSettings {
     pub engines: [EngineSpec; 2],
     pub games: u32,
-    pub tc: TimeControl,
+    /// Each engine's limit, indexed like `engines`: the same kind for both (clocks may
+    /// differ, for time odds).
+    pub tc: [TimeControl; 2],
     pub concurrency: usize,
     pub openings: Vec<Position>,
     pub pgn: Option<String>,
@@ -208,15 +210,20 @@ fn play_moves(
 ) -> GameRecord {
     let mut game = Game::with_rules(start, settings.rules);
     let mut moves = Vec::new();
-    let mut clocks = match settings.tc {
-        TimeControl::Clock { base_ms, .. } => [base_ms as i64; 2],
-        _ => [0; 2],
-    };
+    let engine_of = |c: Color| if c == Color::Red { red } else { 1 - red };
+    // Each colour's limit: that of the engine playing it.
+    let tc = [
+        settings.tc[engine_of(Color::Red)],
+        settings.tc[engine_of(Color::Blue)],
+    ];
+    let mut clocks = tc.map(|t| match t {
+        TimeControl::Clock { base_ms, .. } => base_ms as i64,
+        _ => 0,
+    });
     // Per colour: consecutive moves within the draw score, and behind the resign score.
     let mut quiet_moves = [0u32; 2];
     let mut losing_moves = [0u32; 2];
     let mut winning_moves = [0u32; 2];
-    let engine_of = |c: Color| if c == Color::Red { red } else { 1 - red };
     let finish = |winner: Option<Color>,
                   termination: Termination,
                   faulty: Option<usize>,
@@ -268,7 +275,7 @@ fn play_moves(
         }
         if !ponder_hit {
             if let Err(failure) = seat.end_ponder() {
-                let t = failure_termination(failure, settings);
+                let t = failure_termination(failure, tc[side.index()], settings.time_margin_ms);
                 return finish(Some(side.other()), t, Some(e_index), moves);
             }
         }
@@ -280,7 +287,7 @@ fn play_moves(
                 return finish(Some(side.other()), Termination::Crash, Some(e_index), moves);
             }
         };
-        let (limits, deadline) = search_limits(settings.tc, settings.time_margin_ms, &clocks, side);
+        let (limits, deadline) = search_limits(tc, settings.time_margin_ms, &clocks, side);
         engine.last_score = None;
         let sent = if ponder_hit {
             let sent = Instant::now();
@@ -298,11 +305,13 @@ fn play_moves(
             Ok(l) => l,
             Err(failure) => {
                 seat.discard();
-                let t = failure_termination(failure, settings);
+                let t = failure_termination(failure, tc[side.index()], settings.time_margin_ms);
                 return finish(Some(side.other()), t, Some(e_index), moves);
             }
         };
-        if let (TimeControl::MoveTime(ms), Some(margin)) = (settings.tc, settings.time_margin_ms) {
+        if let (TimeControl::MoveTime(ms), Some(margin)) =
+            (tc[side.index()], settings.time_margin_ms)
+        {
             // The answer came before the deadline, but may still be past the margin.
             if used as u64 > ms + margin {
                 return finish(
@@ -313,7 +322,7 @@ fn play_moves(
                 );
             }
         }
-        if let TimeControl::Clock { inc_ms, .. } = settings.tc {
+        if let TimeControl::Clock { inc_ms, .. } = tc[side.index()] {
             let c = &mut clocks[side.index()];
             *c -= used;
             if *c < 0 {
@@ -338,14 +347,7 @@ fn play_moves(
         }
         moves.push(text);
         if seats[e_index].spec.ponder {
-            start_ponder(
-                &mut seats[e_index],
-                &game,
-                &line,
-                settings.tc,
-                &clocks,
-                side,
-            );
+            start_ponder(&mut seats[e_index], &game, &line, tc, &clocks, side);
         }
 
         // Adjudication on the engines' own scores (from the mover's view).
@@ -387,10 +389,14 @@ fn play_moves(
 
 /// How a failed answer ends the game: a crash; a flag fall on a clock or past the
 /// movetime's margin; else a hang.
-fn failure_termination(failure: EngineFailure, settings: &MatchSettings) -> Termination {
-    let on_time = match settings.tc {
+fn failure_termination(
+    failure: EngineFailure,
+    tc: TimeControl,
+    time_margin_ms: Option<u64>,
+) -> Termination {
+    let on_time = match tc {
         TimeControl::Clock { .. } => true,
-        TimeControl::MoveTime(_) => settings.time_margin_ms.is_some(),
+        TimeControl::MoveTime(_) => time_margin_ms.is_some(),
         _ => false,
     };
     match failure {
@@ -407,7 +413,7 @@ fn start_ponder(
     seat: &mut Seat,
     game: &Game,
     bestmove_line: &str,
-    tc: TimeControl,
+    tc: [TimeControl; 2],
     clocks: &[i64; 2],
     side: Color,
 ) {
@@ -432,22 +438,27 @@ fn start_ponder(
     seat.pondering = Some(expected.to_string());
 }
 
-/// The limits of the `go` line for the side to move, and how long to wait for its answer.
+/// The limits of the `go` line for the side to move, and how long to wait for its
+/// answer; `tc` and `clocks` are indexed by colour.
 fn search_limits(
-    tc: TimeControl,
+    tc: [TimeControl; 2],
     time_margin_ms: Option<u64>,
     clocks: &[i64; 2],
     side: Color,
 ) -> (Limits, Duration) {
     const GRACE: Duration = Duration::from_secs(60);
-    match tc {
-        TimeControl::Clock { inc_ms, .. } => {
+    let inc = tc.map(|t| match t {
+        TimeControl::Clock { inc_ms, .. } => inc_ms,
+        _ => 0,
+    });
+    match tc[side.index()] {
+        TimeControl::Clock { .. } => {
             let [r, b] = clocks.map(|c| c.max(0) as u64);
             let own = clocks[side.index()].max(0) as u64;
             (
                 Limits {
                     time: [Some(r), Some(b)],
-                    inc: [inc_ms, inc_ms],
+                    inc,
                     ..Limits::default()
                 },
                 // A flag falls when the clock runs out; a little slack for scheduling.
@@ -736,6 +747,25 @@ mod tests {
             t.wdl.add(b);
             t.games += 2;
         }
+    }
+
+    #[test]
+    fn each_colour_is_told_its_own_increment_and_waited_on_for_its_own_clock() {
+        let red = TimeControl::Clock {
+            base_ms: 10_000,
+            inc_ms: 100,
+        };
+        let blue = TimeControl::Clock {
+            base_ms: 500,
+            inc_ms: 5,
+        };
+        let clocks = [9_000, 400];
+        let (limits, wait) = search_limits([red, blue], None, &clocks, Color::Blue);
+        assert_eq!(limits.time, [Some(9_000), Some(400)]);
+        assert_eq!(limits.inc, [100, 5]);
+        assert_eq!(wait, Duration::from_millis(450));
+        let (_, wait) = search_limits([red, blue], None, &clocks, Color::Red);
+        assert_eq!(wait, Duration::from_millis(9_050));
     }
 
     #[test]
