@@ -7,7 +7,10 @@
 // a lesson or a puzzle opens (once: from one to another the first game stays kept),
 // `bringBack()` when it is left. The moves are played again in silence (`quiet()`).
 // The kept game lasts the tab's session (sessionStorage): a reload in a lesson or a
-// puzzle still brings it back.
+// puzzle still brings it back. A lesson or a puzzle opened while the game is still
+// being built again (a quick click after "Back to playing") keeps the whole game and
+// stops the rebuilding, which would otherwise play the game's moves and players over
+// the new position.
 Jungle.aside = (() => {
   "use strict";
   const game = Jungle.game;
@@ -18,6 +21,10 @@ Jungle.aside = (() => {
   const KEY = "jungle.aside";
   let kept = read();
   let replaying = false;
+  // The bringBack() under way, until the game's players are set: { game }; null
+  // else. A new one for each call, so that an older one still awaiting its answer
+  // knows it was stopped even when the same game comes back again.
+  let returning = null;
 
   function read() {
     try {
@@ -38,8 +45,15 @@ Jungle.aside = (() => {
     }
   }
 
-  // Keeps the game shown, unless one is kept already.
+  // Keeps the game shown, unless one is kept already; the game being brought back,
+  // whole, when it is not built yet.
   function setAside() {
+    if (returning) {
+      kept = returning.game;
+      returning = null;
+      save();
+      return;
+    }
     const s = game.state();
     if (kept || !s) return;
     kept = {
@@ -69,19 +83,28 @@ Jungle.aside = (() => {
       return;
     }
     board.setFlipped(g.flipped);
+    const trip = { game: g };
+    returning = trip;
+    // False once a lesson or a puzzle has taken the board again (setAside).
+    const stillReturning = () => returning === trip;
     replaying = true;
     try {
       let ok = await game.post("new", { players: "both", fen: g.startFen, rules: g.rules });
       for (const move of g.moves) {
-        if (ok) ok = await game.post("move", { move });
+        if (ok && stillReturning()) ok = await game.post("move", { move });
       }
-      if (ok && g.ply < g.moves.length) ok = await game.post("goto", { ply: g.ply });
+      if (ok && stillReturning() && g.ply < g.moves.length) ok = await game.post("goto", { ply: g.ply });
     } finally {
       replaying = false;
     }
+    if (!stillReturning()) return;
     const settings = { players: g.players, movetimeMs: g.movetimeMs };
     if (g.levelsSupported) settings.level = g.level;
-    await game.post("settings", settings);
+    try {
+      await game.post("settings", settings);
+    } finally {
+      if (stillReturning()) returning = null;
+    }
   }
 
   return {

@@ -239,6 +239,36 @@ pub async fn leaving_a_mode_keeps_the_game(client: &Client, url: &str, prefix: &
     press(client, "#lesson-leave").await;
     game_back(client, "the game back after the lesson", &moves).await;
     shot(client, &format!("{prefix}fault-2d-back-from-lesson")).await;
+
+    // "Back to playing" and Puzzles at once, while the game is still being built again
+    // (this test was flaky when WebDriver's click came in that time): the puzzle takes
+    // the board, and leaving it brings back the whole game.
+    super::open_lesson(
+        client,
+        "rat",
+        "d5",
+        "e",
+        &format!("{prefix}fault-2e-lessons"),
+    )
+    .await;
+    client
+        .execute(
+            "document.getElementById('lesson-leave').click();
+             document.getElementById('puzzles-open').click();",
+            vec![],
+        )
+        .await
+        .expect("leaves the lesson for the puzzles");
+    super::puzzles::puzzle_ready(client, None).await;
+    let lesson_hidden: bool = eval(client, "return document.getElementById('lesson').hidden").await;
+    assert!(lesson_hidden, "the lesson stayed open under the puzzle");
+    press(client, "#puzzle-leave").await;
+    game_back(
+        client,
+        "the whole game back after a quick lesson-to-puzzle",
+        &moves,
+    )
+    .await;
 }
 
 /// A new visitor starts with a new game of their own, not the back end's last one
