@@ -260,7 +260,9 @@ fn bench_is_deterministic() {
 /// wrong parameter is refused by name.
 #[test]
 fn bench_of_tuned_parameters() {
-    const CANDIDATE: &str = "history_bonus_quad=0,history_bonus_lin=150,history_bonus_offset=-100";
+    // The default history bonus before issue 45's (d² up to 400).
+    const CANDIDATE: &str =
+        "history_bonus_quad=1,history_bonus_lin=0,history_bonus_offset=0,history_bonus_max=400";
     let (engine, _) = cli_bench_total("5");
     let (status, out, err) = run_cli(
         &["bench", "--depth", "5", "--params", CANDIDATE],
