@@ -32,7 +32,7 @@ Jungle.places = (() => {
     following = true;
     try {
       if (learn) {
-        if (puzzles.place()) puzzles.leave(false);
+        if (puzzles.active()) puzzles.leave(false);
         if (!lessons.goTo(Number(learn[1]) - 1, Number(learn[2]) - 1)) history.replaceState(null, "", location.pathname + location.search);
       } else if (puzzle) {
         if (lessons.active()) lessons.leave(false);
@@ -42,7 +42,7 @@ Jungle.places = (() => {
         await puzzles.open();
       } else {
         if (lessons.active()) lessons.leave();
-        if (puzzles.place()) puzzles.leave();
+        if (puzzles.active()) puzzles.leave();
       }
     } finally {
       following = false;

@@ -292,6 +292,10 @@ Jungle.puzzles = (() => {
         say(() => t("puzzle.noneOfTheme"), null, "");
         return;
       }
+      // The puzzles were left while the answer came (Back, a lesson, "Leave"): the
+      // board is the game's again, and a puzzle set up now would take it. (The
+      // progress above is kept: it counts the puzzle finished.)
+      if (!active) return;
       change = null;
       await setUp(data.puzzle);
       if (dropped) {
@@ -536,6 +540,8 @@ Jungle.puzzles = (() => {
     leave,
     current,
     place,
+    // The Puzzles mode is open (its puzzle may still be on its way).
+    active: () => active,
     onPlace: (f) => {
       placeChanged = f;
     },

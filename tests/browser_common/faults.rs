@@ -269,6 +269,37 @@ pub async fn leaving_a_mode_keeps_the_game(client: &Client, url: &str, prefix: &
         &moves,
     )
     .await;
+
+    // "Next puzzle" and "Leave" at once, while the next puzzle is still on its way: the
+    // game comes back, and the puzzle that arrives after does not take the board (it
+    // did: the puzzle's position over the game being built again, the board turned).
+    press(client, "#puzzles-open").await;
+    super::puzzles::puzzle_ready(client, None).await;
+    client
+        .execute(
+            "document.getElementById('puzzle-next').click();
+             document.getElementById('puzzle-leave').click();",
+            vec![],
+        )
+        .await
+        .expect("asks for the next puzzle and leaves");
+    game_back(client, "the game back, the next puzzle on its way", &moves).await;
+    // The next puzzle's answer comes within this time on a local back end.
+    tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+    let (shown, ply, _, _) = game_shown(client).await;
+    assert_eq!(
+        (shown, ply),
+        (moves.clone(), moves.len()),
+        "the next puzzle took the board after the puzzles were left"
+    );
+    let (puzzle_shown, flipped): (bool, bool) = eval(
+        client,
+        "return [document.body.dataset.puzzle !== undefined, Jungle.board.isFlipped()]",
+    )
+    .await;
+    assert!(!puzzle_shown, "the page says a puzzle is on the board");
+    assert!(!flipped, "the next puzzle turned the game's board");
+    game_back(client, "the game stays after the next puzzle came", &moves).await;
 }
 
 /// A new visitor starts with a new game of their own, not the back end's last one
