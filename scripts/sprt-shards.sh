@@ -17,7 +17,8 @@
 # beta=0.05) is decided gets DIR/NAME.decided and plays no more.
 #
 # Resumable: a finished shard (DIR/NAME-K.txt) is never played again; an unfinished
-# one (DIR/NAME-K.txt.part) is played again from its start. Stop it at any time; run
+# one (DIR/NAME-K.txt.part) is played again from its start; a resumed run sums up
+# again only the last finished shard of each candidate. Stop it at any time; run
 # the same command to go on, on this machine or another with DIR copied.
 #
 # Clock matches measure the scheduler when the machine is busy: run it on an idle
@@ -85,6 +86,10 @@ for k in $(seq 1 $SHARDS); do
                 exit 1
             fi
             mv "$out.part" "$out"
+        elif [ -f "$DIR/$name-$((k + 1)).txt" ]; then
+            # Finished and followed by a finished shard: summed up before (a resumed
+            # run logs no line twice).
+            continue
         fi
         files=()
         for j in $(seq 1 "$k"); do
