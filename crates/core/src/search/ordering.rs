@@ -17,11 +17,20 @@ const DEN_THREAT: i32 = 1 << 14;
 /// History scores stay within ±HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 1 << 14;
 
+/// A move's piece and target, as one number below `PIECE_TO` (the piece index,
+/// colour × 8 + animal, times 64, plus the target square).
+pub const PIECE_TO: usize = 16 * 64;
+
 /// Heuristic tables a search thread keeps between searches.
 pub struct Heuristics {
     pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
     /// Indexed by piece index (color * 8 + animal) and target square.
     pub history: [[i32; 64]; 16],
+    /// Continuation history (Stockfish's `continuationHistory`): how a quiet move did
+    /// after an earlier move of the search path, indexed by the earlier move's
+    /// `piece_to` times `PIECE_TO` plus the move's. Empty (and never read) unless
+    /// `SearchParams::cont_history` is on: `allocate_continuation`.
+    pub continuation: Vec<i32>,
 }
 
 impl Default for Heuristics {
@@ -29,13 +38,54 @@ impl Default for Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY + 2],
             history: [[0; 64]; 16],
+            continuation: Vec::new(),
         }
     }
 }
 
+/// What the ordering knows of the path to a node for the continuation history: the
+/// rows of the moves one and two plies up (`piece_to × PIECE_TO`; `None` for a null
+/// move or above the root), and the weight of the history in percent (0: off).
+#[derive(Clone, Copy, Default)]
+pub struct Continuation {
+    pub rows: [Option<usize>; 2],
+    pub weight: i32,
+}
+
+/// `m`'s piece and target in `pos` (below `PIECE_TO`).
+#[inline]
+pub fn piece_to(pos: &Position, m: Move) -> usize {
+    (pos.side_to_move().index() * 8 + pos.mover(m).index()) * 64 + m.to().index()
+}
+
 impl Heuristics {
     pub fn clear(&mut self) {
-        *self = Heuristics::default();
+        self.killers = [[None; 2]; MAX_PLY + 2];
+        self.history = [[0; 64]; 16];
+        self.continuation.fill(0);
+    }
+
+    /// Makes room for the continuation history (once; 4 MB).
+    pub fn allocate_continuation(&mut self) {
+        if self.continuation.is_empty() {
+            self.continuation = vec![0; PIECE_TO * PIECE_TO];
+        }
+    }
+
+    /// The continuation history of `m` after the moves of `cont`, weighted.
+    #[inline]
+    pub fn continuation_score(&self, cont: &Continuation, pos: &Position, m: Move) -> i32 {
+        if cont.weight == 0 || self.continuation.is_empty() {
+            return 0;
+        }
+        let pt = piece_to(pos, m);
+        let sum: i32 = cont
+            .rows
+            .iter()
+            .flatten()
+            .map(|row| self.continuation[row + pt])
+            .sum();
+        sum * cont.weight / 100
     }
 
     #[inline]
@@ -60,11 +110,22 @@ impl Heuristics {
         tried: &[Move],
         bonus: i32,
         ply: usize,
+        cont: &Continuation,
     ) {
         update(self.history_slot(pos, best), bonus);
         for &m in tried {
             if m != best {
                 update(self.history_slot(pos, m), -bonus);
+            }
+        }
+        if cont.weight != 0 && !self.continuation.is_empty() {
+            for row in cont.rows.iter().flatten() {
+                update(&mut self.continuation[row + piece_to(pos, best)], bonus);
+                for &m in tried {
+                    if m != best {
+                        update(&mut self.continuation[row + piece_to(pos, m)], -bonus);
+                    }
+                }
             }
         }
         let k = &mut self.killers[ply];
@@ -94,9 +155,16 @@ fn victim_value(pos: &Position, m: Move) -> i32 {
     }
 }
 
-/// The ordering score of one move.
+/// The ordering score of one move (with the continuation history when `CONT`: a
+/// constant, so that the engine's default ordering pays nothing for it).
 #[inline]
-fn score(pos: &Position, m: Move, killers: [Option<Move>; 2], heur: &Heuristics) -> i32 {
+fn score<const CONT: bool>(
+    pos: &Position,
+    m: Move,
+    killers: [Option<Move>; 2],
+    heur: &Heuristics,
+    cont: &Continuation,
+) -> i32 {
     if pos.is_capture(m) {
         CAPTURE + victim_value(pos, m) * 16 - pos.mover(m).rank() as i32
     } else if Some(m) == killers[0] {
@@ -110,7 +178,12 @@ fn score(pos: &Position, m: Move, killers: [Option<Move>; 2], heur: &Heuristics)
         } else {
             0
         };
-        heur.history(pos, m) + threat
+        let continuation = if CONT {
+            heur.continuation_score(cont, pos, m)
+        } else {
+            0
+        };
+        heur.history(pos, m) + continuation + threat
     }
 }
 
@@ -138,6 +211,7 @@ pub struct MovePicker {
     targets: Bitboard,
     /// Moves the anti-chase rules forbid now (`None`: nothing is forbidden).
     forbidden: Option<Forbidden>,
+    continuation: Continuation,
     keys: [i64; MAX_MOVES],
     len: usize,
     index: usize,
@@ -152,16 +226,19 @@ enum Stage {
 }
 
 impl MovePicker {
+    #[inline(always)]
     pub fn new(
         hash_move: Option<Move>,
         targets: Bitboard,
         forbidden: Option<Forbidden>,
+        continuation: Continuation,
     ) -> MovePicker {
         let hash_move = hash_move.filter(|m| targets.contains(m.to()));
         MovePicker {
             hash_move,
             targets,
             forbidden,
+            continuation,
             keys: [0; MAX_MOVES],
             len: 0,
             index: 0,
@@ -193,12 +270,10 @@ impl MovePicker {
                     if let Some(forbidden) = &self.forbidden {
                         list.retain(|&m| !forbidden.forbids(pos.mover(m), m.to()));
                     }
-                    let killers = heur.killers[ply];
-                    for (i, &m) in list.iter().enumerate() {
-                        if Some(m) != self.hash_move {
-                            self.keys[self.len] = pack(score(pos, m, killers, heur), i, m);
-                            self.len += 1;
-                        }
+                    if self.continuation.weight == 0 {
+                        self.score_all::<false>(pos, &list, heur, ply);
+                    } else {
+                        self.score_all::<true>(pos, &list, heur, ply);
                     }
                     self.stage = Stage::Rest;
                 }
@@ -227,13 +302,38 @@ impl MovePicker {
     }
 }
 
+impl MovePicker {
+    /// Scores the generated moves but the hash move (handed out already).
+    #[inline]
+    fn score_all<const CONT: bool>(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        heur: &Heuristics,
+        ply: usize,
+    ) {
+        let killers = heur.killers[ply];
+        for (i, &m) in list.iter().enumerate() {
+            if Some(m) != self.hash_move {
+                let s = score::<CONT>(pos, m, killers, heur, &self.continuation);
+                self.keys[self.len] = pack(s, i, m);
+                self.len += 1;
+            }
+        }
+    }
+}
+
 /// Sorts `list` best first (equal scores in generation order).
 pub fn order(pos: &Position, list: &mut MoveList, heur: &Heuristics, ply: usize) {
     let killers = heur.killers[ply];
     let moves = list.as_mut_slice();
     let mut keys = [0i64; MAX_MOVES];
     for (i, (k, &m)) in keys.iter_mut().zip(moves.iter()).enumerate() {
-        *k = pack(score(pos, m, killers, heur), i, m);
+        *k = pack(
+            score::<false>(pos, m, killers, heur, &Continuation::default()),
+            i,
+            m,
+        );
     }
     let keys = &mut keys[..moves.len()];
     keys.sort_unstable_by(|a, b| b.cmp(a));
@@ -248,4 +348,45 @@ pub fn order(pos: &Position, list: &mut MoveList, heur: &Heuristics, ply: usize)
 #[inline]
 pub fn is_tactical(pos: &Position, m: Move) -> bool {
     pos.is_capture(m) || TRAPS[pos.side_to_move().other().index()].contains(m.to())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continuation_history_rewards_the_cut_off_after_its_predecessors() {
+        let pos = Position::startpos();
+        let best = pos.parse_move("a1b1").expect("legal");
+        let other = pos.parse_move("g1f1").expect("legal");
+        let earlier = pos.parse_move("a3a4").expect("legal");
+        let cont = Continuation {
+            rows: [Some(piece_to(&pos, earlier) * PIECE_TO), None],
+            weight: 100,
+        };
+        let mut heur = Heuristics::default();
+        // Off until allocated: nothing is read or kept.
+        heur.reward_quiet(&pos, best, &[other, best], 400, 3, &cont);
+        assert_eq!(heur.continuation_score(&cont, &pos, best), 0);
+        heur.allocate_continuation();
+        heur.reward_quiet(&pos, best, &[other, best], 400, 3, &cont);
+        assert_eq!(heur.continuation_score(&cont, &pos, best), 400);
+        assert_eq!(heur.continuation_score(&cont, &pos, other), -400);
+        // Weighted, and nothing after another earlier move or with the weight 0.
+        let half = Continuation { weight: 50, ..cont };
+        assert_eq!(heur.continuation_score(&half, &pos, best), 200);
+        let elsewhere = Continuation {
+            rows: [Some(piece_to(&pos, other) * PIECE_TO), None],
+            weight: 100,
+        };
+        assert_eq!(heur.continuation_score(&elsewhere, &pos, best), 0);
+        assert_eq!(
+            heur.continuation_score(&Continuation::default(), &pos, best),
+            0
+        );
+        // `clear` empties the table but keeps it.
+        heur.clear();
+        assert_eq!(heur.continuation_score(&cont, &pos, best), 0);
+        assert_eq!(heur.continuation.len(), PIECE_TO * PIECE_TO);
+    }
 }

@@ -51,6 +51,10 @@ pub struct SearchParams {
     pub history_bonus_lin: i32,
     pub history_bonus_offset: i32,
     pub history_bonus_max: i32,
+    /// Continuation history (the history of a quiet move after the moves one and two
+    /// plies up), in percent of its value added to the move's ordering score and
+    /// reduction history; 0 keeps none (and allocates no table).
+    pub cont_history: i32,
 }
 
 impl SearchParams {
@@ -81,6 +85,7 @@ impl SearchParams {
         history_bonus_lin: 150,
         history_bonus_offset: -100,
         history_bonus_max: 1500,
+        cont_history: 100,
     };
 
     /// The history bonus for a cut-off at `depth` (see `history_bonus_quad`).
@@ -144,7 +149,7 @@ macro_rules! tunable {
 
 /// Every parameter, in the struct's order. A range keeps the search sound (no
 /// divisor reaches 0, no depth limit goes negative); the default lies inside it.
-pub const TUNABLES: [Tunable; 23] = [
+pub const TUNABLES: [Tunable; 24] = [
     tunable!(rfp_max_depth, 1, 12, 1),
     tunable!(rfp_margin, 20, 250, 10),
     tunable!(nmp_min_depth, 1, 8, 1),
@@ -170,6 +175,7 @@ pub const TUNABLES: [Tunable; 23] = [
     // Within a tenth of the table's bound (ordering::HISTORY_MAX, 16384) so that one
     // cut-off never swings a slot across it.
     tunable!(history_bonus_max, 50, 1600, 75),
+    tunable!(cont_history, 0, 200, 10),
 ];
 
 impl SearchParams {

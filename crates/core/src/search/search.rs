@@ -1,7 +1,9 @@
 //! One search thread: iterative deepening over principal variation search.
 
 use super::limits::Limits;
-use super::ordering::{self, is_tactical, Heuristics, MovePicker};
+use super::ordering::{
+    self, is_tactical, piece_to, Continuation, Heuristics, MovePicker, PIECE_TO,
+};
 use super::parameters::SearchParams;
 use super::score::{
     from_table, is_mate, mate_in, mated_in, to_table, INFINITE, MATE_BOUND, MAX_PLY,
@@ -138,6 +140,9 @@ pub struct Worker<'a, R: MoveRules> {
     pub tb_hits: u64,
     /// The static score at each ply of the search path (for "improving").
     static_evals: [i32; MAX_PLY + 2],
+    /// The continuation-history row of the move played at each ply of the search
+    /// path (`None` for a null move; kept only with `SearchParams::cont_history`).
+    continuation_rows: [Option<usize>; MAX_PLY + 2],
 }
 
 impl<'a, R: MoveRules> Worker<'a, R> {
@@ -187,6 +192,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             tb: None,
             tb_hits: 0,
             static_evals: [0; MAX_PLY + 2],
+            continuation_rows: [None; MAX_PLY + 2],
         }
     }
 
@@ -195,6 +201,32 @@ impl<'a, R: MoveRules> Worker<'a, R> {
         if params != self.params {
             self.params = params;
             self.reductions = Reductions::new(&params);
+        }
+        if params.cont_history != 0 {
+            self.heur.allocate_continuation();
+        }
+    }
+
+    /// The continuation history's view of the path to a node at `ply`.
+    #[inline]
+    fn continuation(&self, ply: usize) -> Continuation {
+        let weight = self.params.cont_history;
+        if weight == 0 {
+            return Continuation::default();
+        }
+        let up = |k: usize| ply.checked_sub(k).and_then(|p| self.continuation_rows[p]);
+        Continuation {
+            rows: [up(1), up(2)],
+            weight,
+        }
+    }
+
+    /// Records `m`, played at `ply` in `pos`, for the continuation history of the
+    /// plies below (`None`: a null move).
+    #[inline]
+    fn set_continuation_row(&mut self, ply: usize, pos: &Position, m: Option<Move>) {
+        if self.params.cont_history != 0 {
+            self.continuation_rows[ply] = m.map(|m| piece_to(pos, m) * PIECE_TO);
         }
     }
 
@@ -388,6 +420,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             child.play(m);
             self.update_accumulator(pos, m, 0);
             self.push_move(pos, m, child.key());
+            self.set_continuation_row(0, pos, Some(m));
             let new_depth = depth - 1 + in_check as i32;
             let score = if i == self.pv_index {
                 -self.negamax(&child, new_depth, -beta, -alpha, 1, true, true)
@@ -563,6 +596,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                     self.accumulators.push_null(ply);
                 }
                 self.keys.push(child.key());
+                self.set_continuation_row(ply, pos, None);
                 let score =
                     -self.negamax(&child, depth - r, -beta, -beta + 1, ply + 1, false, false);
                 self.keys.pop();
@@ -577,7 +611,8 @@ impl<'a, R: MoveRules> Worker<'a, R> {
 
         // In check, only captures of the animals on our traps can stop the den entry.
         let targets = if in_check { checkers } else { Bitboard::ALL };
-        let mut picker = MovePicker::new(hash_move, targets, forbidden);
+        let continuation = self.continuation(ply);
+        let mut picker = MovePicker::new(hash_move, targets, forbidden, continuation);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -613,6 +648,7 @@ impl<'a, R: MoveRules> Worker<'a, R> {
             self.tt.prefetch(child.key());
             self.update_accumulator(pos, m, ply);
             self.push_move(pos, m, child.key());
+            self.set_continuation_row(ply, pos, Some(m));
 
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -632,7 +668,9 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                     {
                         r -= 1;
                     }
-                    r -= self.heur.history(pos, m) / p.lmr_history_divisor;
+                    r -= (self.heur.history(pos, m)
+                        + self.heur.continuation_score(&continuation, pos, m))
+                        / p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(
@@ -668,7 +706,14 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                     if alpha >= beta {
                         if !tactical {
                             let bonus = p.history_bonus(depth);
-                            self.heur.reward_quiet(pos, m, &quiets_tried, bonus, ply);
+                            self.heur.reward_quiet(
+                                pos,
+                                m,
+                                &quiets_tried,
+                                bonus,
+                                ply,
+                                &continuation,
+                            );
                         }
                         break;
                     }

@@ -474,6 +474,34 @@ mod tests {
         engine.search(&game, &limits, &shared, &|_| {})
     }
 
+    /// The continuation history (on by default) changes the tree, and off or at twice
+    /// the weight the search finds the same forced wins.
+    #[test]
+    fn the_continuation_history_changes_the_tree_and_finds_the_same_wins() {
+        use crate::search::parameters::SearchParams;
+        let run = |params: &str, fen: &str, depth: i32| {
+            let mut engine = Engine::new(2).expect("small table");
+            engine.options.report = false;
+            engine.options.params = SearchParams::parse(params).expect("valid");
+            let game = Game::new(Position::from_fen(fen).expect("valid"));
+            engine.search(&game, &Limits::depth(depth), &SharedState::new(1), &|_| {})
+        };
+        assert_eq!(SearchParams::DEFAULT.cont_history, 100);
+        let start = crate::board::START_FEN;
+        let default = run("", start, 9);
+        for weight in ["cont_history=0", "cont_history=200"] {
+            let out = run(weight, start, 9);
+            assert_ne!(out.nodes, default.nodes, "{weight} searches the same tree");
+            for (fen, depth, mate) in [
+                ("l5t/3R3/7/7/7/7/7/7/6L r", 6, 1),
+                ("l5t/7/3R3/7/7/7/7/7/6L r", 7, 2),
+            ] {
+                let out = run(weight, fen, depth);
+                assert_eq!(out.score, Score::Mate(mate), "{weight} on {fen}");
+            }
+        }
+    }
+
     #[test]
     fn enters_the_den_at_once() {
         let out = search("l5t/3R3/7/7/7/7/7/7/6L r", Limits::depth(4));
