@@ -21,12 +21,40 @@
 # again only the last finished shard of each candidate. Stop it at any time; run
 # the same command to go on, on this machine or another with DIR copied.
 #
+# RECORDS=dir (in the repository, e.g. data/sprt/se-2026-12) makes the shards outlive
+# DIR: each finished shard's record is kept there compressed (NAME-K.txt.xz) with a
+# line of RECORDS/manifest.tsv (candidate, shard, games, SHA-256 of the record, the
+# binary's bench with the defaults and with the candidate's parameters, the
+# parameters). Commit RECORDS. A run restores into DIR every recorded shard it
+# lacks (checked against its SHA-256) and keeps its finished shards in RECORDS; it
+# refuses to start when the binary's benches are not the manifest's (another engine
+# would be summed with this one). PLAY=no restores and keeps, sums up, and plays
+# nothing. DIR and RECORDS, when relative, are read from the repository's root.
+#
 # Clock matches measure the scheduler when the machine is busy: run it on an idle
 # machine (no builds, no other matches) and check the "Losses of ... on time" lines.
 # JUNGLE=path plays another build (default target/release/jungle); CONCURRENCY=k
-# plays k games at once (default 2); GAMES=n makes a shard n games (default 100, even).
+# plays k games at once (default 2); GAMES=n makes a shard n games (default 100, even);
+# STOP_AFTER=n stops after n shards played (to fit an idle hour).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+RECORDS=${RECORDS:-}
+PLAY=${PLAY:-yes}
+STOP_AFTER=${STOP_AFTER:-0}
+played=0
+case "$STOP_AFTER" in
+    '' | *[!0-9]*)
+        echo "error: STOP_AFTER is a number of shards, got '$STOP_AFTER'" >&2
+        exit 2
+        ;;
+esac
+case "$PLAY" in
+    yes | no) ;;
+    *)
+        echo "error: PLAY is yes or no, got '$PLAY'" >&2
+        exit 2
+        ;;
+esac
 if [ $# -lt 2 ]; then
     sed -n '2,8p' "$0" >&2
     exit 2
@@ -71,11 +99,65 @@ for name in "${names[@]}"; do
 done
 mkdir -p "$DIR"
 
+# The engine's signature: bench's node count (its last line, "<nodes> nodes <nps> nps").
+bench_of() {
+    "$JUNGLE" bench "$@" 2> /dev/null | tail -1 | cut -d' ' -f1
+}
+
+# Keeps finished shard K of NAME in RECORDS (once).
+keep_shard() {
+    local name=$1 k=$2 file=$DIR/$1-$2.txt
+    grep -q "^$name	$k	" "$RECORDS/manifest.tsv" && return 0
+    xz -9c "$file" > "$RECORDS/$name-$k.txt.xz.part" && mv "$RECORDS/$name-$k.txt.xz.part" "$RECORDS/$name-$k.txt.xz"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$k" "$(grep -c '^\[Result ' "$file")" \
+        "$(sha256sum "$file" | cut -d' ' -f1)" "$main_bench" "${benches[$name]}" "${params[$name]}" \
+        >> "$RECORDS/manifest.tsv"
+}
+
+if [ -n "$RECORDS" ]; then
+    mkdir -p "$RECORDS"
+    [ -f "$RECORDS/manifest.tsv" ] ||
+        printf 'candidate\tshard\tgames\tsha256\tbench\tbench_candidate\tparams\n' > "$RECORDS/manifest.tsv"
+    main_bench=$(bench_of)
+    declare -A benches
+    for name in "${names[@]}"; do
+        benches[$name]=$(bench_of --params "${params[$name]}")
+        # Every recorded shard of this candidate was played by this engine and these
+        # parameters.
+        if awk -F'\t' -v n="$name" -v b="$main_bench" -v c="${benches[$name]}" -v p="${params[$name]}" \
+            'NR > 1 && $1 == n && ($5 != b || $6 != c || $7 != p) { bad = 1 } END { exit !bad }' \
+            "$RECORDS/manifest.tsv"; then
+            echo "error: $RECORDS/manifest.tsv has shards of $name from another engine or parameters" \
+                "(bench $main_bench, with ${params[$name]} ${benches[$name]} here)" >&2
+            exit 2
+        fi
+        while IFS=$'\t' read -r candidate k _games sha _rest; do
+            [ "$candidate" = "$name" ] || continue
+            out=$DIR/$name-$k.txt
+            [ -f "$out" ] && continue
+            xz -dc "$RECORDS/$name-$k.txt.xz" > "$out.restore" || exit 1
+            if [ "$(sha256sum "$out.restore" | cut -d' ' -f1)" != "$sha" ]; then
+                echo "error: $RECORDS/$name-$k.txt.xz does not match its SHA-256 in the manifest" >&2
+                rm -f "$out.restore"
+                exit 1
+            fi
+            mv "$out.restore" "$out"
+            echo "restored shard $k of $name from $RECORDS" >&2
+        done < "$RECORDS/manifest.tsv"
+        for out in "$DIR/$name"-*.txt; do
+            [ -f "$out" ] || continue
+            k=${out##*-}
+            keep_shard "$name" "${k%.txt}"
+        done
+    done
+fi
+
 for k in $(seq 1 $SHARDS); do
     for name in "${names[@]}"; do
         [ -f "$DIR/$name.decided" ] && continue
         out=$DIR/$name-$k.txt
         if [ ! -f "$out" ]; then
+            [ "$PLAY" = no ] && continue
             if ! "$JUNGLE" match \
                 --engine "cmd=$JUNGLE name=$name option.SearchParams=${params[$name]} option.Hash=32" \
                 --engine "cmd=$JUNGLE name=main option.Hash=32" \
@@ -86,6 +168,8 @@ for k in $(seq 1 $SHARDS); do
                 exit 1
             fi
             mv "$out.part" "$out"
+            [ -n "$RECORDS" ] && keep_shard "$name" "$k"
+            played=$((played + 1))
         elif [ -f "$DIR/$name-$((k + 1)).txt" ]; then
             # Finished and followed by a finished shard: summed up before (a resumed
             # run logs no line twice).
@@ -100,5 +184,8 @@ for k in $(seq 1 $SHARDS); do
         echo "$(date -u +%FT%TZ) $name shard $k: $(grep -E '^Score|^SPRT' "$DIR/$name.summary" | tr '\n' ' ')" \
             >> "$DIR/progress.log"
         grep -q "was accepted" "$DIR/$name.summary" && touch "$DIR/$name.decided"
+        if [ "$STOP_AFTER" -gt 0 ] && [ "$played" -ge "$STOP_AFTER" ]; then
+            exit 0
+        fi
     done
 done
