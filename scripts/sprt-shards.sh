@@ -101,7 +101,15 @@ mkdir -p "$DIR"
 
 # The engine's signature: bench's node count (its last line, "<nodes> nodes <nps> nps").
 bench_of() {
-    "$JUNGLE" bench "$@" 2> /dev/null | tail -1 | cut -d' ' -f1
+    local nodes
+    nodes=$("$JUNGLE" bench "$@" 2> /dev/null | tail -1 | cut -d' ' -f1)
+    case "$nodes" in
+        '' | *[!0-9]*)
+            echo "error: $JUNGLE bench $* gave no node count" >&2
+            exit 1
+            ;;
+    esac
+    echo "$nodes"
 }
 
 # Keeps finished shard K of NAME in RECORDS (once).
@@ -118,10 +126,10 @@ if [ -n "$RECORDS" ]; then
     mkdir -p "$RECORDS"
     [ -f "$RECORDS/manifest.tsv" ] ||
         printf 'candidate\tshard\tgames\tsha256\tbench\tbench_candidate\tparams\n' > "$RECORDS/manifest.tsv"
-    main_bench=$(bench_of)
+    main_bench=$(bench_of) || exit 1
     declare -A benches
     for name in "${names[@]}"; do
-        benches[$name]=$(bench_of --params "${params[$name]}")
+        benches[$name]=$(bench_of --params "${params[$name]}") || exit 1
         # Every recorded shard of this candidate was played by this engine and these
         # parameters.
         if awk -F'\t' -v n="$name" -v b="$main_bench" -v c="${benches[$name]}" -v p="${params[$name]}" \
@@ -135,7 +143,11 @@ if [ -n "$RECORDS" ]; then
             [ "$candidate" = "$name" ] || continue
             out=$DIR/$name-$k.txt
             [ -f "$out" ] && continue
-            xz -dc "$RECORDS/$name-$k.txt.xz" > "$out.restore" || exit 1
+            if ! xz -dc "$RECORDS/$name-$k.txt.xz" > "$out.restore"; then
+                echo "error: cannot read $RECORDS/$name-$k.txt.xz, shard $k of $name" >&2
+                rm -f "$out.restore"
+                exit 1
+            fi
             if [ "$(sha256sum "$out.restore" | cut -d' ' -f1)" != "$sha" ]; then
                 echo "error: $RECORDS/$name-$k.txt.xz does not match its SHA-256 in the manifest" >&2
                 rm -f "$out.restore"
@@ -144,10 +156,10 @@ if [ -n "$RECORDS" ]; then
             mv "$out.restore" "$out"
             echo "restored shard $k of $name from $RECORDS" >&2
         done < "$RECORDS/manifest.tsv"
-        for out in "$DIR/$name"-*.txt; do
-            [ -f "$out" ] || continue
-            k=${out##*-}
-            keep_shard "$name" "${k%.txt}"
+        # By number: a glob of NAME-*.txt would take the shards of a candidate
+        # named NAME-something too.
+        for k in $(seq 1 $SHARDS); do
+            [ -f "$DIR/$name-$k.txt" ] && keep_shard "$name" "$k"
         done
     done
 fi
