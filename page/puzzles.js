@@ -338,10 +338,16 @@ Jungle.puzzles = (() => {
     // Tried before the page was opened again: the flaw stays.
     const tried = readTried();
     if (tried && tried.id === p.id && tried.flawed) flawed = true;
+    await post("judge", { do: "puzzle", id: p.id });
+    // Left while the judge was asked ("Leave" right after "Next puzzle"): the board
+    // is the game's again, so neither turn it nor mark a puzzle on it.
+    if (!active) {
+      post("judge", { do: "leave" });
+      return;
+    }
     placeChanged();
     // The puzzle's side plays at the bottom.
     board.setFlipped(p.solver === "blue");
-    await post("judge", { do: "puzzle", id: p.id });
     el("puzzle-retry").hidden = true;
     say(taskWords(), null, "");
     renderStats();
