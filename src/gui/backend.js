@@ -9,24 +9,39 @@ window.jungleErrors = [];
 window.addEventListener("error", (e) => window.jungleErrors.push(String(e.message)));
 window.addEventListener("unhandledrejection", (e) => window.jungleErrors.push(String(e.reason)));
 
+// One request to the server: { status, text }, status 0 when it cannot be reached
+// (never a rejection). `state` and `record` are reads (GET, `body` null), the rest
+// actions (POST, JSON body).
+async function askServer(action, body) {
+  const read = body === null;
+  try {
+    const response = await fetch("api/" + action, read ? {} : {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, text: await response.text() };
+  } catch (e) {
+    // The page words the code (notice.unreachable); the text is for the log.
+    return { status: 0, code: "unreachable", text: "The server cannot be reached: " + e };
+  }
+}
+
+// The request sent last, answered or not: the next one waits for its answer.
+let lastRequest = Promise.resolve();
+
 const backend = {
   name: "server",
 
-  // Sends a request: `state` and `record` are reads (GET), the rest actions (POST,
-  // JSON body). Answers { status, text }; status 0 when the server cannot be reached.
-  async request(action, body) {
-    const read = body === null;
-    try {
-      const response = await fetch("api/" + action, read ? {} : {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, text: await response.text() };
-    } catch (e) {
-      // The page words the code (notice.unreachable); the text is for the log.
-      return { status: 0, code: "unreachable", text: "The server cannot be reached: " + e };
-    }
+  // Sends a request (`askServer`), one at a time in the order they were made, as
+  // page/link.js asks of every back end: the server carries out each on a thread of
+  // its own, so two sent at once could be done the other way round (the "new" of a
+  // game brought back after a lesson, overtaken by the puzzle opened right after,
+  // took the puzzle's board).
+  request(action, body) {
+    const answer = lastRequest.then(() => askServer(action, body));
+    lastRequest = answer;
+    return answer;
   },
 
   // Calls handlers.open(), .error(text), and .state/.analysis/.notice(data) with each
