@@ -18,10 +18,12 @@
 //   code, args }`); `text` is the answer's body (the state's JSON, or the record's
 //   text). When the back end cannot be asked at all, status 0 with `code`
 //   (`unreachable`, `engineStopped`: the page words it as `notice.<code>`) and `text`
-//   (for the log). Requests are carried out in the order they were made, even when
-//   the page does not wait for one answer before the next request (the server's back
-//   end sends them one at a time; the worker and the online game's socket keep their
-//   order).
+//   (for the log). Requests that change the game are carried out in the order they
+//   were made, even when the page does not wait for one answer before the next (the
+//   server's back end sends its requests one at a time; the worker handles them one
+//   after another; an online game's moves and commands go through its one socket).
+//   The online back end's lobby requests (`online.*`) are not ordered: each stands
+//   alone.
 // - `connect(handlers)`: opens the stream of events, once. The back end calls
 //   `handlers.open()` when it is connected (again after a reconnection),
 //   `handlers.error(key)` when it is not (`key`: the catalogue's words for it; none:
