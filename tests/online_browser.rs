@@ -6,8 +6,9 @@
 //! board; after four, B reloads and resumes (the same moves, none lost or doubled),
 //! then leaves and comes back, and A sees it gone (after 31 s with the claims
 //! offered) and back; the server is killed and
-//! started again, and the pages say "reconnecting…" and go on with every move; a move typed that the
-//! server refuses is shown refused with its reason. Every window ends with the
+//! started again, and the pages say "reconnecting…" and go on with every move; a draw
+//! offer lost as the connection drops is sent again on reconnection; a move typed that
+//! the server refuses is shown refused with its reason. Every window ends with the
 //! server's moves; A resigns and all see the result; the record downloads and the
 //! browser's engine reviews the game; a draw offered and declined, a rematch asked
 //! and accepted (colours swapped), aborted before both moved; the lobby lists a
@@ -400,7 +401,10 @@ async fn two_windows(server: &mut Server, db: &str) {
         &format!("online-{db}-c1-spectator-desktop-light-chinese"),
     )
     .await;
-    // A offers a draw; B sees it and declines; the offer is gone for both.
+    // A offers a draw as the connection drops, before the offer leaves the browser:
+    // the page sends it again once connected, and B sees it; B declines; the offer is
+    // gone for both.
+    let _: Value = eval(wa, "const send = WebSocket.prototype.send; WebSocket.prototype.send = function (data) { if (JSON.parse(data).t === 'draw_offer') { WebSocket.prototype.send = send; this.close(); return; } return send.call(this, data); }; return null").await;
     click(wa, "#online-offer-draw").await;
     until(wb, "B offered a draw", "!document.getElementById('online-accept-draw').hidden && document.getElementById('online-status').textContent === 'Red offers a draw.'").await;
     click(wb, "#online-decline-draw").await;

@@ -43,7 +43,7 @@ const backend = (() => {
   let clockAt = Date.now();
   // When each side's seat was last seen left (local ms), or null.
   const goneSince = { red: null, blue: null };
-  // Commands sent and not yet answered, oldest first: { kind, side, ply, mv, resolve }.
+  // Commands sent and not yet answered, oldest first: { kind, msg, ply, resolve }.
   let pending = [];
   // When this browser last saw the opponent's move (the lag credit's think time).
   let turnSeen = Date.now();
@@ -298,7 +298,9 @@ const backend = (() => {
     } else if (e.kind === "end") {
       g.result = { result: e.result, reason: e.reason };
       g.draw_offer = null;
-      for (const kind of ["resign", "abort", "claim", "draw_accept"]) settle(kind, answer(200, null));
+      // The commands that can end a game (a draw offered to a side that has offered
+      // one is agreed).
+      for (const kind of ["resign", "abort", "claim", "draw_accept", "draw_offer"]) settle(kind, answer(200, null));
     }
     if (g.status === "over") {
       g.clock = Object.assign({}, g.clock, { running: null });
@@ -350,12 +352,29 @@ const backend = (() => {
       whenSynced();
     }
     if (handlers) handlers.open();
-    // A move sent before the connection dropped, and not stored: sent again (the
-    // server acknowledges one it has).
-    for (const p of pending) {
-      if (p.kind === "move" && p.ply === g.moves.length) send({ t: "move", ply: p.ply, mv: p.mv });
-    }
+    sendAgain();
     show();
+  }
+
+  // The commands sent before the connection dropped that the catch-up did not answer
+  // (the server acted on none of them, or its answer was lost): sent again, in their
+  // order. The server acknowledges a move it already has, and refuses a command that
+  // no longer applies (a draw offer in a finished game), so each is answered once. A
+  // move the catch-up holds as a whole state rather than as its event is answered
+  // from that state.
+  function sendAgain() {
+    const left = [];
+    for (const p of pending) {
+      if (p.kind === "move" && p.ply < g.moves.length && g.moves[p.ply] === p.msg.mv) {
+        p.resolve(answer(200, null));
+      } else if (p.kind === "move" && p.ply !== g.moves.length) {
+        p.resolve(refusal("bad_ply", "the game moved on before this move reached the server"));
+      } else {
+        send(p.msg);
+        left.push(p);
+      }
+    }
+    pending = left;
   }
 
   // ----- the connection -----------------------------------------------------------
@@ -433,7 +452,7 @@ const backend = (() => {
         resolve(refusal("offline", "not connected"));
         return;
       }
-      pending.push(Object.assign({ kind, resolve }, msg.t === "move" ? { ply: msg.ply, mv: msg.mv } : {}));
+      pending.push({ kind, msg, ply: msg.ply, resolve });
     });
   }
 
