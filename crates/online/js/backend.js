@@ -43,7 +43,7 @@ const backend = (() => {
   let clockAt = Date.now();
   // When each side's seat was last seen left (local ms), or null.
   const goneSince = { red: null, blue: null };
-  // Commands sent and not yet answered, oldest first: { kind, msg, ply, resolve }.
+  // Commands sent and not yet answered, oldest first: { kind, msg, resolve }.
   let pending = [];
   // When this browser last saw the opponent's move (the lag credit's think time).
   let turnSeen = Date.now();
@@ -365,9 +365,9 @@ const backend = (() => {
   function sendAgain() {
     const left = [];
     for (const p of pending) {
-      if (p.kind === "move" && p.ply < g.moves.length && g.moves[p.ply] === p.msg.mv) {
+      if (p.kind === "move" && p.msg.ply < g.moves.length && g.moves[p.msg.ply] === p.msg.mv) {
         p.resolve(answer(200, null));
-      } else if (p.kind === "move" && p.ply !== g.moves.length) {
+      } else if (p.kind === "move" && p.msg.ply !== g.moves.length) {
         p.resolve(refusal("bad_ply", "the game moved on before this move reached the server"));
       } else {
         send(p.msg);
@@ -452,7 +452,7 @@ const backend = (() => {
         resolve(refusal("offline", "not connected"));
         return;
       }
-      pending.push({ kind, msg, ply: msg.ply, resolve });
+      pending.push({ kind, msg, resolve });
     });
   }
 
