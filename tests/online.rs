@@ -206,10 +206,14 @@ fn abuses_are_refused_with_nothing_changed() {
         let mut stranger = Client::connect(&server.addr, &id, Some(&"0".repeat(32)), None).await?;
         assert_eq!(stranger.replies[0]["code"], "no_seat");
         let v0 = server.state(&id)["v"].clone();
-        let expect = |c: &mut Client, code: &'static str| {
+        // The last reply: a refusal with this code, naming the command it refuses
+        // (`to`), or nothing when the message could not be read.
+        let expect_to = |c: &mut Client, to: Option<&str>, code: &'static str| {
             let last = c.replies.last().cloned().unwrap_or_default();
             assert_eq!(last["code"], code, "{last}");
+            assert_eq!(last["to"].as_str(), to, "{last}");
         };
+        let expect = |c: &mut Client, code: &'static str| expect_to(c, Some("move"), code);
         // Moving for the other side, out of turn, from a spectator, illegal, malformed.
         b.play("a9a8").await?;
         expect(&mut b, "out_of_turn");
@@ -226,10 +230,13 @@ fn abuses_are_refused_with_nothing_changed() {
         expect(&mut r, "bad_ply");
         r.send(json!({"t": "teleport"})).await?;
         r.until(|m| m["t"] == "refused").await?;
-        expect(&mut r, "malformed");
+        expect_to(&mut r, None, "malformed");
         r.send_raw(Message::text("[1,2,3]")).await?;
         r.until(|m| m["t"] == "refused").await?;
-        expect(&mut r, "malformed");
+        expect_to(&mut r, None, "malformed");
+        r.send(json!({"t": "claim", "draw": false})).await?;
+        r.until(|m| m["t"] == "refused").await?;
+        expect_to(&mut r, Some("claim"), "not_gone");
         assert_eq!(server.state(&id)["v"], v0);
         // A stale ply: played already, then sent again (acknowledged, no effect) and
         // with another move (refused).
@@ -240,7 +247,10 @@ fn abuses_are_refused_with_nothing_changed() {
         assert_eq!(ack["t"], "ack", "{ack}");
         r.send(json!({"t": "move", "ply": 0, "mv": "a1a2"})).await?;
         let refused = r.until(|m| m["t"] == "refused").await?;
-        assert_eq!(refused["code"], "ply_played");
+        assert_eq!(
+            (&refused["code"], &refused["to"]),
+            (&json!("ply_played"), &json!("move"))
+        );
         assert_eq!(server.state(&id)["v"], v1);
         // A huge message closes the connection; the game is unchanged.
         let huge = json!({"t": "move", "ply": 1, "mv": "x".repeat(100_000)});

@@ -415,6 +415,25 @@ async fn two_windows(server: &mut Server, db: &str) {
         "document.getElementById('online-accept-draw').hidden",
     )
     .await;
+    // A offers a draw and at once sends a command the server refuses (a claim while B
+    // is here), and the offer's event reaches A's page only after the refusal: the
+    // refusal names the claim, so the offer is not taken for refused and no error shows.
+    let _: Value = eval(wa, "const send = WebSocket.prototype.send; WebSocket.prototype.send = function (data) { if (JSON.parse(data).t !== 'draw_offer') return send.call(this, data); WebSocket.prototype.send = send; const ws = this, deliver = ws.onmessage, held = []; ws.onmessage = (e) => { const m = JSON.parse(e.data); if (m.t === 'event' && m.e && m.e.kind === 'draw_offer') { held.push(e); return; } deliver(e); if (m.t === 'refused') { ws.onmessage = deliver; held.forEach(deliver); } }; send.call(ws, data); return send.call(ws, JSON.stringify({ t: 'claim', draw: false })); }; return null").await;
+    click(wa, "#online-offer-draw").await;
+    until(
+        wb,
+        "B offered a draw again",
+        "!document.getElementById('online-accept-draw').hidden",
+    )
+    .await;
+    until(wa, "A's offer made, no error shown", "Jungle.game.state().online.drawOffer === 'red' && document.getElementById('notice').hidden").await;
+    click(wb, "#online-decline-draw").await;
+    until(
+        wa,
+        "the second offer declined",
+        "Jungle.game.state().online.drawOffer === null",
+    )
+    .await;
     shot(wa, &format!("online-{db}-a4-six-plies-desktop-{a_scheme}")).await;
 
     // A resigns (two clicks); both players and the spectator see the result.

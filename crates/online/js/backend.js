@@ -338,8 +338,13 @@ const backend = (() => {
       note = "noSeat";
       return;
     }
-    const p = pending.shift();
-    if (p) p.resolve(refusal(m.code, m.reason));
+    // A refusal names the command it answers (`to`); one that cannot (a message the
+    // server could not read) answers the oldest.
+    if (m.to) settle(m.to, refusal(m.code, m.reason));
+    else {
+      const p = pending.shift();
+      if (p) p.resolve(refusal(m.code, m.reason));
+    }
     show();
   }
 

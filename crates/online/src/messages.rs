@@ -43,6 +43,23 @@ pub fn parse(text: &str) -> Result<ClientMsg, Refusal> {
 }
 
 impl ClientMsg {
+    /// Its kind, as its `t` names it: a refusal names the command it answers, so that
+    /// a client with several commands in flight settles the right one.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ClientMsg::Hello { .. } => "hello",
+            ClientMsg::Move { .. } => "move",
+            ClientMsg::Resign => "resign",
+            ClientMsg::DrawOffer => "draw_offer",
+            ClientMsg::DrawAccept => "draw_accept",
+            ClientMsg::DrawDecline => "draw_decline",
+            ClientMsg::Abort => "abort",
+            ClientMsg::Rematch => "rematch",
+            ClientMsg::Claim { .. } => "claim",
+            ClientMsg::Ping => "ping",
+        }
+    }
+
     /// The game command it asks for; `None` for `hello` and `ping`.
     pub fn command(self) -> Result<Option<Command>, Refusal> {
         Ok(Some(match self {
@@ -189,27 +206,43 @@ mod tests {
         assert_eq!(long_move.command().unwrap_err().code, "malformed_move");
     }
 
+    /// Plausible and junk messages, the random scripts' words.
+    const WORDS: [&str; 15] = [
+        r#"{"t":"move","ply":0,"mv":"g1g2"}"#,
+        r#"{"t":"move","ply":1,"mv":"a9a8"}"#,
+        r#"{"t":"move","ply":2,"mv":"g2g1","think_ms":100}"#,
+        r#"{"t":"move","ply":3,"mv":"a8a9"}"#,
+        r#"{"t":"move","ply":2,"mv":"a3a4"}"#,
+        r#"{"t":"move","ply":1,"mv":"g7g6"}"#,
+        r#"{"t":"resign"}"#,
+        r#"{"t":"draw_offer"}"#,
+        r#"{"t":"draw_accept"}"#,
+        r#"{"t":"draw_decline"}"#,
+        r#"{"t":"abort"}"#,
+        r#"{"t":"rematch"}"#,
+        r#"{"t":"claim","draw":true}"#,
+        r#"{"t":"hello"}"#,
+        "junk",
+    ];
+
+    /// A message's kind is the `t` it was read from, for every kind.
+    #[test]
+    fn a_message_kind_is_its_t() {
+        let mut kinds = std::collections::BTreeSet::new();
+        for text in WORDS.iter().chain(&[r#"{"t":"ping"}"#]) {
+            let Ok(msg) = parse(text) else { continue };
+            let t: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(msg.kind(), t["t"], "{text}");
+            kinds.insert(msg.kind());
+        }
+        assert_eq!(kinds.len(), 10, "every kind: {kinds:?}");
+    }
+
     /// The fuzz target's exercise over seeded random scripts of plausible and junk
     /// messages.
     #[test]
     fn random_scripts_keep_the_game_consistent() {
-        let words = [
-            r#"{"t":"move","ply":0,"mv":"g1g2"}"#,
-            r#"{"t":"move","ply":1,"mv":"a9a8"}"#,
-            r#"{"t":"move","ply":2,"mv":"g2g1","think_ms":100}"#,
-            r#"{"t":"move","ply":3,"mv":"a8a9"}"#,
-            r#"{"t":"move","ply":2,"mv":"a3a4"}"#,
-            r#"{"t":"move","ply":1,"mv":"g7g6"}"#,
-            r#"{"t":"resign"}"#,
-            r#"{"t":"draw_offer"}"#,
-            r#"{"t":"draw_accept"}"#,
-            r#"{"t":"draw_decline"}"#,
-            r#"{"t":"abort"}"#,
-            r#"{"t":"rematch"}"#,
-            r#"{"t":"claim","draw":true}"#,
-            r#"{"t":"hello"}"#,
-            "junk",
-        ];
+        let words = WORDS;
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..300 {
             let mut data = Vec::new();

@@ -379,6 +379,12 @@ fn refused(code: &str, reason: impl Into<String>) -> Value {
     json!({"t": "refused", "code": code, "reason": reason.into()})
 }
 
+/// The refusal of a command the server read: it names the command (`to`), so that a
+/// client with several in flight settles the one refused.
+fn refused_to(kind: &str, code: &str, reason: impl Into<String>) -> Value {
+    json!({"t": "refused", "to": kind, "code": code, "reason": reason.into()})
+}
+
 async fn send(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>, v: &Value) -> bool {
     sink.send(Message::Text(v.to_string().into())).await.is_ok()
 }
@@ -515,7 +521,12 @@ async fn session(app: Arc<App>, live: Arc<Live>, socket: WebSocket) {
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 };
                 if limiter.check().is_err() {
-                    if !send(&mut sink, &refused("rate", "too many messages: slow down")).await {
+                    let slow_down = "too many messages: slow down";
+                    let answer = match parse(&text) {
+                        Ok(msg) => refused_to(msg.kind(), "rate", slow_down),
+                        Err(_) => refused("rate", slow_down),
+                    };
+                    if !send(&mut sink, &answer).await {
                         break;
                     }
                     continue;
@@ -539,18 +550,19 @@ async fn session(app: Arc<App>, live: Arc<Live>, socket: WebSocket) {
 
 /// One command from a connection; what to answer it directly, if anything.
 async fn handle(app: &App, live: &Arc<Live>, seat: Option<Side>, msg: ClientMsg) -> Option<Value> {
+    let kind = msg.kind();
     if matches!(msg, ClientMsg::Hello { .. }) {
-        return Some(refused("hello_again", "hello was already said"));
+        return Some(refused_to(kind, "hello_again", "hello was already said"));
     }
     let cmd = match msg.command() {
         Ok(Some(cmd)) => cmd,
         Ok(None) => return Some(json!({"t": "pong", "now": now_ms()})),
-        Err(r) => return Some(refused(r.code, r.reason)),
+        Err(r) => return Some(refused_to(kind, r.code, r.reason)),
     };
     match app.hub.command(live, seat, cmd).await {
         Reply::Done => None,
         Reply::Again { ply, v } => Some(json!({"t": "ack", "ply": ply, "v": v})),
-        Reply::Refused(r) => Some(refused(r.code, r.reason)),
+        Reply::Refused(r) => Some(refused_to(kind, r.code, r.reason)),
     }
 }
 
