@@ -242,7 +242,6 @@ mod tests {
     /// messages.
     #[test]
     fn random_scripts_keep_the_game_consistent() {
-        let words = WORDS;
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..300 {
             let mut data = Vec::new();
@@ -252,7 +251,7 @@ mod tests {
                 x ^= x << 17;
                 data.push((x % 3) as u8);
                 data.push(((x >> 8) % 40) as u8);
-                data.extend_from_slice(words[((x >> 16) % words.len() as u64) as usize].as_bytes());
+                data.extend_from_slice(WORDS[((x >> 16) % WORDS.len() as u64) as usize].as_bytes());
                 data.push(b'\n');
             }
             exercise(&data);
