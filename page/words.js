@@ -104,7 +104,16 @@ Jungle.words = (() => {
     if (!code || !CATALOGUES.en || !(key in CATALOGUES.en)) return fallback;
     const a = Object.assign({}, args);
     if (a.side) a.side = sideName(a.side);
-    if (a.animal) a.animal = animalName(a.animal);
+    for (const name of ["animal", "victim", "own", "blocker"]) {
+      if (a[name]) a[name] = animalName(a[name]);
+    }
+    // A refused move names the rule it breaks by its code (`illegal.<why>`), with the
+    // same arguments beside it.
+    if (a.why) {
+      const inner = Object.assign({}, args);
+      delete inner.why;
+      a.why = codeText("illegal", a.why, inner, a.why);
+    }
     // A refused move after the end of a game names the reason by its code, with the
     // reason's own arguments beside it.
     if (a.reason) {

@@ -447,6 +447,14 @@ fn every_code_the_rust_side_sends_is_worded_in_every_catalogue() {
         let n = codes.iter().filter(|(k, _)| k.starts_with(prefix)).count();
         assert!(n >= least, "only {n} codes {prefix}* found");
     }
+    // The rules a refused move breaks, sent by their code (`illegal.<code>`).
+    let mut codes = codes;
+    for code in jungle_core::board::Illegal::CODES {
+        codes.push((
+            format!("illegal.{code}"),
+            "crates/core/src/board/illegal.rs".into(),
+        ));
+    }
     for lang in LANGS {
         let cat = catalogue(lang);
         let missing: Vec<&(String, String)> =

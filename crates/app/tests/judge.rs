@@ -87,7 +87,7 @@ fn a_puzzle_solved_through_the_app() {
 
     // A move the rules refuse: refused with its code, nothing judged.
     let refusal = try_move(&mut c, "a1a9").expect_err("not a move of the board");
-    assert_eq!(code(&refusal), "illegal");
+    assert_eq!(code(&refusal), "illegalBecause");
     assert_eq!(c.line().moves().len(), p.before.len());
     assert_eq!(judge(&jungle_app::view::state(&c)).outcome, None);
 
@@ -236,7 +236,12 @@ fn a_lesson_judged_through_the_app() {
     // cat may.
     set(&mut c, 1);
     let refused = try_move(&mut c, "d4d5").expect_err("the elephant takes no rat");
-    assert_eq!(code(&refused), "illegal");
+    assert_eq!(code(&refused), "illegalBecause");
+    let why = refused
+        .code
+        .as_ref()
+        .and_then(|c| c.args.iter().find(|(k, _)| *k == "why"));
+    assert_eq!(why.map(|(_, v)| v.as_str()), Some("elephantAndRat"));
     let view = try_move(&mut c, "d6d5").expect("right");
     assert_eq!(
         judge(&view).verdict.as_ref().map(|v| v.answer),

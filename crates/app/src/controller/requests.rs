@@ -25,9 +25,15 @@ impl<H: Host> Controller<H> {
                 MoveError::Forbidden(_) => parsed.and_then(|m| game.chase_explanation(m)),
                 _ => None,
             };
-            let message = match &explained {
-                Some(why) => format!("{text} is forbidden by the {why}"),
-                None => e.to_string(),
+            // The board's rule that the move breaks, named.
+            let illegal = match e {
+                MoveError::Illegal(_) => parsed.and_then(|m| game.why_illegal(m)),
+                _ => None,
+            };
+            let message = match (&explained, illegal) {
+                (Some(why), _) => format!("{text} is forbidden by the {why}"),
+                (None, Some(why)) => format!("{e}: {why}"),
+                (None, None) => e.to_string(),
             };
             // The page words it: the rule that forbids the move, and the animal.
             let animal = parsed.map_or("", |m| game.position().mover(m).name());
@@ -35,9 +41,15 @@ impl<H: Host> Controller<H> {
                 (MoveError::Malformed(_), _) => {
                     Refusal::bad(message).coded("malformed", &[("move", text)])
                 }
-                (MoveError::Illegal(_), _) => {
-                    Refusal::bad(message).coded("illegal", &[("move", text)])
-                }
+                (MoveError::Illegal(_), _) => match illegal {
+                    Some(why) => {
+                        let mut args = vec![("move", text), ("why", why.code())];
+                        let named = why.args();
+                        args.extend(named.iter().map(|(k, v)| (*k, v.as_str())));
+                        Refusal::bad(message).coded("illegalBecause", &args)
+                    }
+                    None => Refusal::bad(message).coded("illegal", &[("move", text)]),
+                },
                 (MoveError::Forbidden(_), Some(why)) if why.starts_with("rule 7-3") => {
                     Refusal::bad(message).coded("chase73", &[("move", text), ("animal", animal)])
                 }

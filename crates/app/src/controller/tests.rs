@@ -117,19 +117,43 @@ fn a_refused_move_says_why_and_changes_nothing() {
     let r = play(&mut c, "a1a9").expect_err("illegal");
     assert_eq!(r.status, 400);
     assert!(r.message.contains("not a legal move"), "{}", r.message);
-    // The page words it by its code, in its language.
+    // The page words it by its code, in its language, naming the rule it breaks.
     assert_eq!(
         r.code,
         Some(api::Code {
-            key: "illegal",
-            args: vec![("move", "a1a9".into())]
+            key: "illegalBecause",
+            args: vec![
+                ("move", "a1a9".into()),
+                ("why", "notAStep".into()),
+                ("animal", "tiger".into())
+            ]
         })
     );
     let body: serde_json::Value = serde_json::from_str(&r.body()).expect("JSON");
     assert_eq!(
         body,
-        serde_json::json!({"error": "'a1a9' is not a legal move in this position", "code": "illegal", "args": {"move": "a1a9"}})
+        serde_json::json!({
+            "error": "'a1a9' is not a legal move in this position: the tiger moves one square up, down, left or right",
+            "code": "illegalBecause",
+            "args": {"move": "a1a9", "why": "notAStep", "animal": "tiger"}
+        })
     );
+    // The wolf onto the river: the rule is the rat's.
+    let r = play(&mut c, "c3c4").expect_err("illegal");
+    assert_eq!(
+        r.code.map(|c| (c.key, c.args)),
+        Some((
+            "illegalBecause",
+            vec![
+                ("move", "c3c4".into()),
+                ("why", "onlyRatSwims".into()),
+                ("animal", "wolf".into())
+            ]
+        ))
+    );
+    // Not a pair of squares: no rule to name.
+    let r = play(&mut c, "a1a1").expect_err("illegal");
+    assert_eq!(r.code.map(|c| c.key), Some("illegal"));
     let r = play(&mut c, "zz").expect_err("malformed");
     assert_eq!(r.status, 400);
     assert_eq!(r.code.map(|c| c.key), Some("malformed"));

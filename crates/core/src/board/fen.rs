@@ -286,6 +286,36 @@ impl fmt::Display for Position {
     }
 }
 
+/// A position string's placement from its ranks as cells (rank 9 first, files a to g,
+/// `.` for an empty square): the empty runs written as digits. For tests that draw a
+/// position square by square.
+#[cfg(test)]
+pub(crate) fn placement_of_cells<S: AsRef<str>>(ranks: impl IntoIterator<Item = S>) -> String {
+    let written: Vec<String> = ranks
+        .into_iter()
+        .map(|cells| {
+            let mut out = String::new();
+            let mut run = 0;
+            for c in cells.as_ref().chars() {
+                if c == '.' {
+                    run += 1;
+                    continue;
+                }
+                if run > 0 {
+                    out.push_str(&run.to_string());
+                    run = 0;
+                }
+                out.push(c);
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+            }
+            out
+        })
+        .collect();
+    written.join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@ pub mod bitboard;
 pub mod count;
 pub mod fen;
 pub mod geometry;
+pub mod illegal;
 pub mod movegen;
 pub mod moves;
 pub mod piece;
@@ -15,6 +16,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, START_FEN};
+pub use illegal::{why_illegal_with, Illegal};
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use piece::{Animal, Color, Piece};
 pub use position::{Position, WinReason};

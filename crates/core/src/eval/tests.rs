@@ -1,5 +1,6 @@
 use super::distance::{to_enemy_den, Mover, DISTANCE, UNREACHABLE};
 use super::*;
+use crate::board::fen::placement_of_cells;
 use crate::board::movegen::legal_moves;
 use crate::board::square::{Square, NUM_SQUARES};
 use crate::rng::Rng;
@@ -343,28 +344,8 @@ fn mirror_files(p: &Position) -> Position {
             }
             cells.chars().rev().collect::<String>()
         })
-        .map(|cells| {
-            // Back to digits for runs of empty squares.
-            let mut out = String::new();
-            let mut run = 0;
-            for c in cells.chars() {
-                if c == '.' {
-                    run += 1;
-                } else {
-                    if run > 0 {
-                        out.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    out.push(c);
-                }
-            }
-            if run > 0 {
-                out.push_str(&run.to_string());
-            }
-            out
-        })
         .collect();
-    pos(&format!("{} {rest}", ranks.join("/")))
+    pos(&format!("{} {rest}", placement_of_cells(ranks)))
 }
 
 #[test]

@@ -6,7 +6,7 @@ pub mod anti_chase;
 
 use crate::board::movegen::{self, MoveError};
 use crate::board::rules::MoveRuleFlags;
-use crate::board::{Color, Move, MoveList, Position, WinReason};
+use crate::board::{why_illegal_with, Color, Illegal, Move, MoveList, Position, WinReason};
 use crate::with_move_rules;
 use anti_chase::{Forbidden, MoveRecord};
 use std::fmt;
@@ -286,6 +286,12 @@ impl Game {
             return Forbidden::default();
         }
         with_move_rules!(self.rules.moves, R => anti_chase::forbidden::<R>(&self.position, &self.records))
+    }
+
+    /// Why the board's rules refuse `m` here, naming the rule (`None`: the board allows
+    /// it; the anti-chase rules are `chase_explanation`'s).
+    pub fn why_illegal(&self, m: Move) -> Option<Illegal> {
+        with_move_rules!(self.rules.moves, R => why_illegal_with::<R>(&self.position, m))
     }
 
     /// Why the anti-chase rules forbid `m` now, naming the rule, if they do.
