@@ -83,6 +83,7 @@ Jungle.aside = (() => {
       return;
     }
     board.setFlipped(g.flipped);
+    game.redraw();
     const trip = { game: g };
     returning = trip;
     // False once a lesson or a puzzle has taken the board again (setAside).
@@ -107,9 +108,19 @@ Jungle.aside = (() => {
     }
   }
 
+  // The kept game is let go (a new game takes the board instead); it is returned, for
+  // the new game to be played as it was (its players, level and thinking time).
+  function forget() {
+    const g = kept;
+    kept = null;
+    save();
+    return g;
+  }
+
   return {
     setAside,
     bringBack,
+    forget,
     // The kept game's moves are being played again: no slide, no sound.
     quiet: () => replaying,
     // A game is kept (a lesson or a puzzle has the board).

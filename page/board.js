@@ -102,8 +102,12 @@ Jungle.board = (() => {
         piece.querySelector("use").setAttribute("href", "#animal-" + p.animal);
         const name = animalName(p.animal);
         const char = charOf(p.animal);
-        piece.querySelector(".name").textContent =
-          labels === "chars" || labels === "both" ? char : labels === "pictures" ? "" : name;
+        const shown = labels === "chars" || labels === "both" ? char : labels === "pictures" ? "" : name;
+        const nameEl = piece.querySelector(".name");
+        nameEl.textContent = shown;
+        // Long names are sized to their disc (app.css).
+        if (shown.length > 6) nameEl.style.setProperty("--name-len", shown.length);
+        else nameEl.style.removeProperty("--name-len");
         piece.dataset.labels = labels;
         cell.dataset.piece = p.letter;
       } else {
@@ -270,11 +274,15 @@ Jungle.board = (() => {
     $("board").addEventListener("keydown", onKey);
   }
 
-  // Turns the board (the top is Red's side when `f`); the squares are built again,
-  // empty until the next `draw`.
+  // Turns the board (the top is Red's side when `f`): the squares are built again and
+  // the last view drawn on them at once (a view can arrive before the turn).
   function setFlipped(f) {
     flipped = f;
     buildBoard();
+    if (view) {
+      renderBoard();
+      drawArrows();
+    }
   }
 
   function isFlipped() {

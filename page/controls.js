@@ -14,6 +14,7 @@ Jungle.controls = (() => {
   const { rulesChoice, confirmFirst, clearErrors } = panels;
   const effects = Jungle.effects;
   const lessons = Jungle.lessons;
+  const aside = Jungle.aside;
   const online = Jungle.online;
   const puzzles = Jungle.puzzles;
 
@@ -27,9 +28,20 @@ Jungle.controls = (() => {
     return choices.includes(kept) ? kept : choices[0];
   }
 
-  function newGameWithRules() {
+  async function newGameWithRules() {
     clearErrors();
-    post("new", { players: $("players").value, rules: rulesChoice() });
+    // From inside a lesson the new game ends it, and is played as the game set aside
+    // for the lesson was: its players, level and thinking time (the lesson's board is
+    // a game of two people).
+    const kept = lessons.active() ? aside.forget() : null;
+    if (lessons.active()) lessons.leave(false);
+    const players = kept ? kept.players : $("players").value;
+    const ok = await post("new", { players, rules: rulesChoice() });
+    if (ok && kept) {
+      const settings = { movetimeMs: kept.movetimeMs };
+      if (kept.levelsSupported) settings.level = kept.level;
+      await post("settings", settings);
+    }
   }
 
   // The words of index.html in the chosen language.

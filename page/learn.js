@@ -138,9 +138,18 @@ Jungle.lessons = (() => {
 
   // What the back end's judge said of the task's try: called with each new state.
   function checkLesson(s) {
-    if (!lesson || lesson.phase !== "waiting") return;
+    if (!lesson) return;
     const j = s.judge;
-    if (!j || j.kind !== "lesson" || j.id !== LESSONS[lesson.i].id || j.task !== lesson.task || !j.verdict) return;
+    // A new game started from the panel ("New game with these rules", a position, a
+    // record) ended the task: the lesson makes way for it, and the game set aside when
+    // the lesson opened is not brought back over it.
+    if ((lesson.phase === "waiting" || lesson.phase === "solved") && !isThisLesson(j)) {
+      aside.forget();
+      leaveLesson(false);
+      return;
+    }
+    if (lesson.phase !== "waiting") return;
+    if (!isThisLesson(j) || !j.verdict) return;
     if (j.verdict.answer === "solved") {
       lesson.phase = "solved";
       const praise = ["lesson.praise.1", "lesson.praise.2", "lesson.praise.3"][(lesson.i + lesson.task) % 3];
@@ -167,6 +176,11 @@ Jungle.lessons = (() => {
     renderLesson();
   }
 
+  // `j`, a state's judge, judges the task on the board.
+  function isThisLesson(j) {
+    return !!j && j.kind === "lesson" && j.id === LESSONS[lesson.i].id && j.task === lesson.task;
+  }
+
   function wrongTry() {
     const l = LESSONS[lesson.i];
     lesson.said = { kind: "wrong", hint: "lesson." + l.id + "." + (lesson.task + 1) + ".hint" };
@@ -188,6 +202,9 @@ Jungle.lessons = (() => {
 
   function renderLesson() {
     document.body.classList.toggle("in-lesson", !!lesson);
+    // The task's phase, for the tests to wait on: loading, waiting, solved, resetting.
+    if (lesson) document.body.dataset.lesson = lesson.phase;
+    else delete document.body.dataset.lesson;
     $("lesson").hidden = !lesson;
     if (!lesson) {
       fitBoard();

@@ -37,14 +37,19 @@ Jungle.link = (() => {
   "use strict";
   // The host's back end (backend.js).
   const host = backend;
+  // Requests sent and not yet answered (the tests wait for none).
+  let inFlight = 0;
 
   function request(action, body) {
-    return host.request(action, body);
+    inFlight++;
+    return host.request(action, body).finally(() => {
+      inFlight--;
+    });
   }
 
   function connect(handlers) {
     host.connect(handlers);
   }
 
-  return { request, connect, hostName: host.name };
+  return { request, connect, hostName: host.name, busy: () => inFlight > 0 };
 })();

@@ -23,7 +23,7 @@ Jungle.puzzles = (() => {
   const { t, applyStatic, sideName, animalName, refusalText } = Jungle.words;
   const link = Jungle.link;
   const board = Jungle.board;
-  const { post } = Jungle.game;
+  const { post, redraw } = Jungle.game;
   const { nameSeat } = Jungle.panels;
   const { close: closeWelcome } = Jungle.welcome;
   const aside = Jungle.aside;
@@ -330,6 +330,8 @@ Jungle.puzzles = (() => {
 
   async function setUp(p) {
     puzzle = p;
+    // Until the judge has set it and the board is turned (the tests wait for "playing").
+    document.body.dataset.puzzleState = "loading";
     counted = false;
     over = false;
     flawed = false;
@@ -346,8 +348,10 @@ Jungle.puzzles = (() => {
       return;
     }
     placeChanged();
-    // The puzzle's side plays at the bottom.
+    // The puzzle's side plays at the bottom; the players' labels follow the turn (the
+    // puzzle's state may have been drawn before it).
     board.setFlipped(p.solver === "blue");
+    redraw();
     el("puzzle-retry").hidden = true;
     say(taskWords(), null, "");
     renderStats();

@@ -18,7 +18,7 @@ use browser_common::{
     open_lesson, open_rules, set_viewport, shot, top_shot, until, Browser,
 };
 use gui_common::{jungle, Gui};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_person_plays_in_the_browser() {
@@ -64,6 +64,37 @@ async fn the_board_faults_stay_fixed() {
     browser.close().await;
     browser_common::faults::sizes_on_a_phone(&gui.url(), "").await;
     browser_common::faults::the_lesson_fits_a_phone(&gui.url(), "").await;
+}
+
+/// The faults a newcomer met (issue 60), under `jungle gui`: the puzzle's board drawn
+/// whichever of the state and the answer comes first, a new game inside a lesson, a
+/// refused move naming its rule (`browser_common::newcomer`, `::puzzles`).
+/// Screenshots `newcomer-*.png`, `puzzle-order-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_newcomers_faults_stay_fixed() {
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", jungle()),
+        "--movetime",
+        "200",
+    ]);
+    browser_common::puzzles::the_board_is_drawn_in_either_order(&gui.url(), "").await;
+    drop(gui);
+    // A new server: its one game is a new game against the engine again.
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", jungle()),
+        "--movetime",
+        "200",
+    ]);
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let client = &browser.client;
+    browser_common::newcomer::a_new_game_ends_the_lesson(client, &gui.url(), "").await;
+    browser_common::newcomer::a_refused_move_names_its_rule(client, &gui.url(), "").await;
+    browser.close().await;
+    browser_common::newcomer::what_spilled_on_a_phone(&gui.url(), "").await;
 }
 
 /// The Puzzles mode under `jungle gui`: solved, failed with the solution shown, the
@@ -214,7 +245,12 @@ async fn readme_screenshot() {
         .click()
         .await
         .expect("analysis");
-    tokio::time::sleep(Duration::from_secs(4)).await;
+    until(
+        client,
+        "analysis at depth 12",
+        "Jungle.game.analysis() && Jungle.game.analysis().lines.some((l) => l.depth >= 12)",
+    )
+    .await;
     client
         .execute("window.scrollTo(0, 0)", vec![])
         .await

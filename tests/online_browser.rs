@@ -26,7 +26,9 @@ mod gui_common;
 mod online_common;
 
 use browser_common::files::built_site;
-use browser_common::{css, eval, no_script_errors, review_game, shot, top_shot, until, Browser};
+use browser_common::{
+    css, eval, no_script_errors, review_game, shot, top_shot, until, until_within, Browser,
+};
 use fantoccini::Client;
 use online_common::{sqlite_args, Postgres, Server, TempDir};
 use serde_json::Value;
@@ -315,8 +317,13 @@ async fn two_windows(server: &mut Server, db: &str) {
             .await;
             // Gone 31 s (the server's 30 and a second), B may be claimed against.
             assert!(text_of(wa, "#online-status").await.contains("claim it in"));
-            tokio::time::sleep(std::time::Duration::from_secs(26)).await;
-            until(wa, "the claim offered", "!document.getElementById('online-claim-win').hidden && !document.getElementById('online-claim-draw').hidden").await;
+            until_within(
+                wa,
+                "the claim offered",
+                "!document.getElementById('online-claim-win').hidden && !document.getElementById('online-claim-draw').hidden",
+                std::time::Duration::from_secs(90),
+            )
+            .await;
             assert_eq!(
                 text_of(wa, "#online-status").await,
                 "Your friend left the game: you may claim the win or a draw."

@@ -141,8 +141,13 @@ async fn the_static_site_plays_with_the_engine_in_a_worker() {
         "document.querySelectorAll('#lines tbody tr').length > 0",
     )
     .await;
-    // Let it search a while, then time a request and the stop.
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // Let it search a while (to depth 8), then time a request and the stop.
+    until(
+        client,
+        "analysis at depth 8",
+        "Jungle.game.analysis() && Jungle.game.analysis().lines.some((l) => l.depth >= 8)",
+    )
+    .await;
     shot(client, "site-6-analysis").await;
     let answer_ms = timed_request(client, "'state', null").await;
     let stop_ms = timed_request(client, "'analysis', { on: false }").await;
@@ -154,7 +159,12 @@ async fn the_static_site_plays_with_the_engine_in_a_worker() {
     }
     // Stopped: the lines no longer change.
     let lines = "document.querySelector('#lines tbody').textContent";
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    until(
+        client,
+        "analysis off",
+        "Jungle.game.analysis() && !Jungle.game.analysis().on",
+    )
+    .await;
     let before = eval_async(client, lines).await;
     tokio::time::sleep(std::time::Duration::from_millis(700)).await;
     assert_eq!(

@@ -102,7 +102,12 @@ pub async fn moves_scroll_only_their_list(client: &Client, url: &str, prefix: &s
         "document.getElementById('connection').className === 'online'",
     )
     .await;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    until(
+        client,
+        "the long game drawn",
+        "!Jungle.link.busy() && Jungle.game.state() && document.querySelectorAll('#moves span[data-ply]').length === Jungle.game.state().moves.length",
+    )
+    .await;
     let (scroll, _) = scroll_and_current(client).await;
     assert_eq!(scroll, 0.0, "the page opens scrolled down");
     top_shot(client, &format!("{prefix}fault-1b-phone-reopened")).await;
@@ -284,8 +289,8 @@ pub async fn leaving_a_mode_keeps_the_game(client: &Client, url: &str, prefix: &
         .await
         .expect("asks for the next puzzle and leaves");
     game_back(client, "the game back, the next puzzle on its way", &moves).await;
-    // The next puzzle's answer comes within this time on a local back end.
-    tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+    // Every request answered: the next puzzle's too.
+    until(client, "the requests answered", "!Jungle.link.busy()").await;
     let (shown, ply, _, _) = game_shown(client).await;
     assert_eq!(
         (shown, ply),
@@ -577,7 +582,7 @@ async fn sizes(client: &Client) -> Sizes {
 
 /// Opens the page at `hash` in `lang` with the animals labelled `labels` (kept in the
 /// browser, as a person's choice is).
-async fn open_as(client: &Client, url: &str, hash: &str, lang: &str, labels: &str) {
+pub(super) async fn open_as(client: &Client, url: &str, hash: &str, lang: &str, labels: &str) {
     client.goto(url).await.expect("page loads");
     client
         .execute(
@@ -700,7 +705,12 @@ pub async fn the_lessons_end(client: &Client, url: &str, prefix: &str) {
     super::click_move(client, "a3", "a4").await;
     super::lesson_says(client, "wrong").await;
     until(client, "the task set again", "document.querySelector('#board .cell[data-sq=\"a3\"]').dataset.piece === 'E' && document.getElementById('lesson-feedback').className === 'wrong'").await;
-    tokio::time::sleep(std::time::Duration::from_millis(900)).await;
+    until(
+        client,
+        "the task ready for a try",
+        "document.body.dataset.lesson === 'waiting'",
+    )
+    .await;
     super::click_move(client, "f1", "e1").await;
     super::lesson_says(client, "praise").await;
     let (said, buttons): (String, Vec<String>) = eval(

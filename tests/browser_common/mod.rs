@@ -10,9 +10,11 @@
 
 pub mod faults;
 pub mod files;
+pub mod newcomer;
 pub mod puzzles;
 
 use fantoccini::{elements::Element, Client, ClientBuilder, Locator};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -30,12 +32,33 @@ const CHROMIUM_FLAGS: &[&str] = &[
     "--window-size=1200,900",
 ];
 
-struct Driver(Child);
+/// chromedriver in a process group of its own, with the Chromium it starts: dropped
+/// (at the end of a test, or as a failed test unwinds), the whole group is killed, so
+/// that no browser outlives its test, and the browser's profile is removed.
+struct Driver {
+    child: Child,
+    profile: std::path::PathBuf,
+}
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        // The group's id is chromedriver's pid (`process_group(0)`).
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        // Chromium may have moved to a group of its own: its processes name the profile.
+        let _ = Command::new("pkill")
+            .args([
+                "-KILL",
+                "-f",
+                "--",
+                &format!("--user-data-dir={}( |$)", self.profile.display()),
+            ])
+            .status();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
@@ -117,7 +140,13 @@ pub async fn css(client: &Client, selector: &str) -> Element {
 
 /// Waits until the page's JavaScript expression is true.
 pub async fn until(client: &Client, what: &str, js: &str) {
-    let deadline = Instant::now() + Duration::from_secs(30);
+    until_within(client, what, js, Duration::from_secs(60)).await
+}
+
+/// `until`, failing after `limit` (for a state that comes after a known delay, such
+/// as the claim of a game left by the opponent).
+pub async fn until_within(client: &Client, what: &str, js: &str, limit: Duration) {
+    let deadline = Instant::now() + limit;
     loop {
         let v = client
             .execute(&format!("return !!({js});"), vec![])
@@ -127,8 +156,16 @@ pub async fn until(client: &Client, what: &str, js: &str) {
             return;
         }
         if Instant::now() > deadline {
+            // What the page says, its body's data (the modes' states) and whether a
+            // request is still unanswered.
             let status = client
-                .execute("return document.getElementById('status').textContent + ' | ' + document.getElementById('notice').textContent;", vec![])
+                .execute(
+                    "const $ = (id) => document.getElementById(id);
+                     return [$('status').textContent, $('notice').textContent,
+                             JSON.stringify(document.body.dataset),
+                             'requests in flight: ' + (window.Jungle && Jungle.link && Jungle.link.busy())].join(' | ');",
+                    vec![],
+                )
                 .await
                 .unwrap_or_default();
             panic!("timed out waiting for {what} ({js}); page says {status}");
@@ -1286,7 +1323,12 @@ pub async fn set_viewport(client: &Client, width: u32, height: u32) {
             .await
             .expect("resize");
     }
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    until(
+        client,
+        &format!("the viewport {width}x{height}"),
+        &format!("window.innerWidth === {width} && window.innerHeight === {height}"),
+    )
+    .await;
     viewport_is(client, width, height).await;
 }
 
@@ -1403,7 +1445,6 @@ pub async fn board_ready(client: &Client) {
 /// A headless Chromium under chromedriver, with a profile of its own.
 pub struct Browser {
     pub client: Client,
-    profile: std::path::PathBuf,
     _driver: Driver,
 }
 
@@ -1443,20 +1484,22 @@ impl Browser {
             return None;
         };
         let port = free_port();
-        let driver = Driver(
-            Command::new(&chromedriver)
-                .arg(format!("--port={port}"))
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("chromedriver starts"),
-        );
         static OPENED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let profile = std::env::temp_dir().join(format!(
             "jungle-chromium-{}-{}",
             std::process::id(),
             OPENED.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
         ));
+        let driver = Driver {
+            child: Command::new(&chromedriver)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .process_group(0)
+                .spawn()
+                .expect("chromedriver starts"),
+            profile: profile.clone(),
+        };
         let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
         args.extend(extra.iter().map(|s| s.to_string()));
@@ -1485,13 +1528,12 @@ impl Browser {
         }
         Some(Browser {
             client: client.expect("chromedriver answers"),
-            profile,
             _driver: driver,
         })
     }
 
+    /// Ends the session (the browser and its driver go with `Driver`'s drop).
     pub async fn close(self) {
         self.client.close().await.expect("closes");
-        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }

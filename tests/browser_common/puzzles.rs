@@ -373,11 +373,20 @@ async fn refused(client: &Client, body: &str) -> (u16, String) {
 /// Opens the board in a browser whose language is Chinese, then the Puzzles mode by
 /// the header's button; the puzzle's id, solution and number of moves before it.
 async fn open_puzzles_in_chinese(client: &Client, url: &str) -> (String, Vec<String>, usize) {
+    open_puzzles(client, url, "document.documentElement.lang === 'zh-CN'").await
+}
+
+/// Opens the board, waits for it drawn and `also` (a condition), then opens the
+/// Puzzles mode by the header's button; the puzzle's id, solution and number of moves
+/// before it.
+async fn open_puzzles(client: &Client, url: &str, also: &str) -> (String, Vec<String>, usize) {
     client.goto(url).await.expect("page loads");
     until(
         client,
-        "the board in Chinese, the browser's language",
-        "Jungle.game.state() && document.querySelector('#board .cell[data-piece]') && document.documentElement.lang === 'zh-CN'",
+        &format!("the board ({also})"),
+        &format!(
+            "Jungle.game.state() && document.querySelector('#board .cell[data-piece]') && {also}"
+        ),
     )
     .await;
     css(client, "#puzzles-open")
@@ -593,5 +602,104 @@ pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
         &format!("{prefix}puzzle-zh-phone-dark-box"),
     )
     .await;
+    browser.close().await;
+}
+
+/// Delays, in a page opened after this, the answers of `judge` requests by `answers_ms`
+/// and the states of the event stream by `events_ms` (`jungle gui`'s transport: fetch
+/// and Server-Sent Events), so that a test chooses which comes first: the state, or
+/// the answer that the page awaits before it turns the board. The delays can be changed
+/// on the page as `window.jungleDelay`.
+pub async fn delay_transport(client: &Client, answers_ms: u32, events_ms: u32) {
+    let script = format!(
+        "window.jungleDelay = {{ answers: {answers_ms}, events: {events_ms} }};
+         const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+         const fetchNow = window.fetch.bind(window);
+         window.fetch = async (url, init) => {{
+           const answer = await fetchNow(url, init);
+           if (/api\\/judge$/.test(String(url))) await wait(window.jungleDelay.answers);
+           return answer;
+         }};
+         const Source = window.EventSource;
+         window.EventSource = function (url, init) {{
+           const source = new Source(url, init);
+           const listen = source.addEventListener.bind(source);
+           source.addEventListener = (name, f, o) => listen(name, name === 'state'
+             ? (e) => {{ const ms = window.jungleDelay.events; if (ms) setTimeout(() => f(e), ms); else f(e); }}
+             : f, o);
+           return source;
+         }};"
+    );
+    super::cdp(
+        client,
+        "Page.addScriptToEvaluateOnNewDocument",
+        serde_json::json!({ "source": script }),
+    )
+    .await;
+}
+
+/// The board of each new puzzle is drawn whole (animals, river, traps, dens), the
+/// puzzle's side at the bottom named "you", whichever comes first under `jungle gui`:
+/// the state the event stream brings, or the answer of the request that set the
+/// puzzle (issue 60: the board stayed empty when the state came first, and the labels
+/// named the wrong side). Both orders, forced by `delay_transport`, over puzzles for
+/// both sides. Screenshots `<prefix>puzzle-order-*.png`.
+pub async fn the_board_is_drawn_in_either_order(url: &str, prefix: &str) {
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let client = &browser.client;
+    set_viewport(client, 1280, 800).await;
+    delay_transport(client, 600, 0).await;
+    let (mut id, _, _) = open_puzzles(client, url, "true").await;
+    for (order, answers, events) in [("state-first", 600, 0), ("answer-first", 0, 600)] {
+        client
+            .execute(
+                &format!("window.jungleDelay = {{ answers: {answers}, events: {events} }}"),
+                vec![],
+            )
+            .await
+            .expect("sets the delays");
+        let mut solvers = std::collections::BTreeSet::new();
+        for n in 0..12 {
+            if n > 0 {
+                css(client, "#puzzle-next")
+                    .await
+                    .click()
+                    .await
+                    .expect("next");
+                id = puzzle_ready(client, Some(&id)).await.0;
+            }
+            // Drawn once the slower of the two has come: the board as the state says.
+            until(
+                client,
+                &format!("puzzle {id} drawn ({order})"),
+                "(() => { const s = Jungle.game.state(), p = Jungle.puzzles.current();
+                 const animals = s.board.filter((x) => x).length;
+                 const bottom = document.querySelector('#player-bottom .who');
+                 const top = document.querySelector('#player-top .who');
+                 return document.querySelectorAll('#board .cell[data-piece]').length === animals
+                   && document.querySelectorAll('#board .cell.water').length === 12
+                   && document.querySelectorAll('#board .cell.trap').length === 6
+                   && document.querySelectorAll('#board .cell.den').length === 2
+                   && bottom.classList.contains(p.solver) && top.classList.contains(p.solver === 'red' ? 'blue' : 'red')
+                   && bottom.textContent.includes('You') && !top.textContent.includes('You'); })()",
+            )
+            .await;
+            let solver: String = eval(client, "return Jungle.puzzles.current().solver").await;
+            if solvers.insert(solver.clone()) {
+                shot(client, &format!("{prefix}puzzle-order-{order}-{solver}")).await;
+            }
+            if solvers.len() == 2 && n >= 3 {
+                break;
+            }
+        }
+        assert_eq!(
+            solvers.len(),
+            2,
+            "puzzles for both sides ({order}): {solvers:?}"
+        );
+    }
+    no_script_errors(client).await;
     browser.close().await;
 }
