@@ -6,11 +6,11 @@
 // moves the rules forbid there ("refused"). A lesson for experts ("advanced": true)
 // stands apart, after the others. The words are in the catalogues
 // (i18n/<lang>.js: lesson.<id>.title, lesson.<id>.<n>.task, lesson.<id>.<n>.hint).
-// Plain JSON after the "=": tests/page_data.rs checks with the rules core that every
+// Plain JSON after "export default": tests/page_data.rs checks with the rules core that every
 // solution is legal and reaches its goal. The page lists the lessons and their tasks
 // from here; the back end's judge (crates/app/src/judge.rs, which reads this file when
 // it is built) sets each task and judges its tries.
-window.JUNGLE_LESSONS = [
+export default [
   {
     "id": "steps",
     "tasks": [

@@ -1,11 +1,13 @@
 // ----- the back end --------------------------------------------------------------
-// The page has one back end, chosen by its host: the script served as backend.js
-// (loaded before app.js) defines the global `backend`. There are three, with the
-// same requests and answers (protocol.md, sections 7 and 8): under `jungle gui` the
-// server (src/gui/backend.js: HTTP requests and Server-Sent Events), in the static
-// site the board's controller and the engine in a worker (crates/web/js/backend.js),
-// under `jungle serve` the online game's server with that engine inside
-// (crates/online/js/backend.js). The page uses the back end only through this module.
+// The page has one back end, chosen by its host: the module it serves as backend.js,
+// which exports `backend`. There are three, with the same requests and answers
+// (protocol.md, sections 7 and 8): under `jungle gui` the server (src/gui/backend.js:
+// HTTP requests and Server-Sent Events), in the static site the board's controller
+// and the engine in a worker (crates/web/js/backend.js), under `jungle serve` the
+// online game's server (crates/online/js/backend.js), which leaves everything but
+// online games to the visitor's own back end (the worker, or the server's engine:
+// served as local/backend.js). The page uses the back end only through this module
+// (tests/page_modules.rs checks both).
 //
 // What a back end provides:
 // - `name`: a short word for logs and tests ("server", "engine"); "online" (the online
@@ -30,26 +32,26 @@
 //   "conn.reconnecting"), and `handlers.state(data)`, `handlers.analysis(data)` and
 //   `handlers.notice(data)` with each event's data (section 7: the state after every
 //   change, the analysis's lines, a notice), in the order they happened.
-// - `window.jungleErrors`: the page's script errors, kept from before app.js runs (the
-//   browser tests read them).
+// - `window.jungleErrors`: the page's script errors, kept from the back end's first
+//   line on (the browser tests read them).
 // Optionally more for tests and figures (the static site's `bench(depth)`).
-Jungle.link = (() => {
-  "use strict";
-  // The host's back end (backend.js).
-  const host = backend;
-  // Requests sent and not yet answered (the tests wait for none).
-  let inFlight = 0;
 
-  function request(action, body) {
-    inFlight++;
-    return host.request(action, body).finally(() => {
-      inFlight--;
-    });
-  }
+import { backend as host } from "./backend.js";
 
-  function connect(handlers) {
-    host.connect(handlers);
-  }
+// Requests sent and not yet answered (the tests wait for none).
+let inFlight = 0;
 
-  return { request, connect, hostName: host.name, busy: () => inFlight > 0 };
-})();
+function request(action, body) {
+  inFlight++;
+  return host.request(action, body).finally(() => {
+    inFlight--;
+  });
+}
+
+function connect(handlers) {
+  host.connect(handlers);
+}
+
+// `backend`: the back end itself, for the browser tests and figures (window.Jungle);
+// no module uses it (tests/page_modules.rs).
+export const link = { request, connect, hostName: host.name, busy: () => inFlight > 0, backend: host };

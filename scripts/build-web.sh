@@ -2,10 +2,11 @@
 # Builds Jungle for the browser into a folder (default target/web): a static site
 # that any web server can serve (nothing runs on the server). jungle.wasm is the
 # engine with its network and the board's controller (wasm32-unknown-unknown);
-# engine.mjs loads it, worker.js runs it in a Web Worker, backend.js connects the
-# page (the same index.html, app.js and app.css as `jungle gui`) to the worker; sw.js
-# keeps the site for offline play, manifest.webmanifest and icon.svg make it
-# installable. Uses a rustup-installed wasm32-unknown-unknown target when there is one
+# engine.mjs loads it, worker.js runs it in a Web Worker, worker-backend.js connects
+# the page (the same files as `jungle gui`'s, page/, as they are) to the worker and
+# backend.js is it for the static site; sw.js keeps the site for offline play,
+# manifest.webmanifest and icon.svg make it installable. `jungle serve` finds the
+# engine here (target/web, or --site) and lets the visitors' browsers run it. Uses a rustup-installed wasm32-unknown-unknown target when there is one
 # (`rustup target add wasm32-unknown-unknown`); otherwise Debian's toolchain for it:
 #   apt-get install rustc-web cargo-web rust-web-src lld-16
 # (Rust with its standard library's sources, built here with -Zbuild-std, and wasm-ld).
@@ -32,23 +33,23 @@ else
         /usr/bin/cargo build --release -p jungle-web --target "$target" \
         -Zbuild-std=std,panic_abort --target-dir target/wasm
 fi
-mkdir -p "$out"
+mkdir -p "$out/i18n"
+# The site's own files from an earlier build go first (the folder is the site's).
+rm -f "$out"/*.js "$out"/*.mjs "$out"/*.css "$out"/i18n/*.js "$out/sw.js"
 cp "target/wasm/$target/release/jungle_web.wasm" "$out/jungle.wasm"
-cp page/index.html "$out/"
-# app.js and app.css: the files page/manifest.txt lists for each, joined in its order,
-# the script without its comment lines, blank lines and indentation (as build.rs joins
-# them for `jungle gui`; src/gui/http.rs says why one file).
-for bundle in app.js app.css; do
-    while read -r name file; do
-        if [ "$name" = "$bundle" ]; then cat "page/$file"; fi
-    done < page/manifest.txt > "$out/$bundle"
-done
-sed -i -e 's/^[ \t]*//' -e '/^\/\//d' -e '/^$/d' "$out/app.js"
-cp crates/web/js/engine.mjs crates/web/js/worker.js crates/web/js/backend.js "$out/"
+# The page's files as they are (ES modules: no joining), as jungle gui serves them.
+cp page/index.html page/*.js page/*.css "$out/"
+cp page/i18n/*.js "$out/i18n/"
+cp crates/web/js/engine.mjs crates/web/js/worker.js crates/web/js/worker-backend.js \
+    crates/web/js/backend.js "$out/"
 cp crates/web/site/manifest.webmanifest crates/web/site/icon.svg "$out/"
-rm -f "$out/sw.js"
-# The service worker's cache is named after the files it keeps.
-version=$(cat "$out"/index.html "$out"/*.js "$out"/*.mjs "$out"/*.css "$out"/jungle.wasm \
-    "$out"/manifest.webmanifest "$out"/icon.svg | sha256sum | cut -c1-16)
-sed "s/@VERSION@/$version/" crates/web/site/sw.js > "$out/sw.js"
+# The service worker keeps every file of the site; its cache is named after them.
+files=$(cd "$out" && find . -type f ! -name sw.js | sed 's|^\./||' | LC_ALL=C sort)
+version=$(cd "$out" && cat $files | sha256sum | cut -c1-16)
+while IFS= read -r line; do
+    case "$line" in
+    *@FILES@*) for f in $files; do printf '  "%s",\n' "$f"; done ;;
+    *) printf '%s\n' "${line//@VERSION@/$version}" ;;
+    esac
+done < crates/web/site/sw.js > "$out/sw.js"
 ls -l "$out"

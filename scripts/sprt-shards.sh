@@ -8,7 +8,7 @@
 #          "se=singular_depth=7,singular_margin=2"
 #
 # Each candidate NAME plays `option.SearchParams=SEARCHPARAMS` against the same binary
-# with its defaults (`name=main`), at TC (default 10+0.1) on BOOK (default
+# with its defaults (`name=main`), at TC (default 10s+0.1s) on BOOK (default
 # books/calibrated-100k.txt), in shards of 100 games (`jungle match --shard K/40` of a
 # 4000-game match: every shard has its own openings). The candidates take turns, a
 # shard each (NAME1 shard 1, NAME2 shard 1, ..., NAME1 shard 2, ...). After each shard
@@ -62,7 +62,7 @@ fi
 DIR=$1
 shift
 JUNGLE=${JUNGLE:-target/release/jungle}
-TC=${TC:-10+0.1}
+TC=${TC:-10s+0.1s}
 BOOK=${BOOK:-books/calibrated-100k.txt}
 CONCURRENCY=${CONCURRENCY:-2}
 GAMES=${GAMES:-100}

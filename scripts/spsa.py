@@ -2,7 +2,7 @@
 """Tunes the search's parameters in games by SPSA (as OpenBench does), resumably.
 
     nice -n 10 scripts/spsa.py STATE.json [--iterations N] [--pairs P]
-        [--tc 10+0.1 | --movetime MS | --nodes N] [--concurrency 2]
+        [--tc 10s+0.1s | --movetime MS | --nodes N] [--concurrency 2]
         [--book books/calibrated-100k.txt] [--jungle target/release/jungle]
         [--only NAME,NAME...] [--seed S]
 
@@ -137,7 +137,7 @@ def main():
                     help="iterations of the run (default 2000; on resuming, raises the number)")
     ap.add_argument("--pairs", type=int, default=4, help="game pairs per iteration")
     limit = ap.add_mutually_exclusive_group()
-    limit.add_argument("--tc", help="clock per game, e.g. 10+0.1 (the default)")
+    limit.add_argument("--tc", help="clock per game, e.g. 10s+0.1s (the default)")
     limit.add_argument("--movetime", type=int, help="ms per move")
     limit.add_argument("--nodes", type=int, help="nodes per move")
     ap.add_argument("--concurrency", type=int, default=2)
@@ -191,7 +191,7 @@ def main():
         elif args.nodes:
             limit_args = ["--nodes", str(args.nodes)]
         else:
-            limit_args = ["--tc", args.tc or "10+0.1"]
+            limit_args = ["--tc", args.tc or "10s+0.1s"]
         config = {
             "jungle": jungle,
             "bench": bench_nodes(jungle),

@@ -82,7 +82,7 @@ function tap(cell) {
 // A legal move of the person to move, as a click on the piece and one on its target
 // (the page's own way), so that games grow long.
 async function legalMove() {
-  const answer = await backend.request("state", null);
+  const answer = await Jungle.link.backend.request("state", null);
   let view;
   try { view = JSON.parse(answer.text); } catch (e) { return "no state"; }
   const froms = Object.keys(view.legal || {});
@@ -138,7 +138,7 @@ async function act() {
   }
   const action = pick(ACTIONS);
   const body = pick(BODIES);
-  backend.request(action, body === "junk" ? "{" : body);
+  Jungle.link.backend.request(action, body === "junk" ? "{" : body);
   return "request " + action + " " + JSON.stringify(body);
 }
 window.jungleMonkey = async (steps) => {
@@ -201,7 +201,7 @@ async fn monkey(client: &Client, url: &str, name: &str) {
 async fn state(client: &Client) -> serde_json::Value {
     let answer = client
         .execute_async(
-            "const back = arguments[0]; backend.request('state', null).then((a) => back(a), (e) => back({ status: 0, text: String(e) }));",
+            "const back = arguments[0]; Jungle.link.backend.request('state', null).then((a) => back(a), (e) => back({ status: 0, text: String(e) }));",
             vec![],
         )
         .await
@@ -259,7 +259,7 @@ async fn not_stuck(client: &Client, name: &str) {
     client
         .execute(
             "for (const d of document.querySelectorAll('dialog[open]')) d.close(); \
-             backend.request('new', { players: 'red' });",
+             Jungle.link.backend.request('new', { players: 'red' });",
             vec![],
         )
         .await
@@ -271,7 +271,10 @@ async fn not_stuck(client: &Client, name: &str) {
         let moves = s["moves"].as_array().map_or(0, Vec::len);
         if !moved && moves == 0 && s["sideToMove"] == "red" {
             client
-                .execute("backend.request('move', { move: 'a3a4' });", vec![])
+                .execute(
+                    "Jungle.link.backend.request('move', { move: 'a3a4' });",
+                    vec![],
+                )
                 .await
                 .expect("moves");
             moved = true;

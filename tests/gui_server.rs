@@ -24,7 +24,11 @@ fn serves_the_page_offline_and_the_state() {
     for needle in ["http://", "https://", "//cdn", "@import", "url("] {
         assert!(!outside.contains(needle), "index.html mentions {needle}");
     }
-    for script in ["/app.js", "/backend.js"] {
+    for f in jungle_app::page::FILES {
+        let (status, text) = gui.get(&format!("/{}", f.path));
+        assert_eq!((status, text.as_str()), (200, f.body), "{}", f.path);
+    }
+    for script in ["/main.js", "/backend.js"] {
         let (status, js) = gui.get(script);
         assert_eq!(status, 200, "{script}");
         assert!(
@@ -32,9 +36,11 @@ fn serves_the_page_offline_and_the_state() {
             "{script}"
         );
     }
-    let (status, css) = gui.get("/app.css");
-    assert_eq!(status, 200);
-    assert!(!css.contains("url(") && !css.contains("@import") && !css.contains("@font-face"));
+    for sheet in ["/app.css", "/puzzles.css", "/online.css"] {
+        let (status, css) = gui.get(sheet);
+        assert_eq!(status, 200);
+        assert!(!css.contains("url(") && !css.contains("@import") && !css.contains("@font-face"));
+    }
 
     let s = gui.state();
     assert_eq!(s["board"].as_array().map(Vec::len), Some(63));
@@ -182,7 +188,7 @@ fn bad_requests_get_4xx_and_change_nothing() {
         (format!("GET /api/move HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"), 405),
         (format!("DELETE /api/state HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"), 405),
         (format!("GET /../../etc/passwd HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"), 404),
-        (format!("GET /static/app.js HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"), 404),
+        (format!("GET /static/main.js HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"), 404),
         ("GARBAGE\r\n\r\n".to_string(), 400),
     ];
     for (request, status) in raw_cases {
@@ -249,8 +255,12 @@ fn the_judge_answers_a_lessons_tries() {
     gui.post("judge", r#"{"do":"lesson","id":"rat","task":1}"#);
     let (status, answer) = gui.post("move", r#"{"move":"d4d5"}"#);
     assert_eq!(
-        (status, answer["code"].as_str()),
-        (400, Some("illegal")),
+        (
+            status,
+            answer["code"].as_str(),
+            answer["args"]["why"].as_str()
+        ),
+        (400, Some("illegalBecause"), Some("elephantAndRat")),
         "{answer}"
     );
     let (status, answer) = gui.post("judge", r#"{"do":"hint"}"#);
@@ -317,7 +327,7 @@ fn engines_play_each_other_on_the_clock() {
         "--engine",
         &greedy,
         "--tc",
-        "4+0.05",
+        "4s+0.05s",
     ]);
     let (status, s) = gui.post("watch", r#"{"run":true}"#);
     assert_eq!(status, 200, "{s}");

@@ -188,13 +188,13 @@ fn both_games_lost_on_time(hang_extra: &str, limits: &[&str], within: Duration) 
 
 #[test]
 fn a_hang_loses_on_time() {
-    both_games_lost_on_time("", &["--tc", "0.5+0"], Duration::from_secs(30));
+    both_games_lost_on_time("", &["--tc", "0.5s+0s"], Duration::from_secs(30));
 }
 
 #[test]
 fn an_engines_own_clock_gives_time_odds() {
     // The silent engine plays on its own 0.3 s clock, not the match's 60 s.
-    both_games_lost_on_time("tc=0.3", &["--tc", "60"], Duration::from_secs(30));
+    both_games_lost_on_time("tc=0.3s", &["--tc", "60s"], Duration::from_secs(30));
 }
 
 #[test]
@@ -317,8 +317,13 @@ fn bad_settings_are_refused_before_any_game() {
             ]),
             "cannot start",
         ),
-        (with_engines(&["--tc", "fast"]), "bad time control"),
-        (with_engines(&["--tc", "0+1"]), "bad time control"),
+        (with_engines(&["--tc", "fast"]), "is not a time control"),
+        (with_engines(&["--tc", "0s+1s"]), "must start above zero"),
+        (with_engines(&["--tc", "10+0.1"]), "does not say its units"),
+        (
+            with_engines(&["--tc", "1d"]),
+            "days a move are for online games",
+        ),
         (
             with_engines(&["--depth", "1", "--openings", "/nonexistent/file"]),
             "cannot read openings",
@@ -335,7 +340,7 @@ fn bad_settings_are_refused_before_any_game() {
         (
             own(&[
                 "--engine",
-                &format!("{a} tc=1"),
+                &format!("{a} tc=1s"),
                 "--engine",
                 &b,
                 "--nodes",
@@ -344,19 +349,19 @@ fn bad_settings_are_refused_before_any_game() {
             "not with --movetime, --depth or --nodes",
         ),
         (
-            own(&["--engine", &format!("{a} tc=1"), "--engine", &b]),
+            own(&["--engine", &format!("{a} tc=1s"), "--engine", &b]),
             "give --tc",
         ),
         (
             own(&[
                 "--engine",
-                &format!("{a} tc=1+x"),
+                &format!("{a} tc=1s+x"),
                 "--engine",
                 &b,
                 "--tc",
-                "1",
+                "1s",
             ]),
-            "bad time control",
+            "is not a time control",
         ),
         (own(&["--engine", &a, "--depth", "1"]), "exactly two"),
         (

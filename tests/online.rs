@@ -105,11 +105,11 @@ fn whole_games_under_both_rule_sets_with_a_spectator() {
             .iter()
             .enumerate()
         {
-            let tc = ["1+0", "5+3", "30+30", "3d"][i];
+            let tc = ["1m+0s", "5m+3s", "30m+30s", "3d"][i];
             results.push(whole_game(&server, rules, tc, 7 + i as u64, 200).await?);
         }
         // A draw offered and accepted over the server.
-        let agreed = whole_game(&server, "jungle-cn", "10+0", 1, 10).await?;
+        let agreed = whole_game(&server, "jungle-cn", "10m+0s", 1, 10).await?;
         assert_eq!(agreed["reason"], "agreement", "{agreed}");
         eprintln!("results: {results:?}");
         Ok(())
@@ -124,7 +124,7 @@ fn repetition_draws_under_jungle_and_is_refused_under_jungle_cn() {
     let server = Server::sqlite(&dir.0);
     block_on(async {
         for rules in ["jungle", "jungle-cn"] {
-            let red = server.create("5+0", rules, "red");
+            let red = server.create("5m+0s", rules, "red");
             let id = text(&red["id"]);
             let blue = server.join(&id);
             let mut r = Client::connect(&server.addr, &id, red["token"].as_str(), None).await?;
@@ -171,15 +171,19 @@ fn abuses_are_refused_with_nothing_changed() {
     let server = Server::sqlite(&dir.0);
     block_on(async {
         // Bad requests over HTTP.
-        let (s, v) = server.post("/api/games", r#"{"tc":"99+0"}"#);
+        let (s, v) = server.post("/api/games", r#"{"tc":"99m+0s"}"#);
         assert_eq!((s, text(&v["code"])), (400, "bad_tc".into()));
-        let (s, v) = server.post("/api/games", r#"{"tc":"5+0","rules":"chess"}"#);
+        // The old form without units is refused with its two readings.
+        let (s, v) = server.post("/api/games", r#"{"tc":"10+5"}"#);
+        assert_eq!((s, text(&v["code"])), (400, "bad_tc".into()));
+        assert!(text(&v["reason"]).contains("10m+5s is 10 minutes"), "{v}");
+        let (s, v) = server.post("/api/games", r#"{"tc":"5m+0s","rules":"chess"}"#);
         assert_eq!((s, text(&v["code"])), (400, "bad_rules".into()));
-        let (s, v) = server.post("/api/games", r#"{"tc":"5+0","color":"green"}"#);
+        let (s, v) = server.post("/api/games", r#"{"tc":"5m+0s","color":"green"}"#);
         assert_eq!((s, text(&v["code"])), (400, "bad_color".into()));
         let (s, v) = server.post("/api/games", "{not json");
         assert_eq!((s, text(&v["code"])), (400, "malformed".into()));
-        let big = format!(r#"{{"tc":"5+0","rules":"{}"}}"#, "x".repeat(10_000));
+        let big = format!(r#"{{"tc":"5m+0s","rules":"{}"}}"#, "x".repeat(10_000));
         let (s, _, _) = server.raw(
             format!(
                 "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{big}",
@@ -194,7 +198,7 @@ fn abuses_are_refused_with_nothing_changed() {
         let (s, v) = server.post("/api/mine", r#"{"tokens":["short"]}"#);
         assert_eq!((s, text(&v["code"])), (400, "bad_token".into()));
 
-        let red = server.create("5+0", "jungle", "red");
+        let red = server.create("5m+0s", "jungle", "red");
         let id = text(&red["id"]);
         let blue = server.join(&id);
         let (s, v) = server.post(&format!("/api/games/{id}/join"), "");
@@ -298,7 +302,7 @@ fn abuses_are_refused_with_nothing_changed() {
         ],
     );
     let codes: Vec<u16> = (0..8)
-        .map(|_| limited.post("/api/games", r#"{"tc":"5+0"}"#).0)
+        .map(|_| limited.post("/api/games", r#"{"tc":"5m+0s"}"#).0)
         .collect();
     assert_eq!(&codes[..5], &[201; 5]);
     assert!(codes[5..].iter().all(|&c| c == 429), "{codes:?}");
@@ -308,7 +312,7 @@ fn abuses_are_refused_with_nothing_changed() {
 fn lobby_quick_pairing() {
     let dir = TempDir::new("online-lobby");
     let server = Server::sqlite(&dir.0);
-    let (s, first) = server.post("/api/lobby/quick", r#"{"tc":"3+2","rules":"jungle-cn"}"#);
+    let (s, first) = server.post("/api/lobby/quick", r#"{"tc":"3m+2s","rules":"jungle-cn"}"#);
     assert_eq!(s, 201, "{first}");
     let (_, lobby) = server.get("/api/lobby");
     assert!(
@@ -316,10 +320,10 @@ fn lobby_quick_pairing() {
         "{lobby}"
     );
     // Another clock does not pair; the same one does, with the other side.
-    let (s, other) = server.post("/api/lobby/quick", r#"{"tc":"5+0","rules":"jungle-cn"}"#);
+    let (s, other) = server.post("/api/lobby/quick", r#"{"tc":"5m+0s","rules":"jungle-cn"}"#);
     assert_eq!(s, 201);
     assert_ne!(other["id"], first["id"]);
-    let (s, second) = server.post("/api/lobby/quick", r#"{"tc":"3+2","rules":"jungle-cn"}"#);
+    let (s, second) = server.post("/api/lobby/quick", r#"{"tc":"3m+2s","rules":"jungle-cn"}"#);
     assert_eq!(s, 200, "{second}");
     assert_eq!(second["id"], first["id"]);
     assert_ne!(second["side"], first["side"]);
@@ -351,7 +355,7 @@ fn crash_and_restart_lose_and_double_nothing() {
         let mut players: Vec<[Client; 2]> = Vec::new();
         for i in 0..games {
             let red = server.create(
-                "30+30",
+                "30m+30s",
                 if i % 2 == 0 { "jungle" } else { "jungle-cn" },
                 "red",
             );
@@ -473,7 +477,7 @@ fn two_nodes_on_postgresql() {
     let b = Server::start(0, &args("b"));
     block_on(async {
         for (n, rules) in ["jungle", "jungle-cn"].iter().enumerate() {
-            let red = a.create("10+5", rules, "red");
+            let red = a.create("10m+5s", rules, "red");
             let id = text(&red["id"]);
             let blue = b.join(&id);
             let mut r = Client::connect(&a.addr, &id, red["token"].as_str(), None).await?;
@@ -532,7 +536,7 @@ fn downtime_runs_no_clock() {
     let mut server = Server::start(0, &args);
     let port = server.port();
     block_on(async move {
-        let red = server.create("3+0", "jungle", "red");
+        let red = server.create("3m+0s", "jungle", "red");
         let id = text(&red["id"]);
         let blue = server.join(&id);
         let mut r = Client::connect(&server.addr, &id, red["token"].as_str(), None).await?;
@@ -574,7 +578,7 @@ fn rematch_swaps_the_seats_for_the_same_tokens() {
     let dir = TempDir::new("online-rematch");
     let server = Server::sqlite(&dir.0);
     block_on(async {
-        let red = server.create("3+2", "jungle-cn", "red");
+        let red = server.create("3m+2s", "jungle-cn", "red");
         let id = text(&red["id"]);
         let blue = server.join(&id);
         let mut r = Client::connect(&server.addr, &id, red["token"].as_str(), None).await?;
@@ -594,7 +598,7 @@ fn rematch_swaps_the_seats_for_the_same_tokens() {
         let next = text(&made["e"]["game"]);
         assert!(!next.is_empty() && next != id, "{made}");
         let state = server.state(&next);
-        assert_eq!(state["tc"], "3+2");
+        assert_eq!(state["tc"], "3m+2s");
         assert_eq!(state["rules"], "jungle-cn");
         assert_eq!(state["status"], "playing");
         // Red's token holds Blue in the new game, and Blue's Red.

@@ -136,14 +136,14 @@ async fn two_windows(server: &mut Server, db: &str) {
     wa.set_window_size(1280, 800).await.expect("resize");
     wc.set_window_size(1280, 800).await.expect("resize");
     let root = format!("http://{}/", server.addr);
-    // The page's back end here is the online one, with the site's inside; the service
-    // worker's cache is named after it.
+    // The page's back end here is the online one; the visitor's own is the browser's
+    // engine of the built site, at local/.
     let (status, js) = server.get("/backend.js");
     assert_eq!(status, 200);
-    assert!(js.starts_with("function jungleEngine() {") && js.contains("name: \"online\""));
-    let (status, sw) = server.get("/sw.js");
+    assert!(js.contains("export const backend") && js.contains("name: \"online\""));
+    let (status, local) = server.get("/local/backend.js");
     assert_eq!(status, 200);
-    assert!(sw.contains("const VERSION = \"jungle-online-"), "{sw}");
+    assert!(local.contains("new Worker("), "{local:.200}");
     let (status, page) = server.get("/play/abc");
     assert_eq!(status, 200);
     assert!(page.contains("<head>\n<base href=\"/\">"), "{page}");
@@ -154,7 +154,7 @@ async fn two_windows(server: &mut Server, db: &str) {
     click(wc, "#online-open").await;
     css(wc, "#online-dialog[open]").await;
     assert_eq!(text_of(wc, "#online-title").await, "和朋友下棋");
-    choose(wc, "#online-tc", "3+2").await;
+    choose(wc, "#online-tc", "3m+2s").await;
     choose(wc, "#online-rules", "jungle-cn").await;
     choose(wc, "#online-color", "red").await;
     shot(
@@ -221,9 +221,9 @@ async fn two_windows(server: &mut Server, db: &str) {
     .await;
     assert_eq!(
         text_of(wa, "#online-lobby li span").await,
-        "3+2 · jungle-cn · Blue is free"
+        "3 min + 2 s · jungle-cn · Blue is free"
     );
-    choose(wa, "#online-tc", "5+3").await;
+    choose(wa, "#online-tc", "5m+3s").await;
     choose(wa, "#online-color", "red").await;
     shot(
         wa,
@@ -525,7 +525,7 @@ async fn two_windows(server: &mut Server, db: &str) {
     wb.goto(&root).await.expect("page loads");
     click(wb, "#online-open").await;
     css(wb, "#online-dialog[open]").await;
-    choose(wb, "#online-tc", "3+2").await;
+    choose(wb, "#online-tc", "3m+2s").await;
     choose(wb, "#online-rules", "jungle-cn").await;
     click(wb, "#online-quick").await;
     until(wb, "B paired", &format!("location.pathname === '{challenge}' && (() => {{ const s = Jungle.game.state(); return s && s.online && s.online.you === 'blue' && s.online.status === 'playing'; }})()")).await;

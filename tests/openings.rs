@@ -90,7 +90,7 @@ fn bad_calibration_options_give_one_error_line() {
     let cases: [(&[&str], &str); 4] = [
         (
             &["--calibrate-tc", "ten\nseconds"],
-            "--calibrate-tc 'ten\\nseconds': expected seconds[+increment]",
+            "--calibrate-tc 'ten\\nseconds' is not a time control",
         ),
         (
             &[

@@ -17,12 +17,12 @@ use std::path::Path;
 
 const LANGS: [&str; 4] = ["en", "de", "zh", "zh-Hant"];
 
-/// The page's scripts: the files that page/manifest.txt joins into app.js, joined.
+/// The page's modules (every file of the page the binary serves), joined.
 fn script() -> String {
-    page("manifest.txt")
-        .lines()
-        .filter_map(|line| line.strip_prefix("app.js "))
-        .map(|file| page(file.trim()))
+    jungle_app::page::FILES
+        .iter()
+        .filter(|f| f.path.ends_with(".js"))
+        .map(|f| f.body)
         .collect()
 }
 
@@ -33,15 +33,16 @@ fn page(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The JSON a data script assigns: everything from its first " = {" or " = [", without
-/// the closing semicolon.
+/// The JSON a data module exports: everything after its `export default`, without the
+/// closing semicolon.
 fn assigned_json(name: &str) -> serde_json::Value {
     let text = page(name);
     let start = text
-        .find(" = {")
-        .or_else(|| text.find(" = ["))
-        .unwrap_or_else(|| panic!("{name}: no assignment"));
-    let json = text[start + 3..].trim().trim_end_matches(';');
+        .find("export default ")
+        .unwrap_or_else(|| panic!("{name}: no `export default`"));
+    let json = text[start + "export default ".len()..]
+        .trim()
+        .trim_end_matches(';');
     serde_json::from_str(json).unwrap_or_else(|e| panic!("{name}: not JSON after '=': {e}"))
 }
 
@@ -375,7 +376,10 @@ fn board_sources() -> Vec<(String, String)> {
             files.push((name, text));
         }
     }
-    for js in ["src/gui/backend.js", "crates/web/js/backend.js"] {
+    for js in [
+        "crates/app/js/backend.js",
+        "crates/web/js/worker-backend.js",
+    ] {
         files.push((
             js.to_string(),
             std::fs::read_to_string(root.join(js)).expect(js),

@@ -33,10 +33,10 @@ async fn eval_async(client: &fantoccini::Client, js: &str) -> serde_json::Value 
         .expect("script runs")
 }
 
-/// How long the back end takes to answer `backend.request(args)` (ms).
+/// How long the back end takes to answer `request(args)` (ms).
 async fn timed_request(client: &fantoccini::Client, args: &str) -> f64 {
     let js = format!(
-        "(async () => {{ const t = performance.now(); await backend.request({args}); return performance.now() - t; }})()"
+        "(async () => {{ const t = performance.now(); await Jungle.link.backend.request({args}); return performance.now() - t; }})()"
     );
     eval_async(client, &js)
         .await
@@ -187,7 +187,7 @@ async fn the_static_site_plays_with_the_engine_in_a_worker() {
     )
     .expect("bench");
     let native_nps = native as f64 / started.elapsed().as_secs_f64();
-    let result = eval_async(client, &format!("backend.bench({depth})")).await;
+    let result = eval_async(client, &format!("Jungle.link.backend.bench({depth})")).await;
     let nodes = result["nodes"].as_u64().expect("nodes");
     let nps = nodes as f64 * 1000.0 / result["ms"].as_f64().expect("ms").max(1.0);
     eprintln!(

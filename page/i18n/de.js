@@ -1,6 +1,6 @@
 // Deutsch: die Wörter des Bretts (dieselben Schlüssel wie en.js).
-// Plain JSON after the "=", read by words.js and by the tests.
-(window.JUNGLE_I18N = window.JUNGLE_I18N || {}).de = {
+// Plain JSON after "export default", read by words.js and by the tests.
+export default {
  "lang.tag": "de",
  "title": "Dschungelschach",
  "subtitle": "Dou Shou Qi",
@@ -384,6 +384,7 @@
  "refusal.badAnswer": "Die Antwort ist nicht lesbar.",
  "refusal.tooLarge": "Die Datei ist zu groß (höchstens {bytes} Bytes).",
  "refusal.busy": "Der Server ist ausgelastet; versuche es noch einmal.",
+ "refusal.boardsBusy": "Der Server betreibt schon so viele Bretter, wie er kann: Versuch es in ein paar Minuten wieder.",
  "refusal.stopped": "Der Server des Bretts läuft nicht mehr.",
  "refusal.noAnswer": "Der Server hat nicht rechtzeitig geantwortet.",
  "refusal.pastEnd": "Stellung {ply} gibt es nicht: die Partie hat {plies} Züge.",
@@ -405,6 +406,7 @@
  "online.title": "Gegen Freunde spielen",
  "online.intro": "Wähle die Partie und schicke ihren Link deinem Freund: wer ihn zuerst öffnet, spielt gegen dich.",
  "online.tc": "Bedenkzeit",
+ "online.tc.clock": "{m} Min. + {s} s",
  "online.color": "Du spielst",
  "online.color.random": "eine ausgeloste Seite",
  "online.create": "Partie anlegen",

@@ -1,6 +1,6 @@
 // English: the board's words. Every other catalogue has the same keys (tests/page_data.rs).
-// Plain JSON after the "=", read by words.js and by the tests.
-(window.JUNGLE_I18N = window.JUNGLE_I18N || {}).en = {
+// Plain JSON after "export default", read by words.js and by the tests.
+export default {
  "lang.tag": "en",
  "title": "Jungle",
  "subtitle": "Dou Shou Qi",
@@ -384,6 +384,7 @@
  "refusal.badAnswer": "The answer could not be read.",
  "refusal.tooLarge": "The file is too large (at most {bytes} bytes).",
  "refusal.busy": "The server is busy; try again.",
+ "refusal.boardsBusy": "The server is running as many boards as it can: try again in a few minutes.",
  "refusal.stopped": "The board's server has stopped.",
  "refusal.noAnswer": "The server did not answer in time.",
  "refusal.pastEnd": "There is no position {ply}: the game has {plies} moves.",
@@ -405,6 +406,7 @@
  "online.title": "Play a friend",
  "online.intro": "Choose the game, then send its link to your friend: whoever opens it first plays you.",
  "online.tc": "Time control",
+ "online.tc.clock": "{m} min + {s} s",
  "online.color": "You play",
  "online.color.random": "a side drawn by lot",
  "online.create": "Create the game",

@@ -1,6 +1,6 @@
 // 繁體中文：棋盤上的文字（與 en.js 的鍵相同）。
-// Plain JSON after the "=", read by words.js and by the tests.
-(window.JUNGLE_I18N = window.JUNGLE_I18N || {})["zh-Hant"] = {
+// Plain JSON after "export default", read by words.js and by the tests.
+export default {
  "lang.tag": "zh-Hant",
  "title": "鬥獸棋",
  "subtitle": "Dou Shou Qi",
@@ -384,6 +384,7 @@
  "refusal.badAnswer": "無法讀取回應。",
  "refusal.tooLarge": "檔案太大（最多 {bytes} 位元組）。",
  "refusal.busy": "伺服器忙碌中，請再試一次。",
+ "refusal.boardsBusy": "伺服器上同時開的棋盤已經滿了：請過幾分鐘再試。",
  "refusal.stopped": "棋盤的伺服器已停止。",
  "refusal.noAnswer": "伺服器沒有及時回應。",
  "refusal.pastEnd": "沒有第 {ply} 步：這局棋只有 {plies} 步。",
@@ -405,6 +406,7 @@
  "online.title": "和朋友下棋",
  "online.intro": "選好對局，再把連結傳給朋友：第一個打開連結的人就是你的對手。",
  "online.tc": "用時",
+ "online.tc.clock": "{m} 分 + {s} 秒",
  "online.color": "你執",
  "online.color.random": "隨機",
  "online.create": "建立對局",

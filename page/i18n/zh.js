@@ -1,6 +1,6 @@
 // 简体中文：棋盘上的文字（与 en.js 的键相同）。
-// Plain JSON after the "=", read by words.js and by the tests.
-(window.JUNGLE_I18N = window.JUNGLE_I18N || {}).zh = {
+// Plain JSON after "export default", read by words.js and by the tests.
+export default {
  "lang.tag": "zh-CN",
  "title": "斗兽棋",
  "subtitle": "Dou Shou Qi",
@@ -384,6 +384,7 @@
  "refusal.badAnswer": "无法读取回应。",
  "refusal.tooLarge": "文件太大（最多 {bytes} 字节）。",
  "refusal.busy": "服务器正忙，请再试一次。",
+ "refusal.boardsBusy": "服务器上同时开的棋盘已经满了：请过几分钟再试。",
  "refusal.stopped": "棋盘的服务器已停止。",
  "refusal.noAnswer": "服务器没有及时回应。",
  "refusal.pastEnd": "没有第 {ply} 步：这局棋只有 {plies} 步。",
@@ -405,6 +406,7 @@
  "online.title": "和朋友下棋",
  "online.intro": "选好对局，再把链接发给朋友：第一个打开链接的人就是你的对手。",
  "online.tc": "用时",
+ "online.tc.clock": "{m} 分 + {s} 秒",
  "online.color": "你执",
  "online.color.random": "随机",
  "online.create": "创建对局",

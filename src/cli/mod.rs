@@ -86,7 +86,7 @@ pub fn run() -> i32 {
         Some(Command::Tb(cmd)) => tablebases::command::run(cmd),
         Some(Command::Openings(args)) => openings::command::run_openings(args),
         Some(Command::Gui(args)) => gui::command::run_gui(args),
-        Some(Command::Serve(args)) => jungle_online::run(args),
+        Some(Command::Serve(args)) => jungle_online::run(args, &crate::gui::boards::local_router),
         Some(Command::Greedy(args)) => greedy::command::run_greedy(args),
         Some(Command::Puzzles(cmd)) => puzzles::command::run(cmd),
     }

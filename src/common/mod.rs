@@ -7,7 +7,6 @@
 //!   (the engine's session and the greedy player).
 //! - `engine_process`: another engine as a process spoken to over the protocol (the
 //!   match referee, the board's driver, calibrated books).
-//! - `time_control`: how long each side may think.
 //! - `shard`: part K of N of a fixed schedule of work (`match`, `datagen`).
 //! - `test_books`: the committed books, whose positions are kept out of training data
 //!   and puzzles.
@@ -18,4 +17,3 @@ pub mod input;
 pub mod output;
 pub mod shard;
 pub mod test_books;
-pub mod time_control;

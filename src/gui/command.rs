@@ -14,8 +14,8 @@ pub(crate) struct GuiArgs {
     /// watched game. Default: this program.
     #[arg(long = "engine", num_args = 1)]
     engines: Vec<String>,
-    /// Clock of a watched engine game: seconds[+increment].
-    #[arg(long, default_value = "60+0.6")]
+    /// Clock of a watched engine game, with its units: 60s+0.6s.
+    #[arg(long, default_value = "60s+0.6s")]
     tc: String,
     /// The engine's thinking time per move against a person, in ms.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(50..=600_000))]

@@ -1,195 +1,237 @@
-//! The HTTP side of the GUI: the static page, the JSON API and the event stream.
+//! The HTTP side of a board (axum, as `jungle serve`): the page's files, the JSON API
+//! and the event stream of one board app (`Board`), for `jungle gui` and for the
+//! visitors' own games under `jungle serve`.
 //!
-//! Guards: only the loopback names are accepted as `Host` when serving on loopback
-//! (so a web page elsewhere cannot reach the server through DNS rebinding); actions
-//! are `POST` with a JSON body (which a page of another origin cannot send without
-//! the server's consent), bodies are size-limited, and at most a few requests and
-//! event streams run at once. A refused request changes nothing.
+//! Guards: on loopback only the loopback names are accepted as `Host` (so that a web
+//! page elsewhere cannot reach the server through DNS rebinding); actions are `POST`
+//! with a JSON body (which a page of another origin cannot send without the server's
+//! consent); bodies are size-limited; a few event streams at most. A refused request
+//! changes nothing. A refusal of the app's (an illegal move, nothing to undo) is the
+//! answer to a good request, not a failure of HTTP: it comes with status 200 and the
+//! header `Jungle-Refusal: <status>` (its status as an error would have it), so that a
+//! browser does not log it as a failed load; the page's back end reads the header.
 
-use super::api::{self, Answer, Refusal};
 use super::Msg;
-use jungle_app::events::Event;
-use std::io::{Read, Write};
-use std::net::SocketAddr;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use jungle_app::api::{self, Answer, Refusal};
+use jungle_app::page;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::Sender;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
-
-const INDEX_HTML: &str = include_str!("../../page/index.html");
-/// The page's script and its style sheet, each the files that page/manifest.txt lists
-/// for it, joined by build.rs (`scripts/build-web.sh` joins them the same way). One
-/// script, not a file a module: the page opens no more connections at once than the
-/// server's pool takes without loss (tiny_http's pool can leave a burst of more than
-/// about four new connections unserved until an older one closes).
-const APP_JS: &str = include_str!(concat!(env!("OUT_DIR"), "/app.js"));
-const BACKEND_JS: &str = include_str!("backend.js");
-const APP_CSS: &str = include_str!(concat!(env!("OUT_DIR"), "/app.css"));
+use std::time::Duration;
 
 /// Largest body of an action; a record file to load may be larger.
 pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_RECORD_BODY: usize = 2 * 1024 * 1024;
-/// Requests handled at once, and event streams open at once.
-const MAX_REQUESTS: usize = 32;
+/// Event streams open at once on one board.
 const MAX_STREAMS: usize = 8;
 /// An event stream says something at least this often (so dead pages are noticed).
 const KEEPALIVE: Duration = Duration::from_secs(15);
+/// How long a request waits for the board's answer.
+const ANSWER_WAIT: Duration = Duration::from_secs(10);
+/// The header of a refusal sent with status 200.
+pub const REFUSAL_HEADER: &str = "jungle-refusal";
 
-struct Shared {
+/// One board app behind the API: its controller thread's inbox.
+pub struct Board {
     controller: Sender<Msg>,
-    /// `Host` header values accepted; empty: any (the server is not on loopback).
-    hosts: Vec<String>,
-    requests: AtomicUsize,
     streams: AtomicUsize,
 }
 
-/// Serves requests until the server fails.
-pub fn serve(server: Server, addr: SocketAddr, host: &str, controller: Sender<Msg>) {
-    let port = addr.port();
-    let hosts = if addr.ip().is_loopback() {
-        let mut h = vec![
-            format!("127.0.0.1:{port}"),
-            format!("localhost:{port}"),
-            format!("[::1]:{port}"),
-            format!("{addr}"),
-        ];
-        if !host.is_empty() {
-            h.push(format!("{host}:{port}"));
+impl Board {
+    pub fn new(controller: Sender<Msg>) -> Arc<Board> {
+        Arc::new(Board {
+            controller,
+            streams: AtomicUsize::new(0),
+        })
+    }
+
+    /// Asks the controller; its answer, or why there is none.
+    pub async fn ask(&self, request: api::Request) -> Result<Answer, Refusal> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if self.controller.send(Msg::Api(request, tx)).is_err() {
+            return Err(Refusal::new(503, "the board has stopped").coded("stopped", &[]));
         }
-        h
-    } else {
-        Vec::new()
-    };
-    let shared = Arc::new(Shared {
-        controller,
-        hosts,
-        requests: AtomicUsize::new(0),
-        streams: AtomicUsize::new(0),
-    });
-    for request in server.incoming_requests() {
-        if shared.requests.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
-            shared.requests.fetch_sub(1, Ordering::SeqCst);
-            respond(request, error(503, "busy", "the server is busy; try again"));
-            continue;
-        }
-        let shared = Arc::clone(&shared);
-        let spawned = std::thread::Builder::new()
-            .name("gui-http".into())
-            .spawn(move || {
-                handle(request, &shared);
-                shared.requests.fetch_sub(1, Ordering::SeqCst);
-            });
-        if let Err(e) = spawned {
-            log::error!("cannot start a request thread: {e}");
+        match tokio::time::timeout(ANSWER_WAIT, rx).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(_)) => Err(Refusal::new(503, "the board has stopped").coded("stopped", &[])),
+            Err(_) => {
+                Err(Refusal::new(503, "the board did not answer in time").coded("noAnswer", &[]))
+            }
         }
     }
 }
 
-type Reply = Response<std::io::Cursor<Vec<u8>>>;
-
-fn header(name: &str, value: &str) -> Header {
-    // Both are ASCII constants of this file.
-    Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .unwrap_or_else(|_| Header::from_bytes(&b"X-Invalid"[..], &b"1"[..]).expect("ascii"))
+impl Drop for Board {
+    /// The last handle gone (no page, no request): the board closes, its engines too.
+    fn drop(&mut self) {
+        let _ = self.controller.send(Msg::Stop);
+    }
 }
 
-fn with_common_headers(r: Reply, content_type: &str) -> Reply {
-    r.with_header(header("Content-Type", content_type))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("X-Frame-Options", "DENY"))
-        .with_header(header("Referrer-Policy", "no-referrer"))
-        .with_header(header(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
-        ))
-        .with_header(header("Cache-Control", "no-store"))
+/// The headers every answer carries.
+fn common_headers() -> [(HeaderName, HeaderValue); 5] {
+    [
+        (
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ),
+        (header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")),
+        (
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+            ),
+        ),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+    ]
 }
 
-/// An error of the server: `message` in English, `code` as the page words it
-/// (`refusal.<code>`).
-fn error(status: u16, code: &'static str, message: &str) -> Reply {
-    refused(&Refusal::new(status, message).coded(code, &[]))
+/// A body with its type and the common headers.
+pub fn answer(status: StatusCode, content_type: &'static str, body: impl Into<String>) -> Response {
+    let mut r = (status, body.into()).into_response();
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    for (name, value) in common_headers() {
+        h.insert(name, value);
+    }
+    r
 }
 
-/// A refused action: its sentence, and its code when it has one.
-fn refused(r: &Refusal) -> Reply {
-    with_common_headers(
-        Response::from_string(r.body()).with_status_code(StatusCode(r.status)),
+/// An error of HTTP (a bad request, a server that cannot answer): its status.
+fn error(status: u16, code: &'static str, message: &str) -> Response {
+    failed(&Refusal::new(status, message).coded(code, &[]))
+}
+
+pub fn failed(r: &Refusal) -> Response {
+    answer(
+        StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
         "application/json",
+        r.body(),
     )
 }
 
-fn respond(request: Request, reply: Reply) {
-    if let Err(e) = request.respond(reply) {
-        log::debug!("cannot answer a request: {e}");
+/// A refusal of the app's: status 200 and `Jungle-Refusal` (module comment); an error
+/// of the board itself (5xx) stays one.
+fn refused(r: &Refusal) -> Response {
+    if r.status >= 500 {
+        return failed(r);
+    }
+    let mut resp = answer(StatusCode::OK, "application/json", r.body());
+    resp.headers_mut().insert(
+        HeaderName::from_static(REFUSAL_HEADER),
+        HeaderValue::from(r.status),
+    );
+    resp
+}
+
+/// The board's answer as HTTP.
+fn reply(answer_or_refusal: Result<Answer, Refusal>) -> Response {
+    match answer_or_refusal {
+        Ok(Answer::State(v)) => answer(
+            StatusCode::OK,
+            "application/json",
+            serde_json::to_string(&v).unwrap_or_default(),
+        ),
+        Ok(Answer::Json(v)) => answer(StatusCode::OK, "application/json", v.to_string()),
+        Ok(Answer::Text(t)) => {
+            let mut r = answer(StatusCode::OK, "text/plain; charset=utf-8", t);
+            r.headers_mut().insert(
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_static("attachment; filename=\"jungle-game.txt\""),
+            );
+            r
+        }
+        Err(r) => refused(&r),
     }
 }
 
-fn handle(mut request: Request, shared: &Shared) {
-    if !shared.hosts.is_empty() {
-        let host = request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv("Host"))
-            .map(|h| h.value.as_str().to_string());
-        if !host.is_some_and(|h| shared.hosts.iter().any(|a| a.eq_ignore_ascii_case(&h))) {
-            respond(request, error(403, "badRequest", "unexpected Host header"));
-            return;
-        }
+/// The page's files and the HTTP back end as `backend.js`: `jungle gui`'s page.
+pub fn page_routes() -> Router {
+    Router::new()
+        .route("/", get(|| async { page_file("index.html") }))
+        .route(
+            "/backend.js",
+            get(|| async {
+                answer(
+                    StatusCode::OK,
+                    "text/javascript; charset=utf-8",
+                    page::HTTP_BACKEND,
+                )
+            }),
+        )
+        .route(
+            "/{*path}",
+            get(|Path(p): Path<String>| async move { page_file(&p) }),
+        )
+}
+
+/// A file of the page, or 404.
+pub fn page_file(path: &str) -> Response {
+    match page::file(path) {
+        Some(f) => answer(StatusCode::OK, f.content_type(), f.body),
+        None => error(404, "badRequest", "not found"),
     }
-    let url = request.url().to_string();
-    let path = url.split('?').next().unwrap_or("");
-    let method = request.method().clone();
-    let reply = match (&method, path) {
-        (Method::Get | Method::Head, "/" | "/index.html") => with_common_headers(
-            Response::from_string(INDEX_HTML),
-            "text/html; charset=utf-8",
-        ),
-        (Method::Get | Method::Head, "/app.js") => with_common_headers(
-            Response::from_string(APP_JS),
-            "text/javascript; charset=utf-8",
-        ),
-        (Method::Get | Method::Head, "/backend.js") => with_common_headers(
-            Response::from_string(BACKEND_JS),
-            "text/javascript; charset=utf-8",
-        ),
-        (Method::Get | Method::Head, "/app.css") => {
-            with_common_headers(Response::from_string(APP_CSS), "text/css; charset=utf-8")
-        }
-        (Method::Get, "/api/events") => {
-            stream_events(request, shared);
-            return;
-        }
-        (Method::Get, "/api/state") => ask(shared, api::Request::State),
-        (Method::Get, "/api/record") => ask(shared, api::Request::Record),
-        (Method::Post, p) if p.starts_with("/api/") => {
-            let name = &p["/api/".len()..];
-            match read_action(&mut request, name) {
-                Ok(action) => ask(shared, action),
-                Err(r) => refused(&r),
-            }
-        }
-        (
-            _,
-            "/" | "/index.html" | "/app.js" | "/backend.js" | "/app.css" | "/api/state"
-            | "/api/record" | "/api/events",
-        ) => error(405, "badRequest", "method not allowed"),
-        (_, p) if p.starts_with("/api/") => error(405, "badRequest", "actions take POST"),
-        _ => error(404, "badRequest", "not found"),
-    };
-    respond(request, reply);
+}
+
+/// The API of one board: `GET api/state`, `GET api/record`, `GET api/events`,
+/// `POST api/<action>`.
+pub fn api_routes(board: Arc<Board>) -> Router {
+    Router::new()
+        .route(
+            "/api/{name}",
+            get(
+                |State(b): State<Arc<Board>>, Path(name): Path<String>| async move {
+                    read(&b, &name).await
+                },
+            )
+            .post(
+                |State(b): State<Arc<Board>>,
+                 Path(name): Path<String>,
+                 headers: HeaderMap,
+                 body: Bytes| async move { action(&b, &name, &headers, &body).await },
+            ),
+        )
+        .with_state(board)
+}
+
+/// `GET api/<name>`: the state, the record or the event stream.
+pub async fn read(board: &Arc<Board>, name: &str) -> Response {
+    match name {
+        "state" => reply(board.ask(api::Request::State).await),
+        "record" => reply(board.ask(api::Request::Record).await),
+        "events" => events(board.clone()).await,
+        _ => error(405, "badRequest", "actions take POST"),
+    }
+}
+
+/// `POST api/<action>`: the body checked, then the board asked.
+pub async fn action(board: &Board, name: &str, headers: &HeaderMap, body: &[u8]) -> Response {
+    if matches!(name, "state" | "record" | "events") {
+        return error(405, "badRequest", "method not allowed");
+    }
+    match read_action(name, headers, body) {
+        Ok(request) => reply(board.ask(request).await),
+        Err(r) => failed(&r),
+    }
 }
 
 /// Reads and checks the body of an action.
-fn read_action(request: &mut Request, name: &str) -> Result<api::Request, Refusal> {
-    let json = request.headers().iter().any(|h| {
-        h.field.equiv("Content-Type")
-            && h.value
-                .as_str()
-                .to_ascii_lowercase()
-                .starts_with("application/json")
-    });
+fn read_action(name: &str, headers: &HeaderMap, body: &[u8]) -> Result<api::Request, Refusal> {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"));
     if !json {
         return Err(Refusal::new(
             415,
@@ -202,104 +244,90 @@ fn read_action(request: &mut Request, name: &str) -> Result<api::Request, Refusa
     } else {
         MAX_BODY
     };
-    let too_large = || {
-        Refusal::new(
+    if body.len() > limit {
+        return Err(Refusal::new(
             413,
             format!("the request body is larger than {limit} bytes"),
         )
-        .coded("tooLarge", &[("bytes", &limit.to_string())])
-    };
-    if request.body_length().is_some_and(|n| n > limit) {
-        return Err(too_large());
+        .coded("tooLarge", &[("bytes", &limit.to_string())]));
     }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(limit as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| {
-            Refusal::bad(format!("cannot read the request body: {e}")).coded("badRequest", &[])
-        })?;
-    if body.len() > limit {
-        return Err(too_large());
-    }
-    let text = String::from_utf8(body)
+    let text = std::str::from_utf8(body)
         .map_err(|_| Refusal::bad("the body is not UTF-8").coded("badRequest", &[]))?;
-    api::parse(name, &text)
+    api::parse(name, text)
 }
 
-/// Asks the controller and turns its answer into a reply.
-fn ask(shared: &Shared, request: api::Request) -> Reply {
-    let (tx, rx) = mpsc::channel();
-    if shared.controller.send(Msg::Api(request, tx)).is_err() {
-        return error(503, "stopped", "the GUI has stopped");
+/// `GET api/events`: Server-Sent Events until the page goes away.
+async fn events(board: Arc<Board>) -> Response {
+    if board.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
+        board.streams.fetch_sub(1, Ordering::SeqCst);
+        return error(503, "busy", "too many open pages");
     }
-    match rx.recv_timeout(Duration::from_secs(10)) {
-        Ok(Ok(Answer::State(v))) => with_common_headers(
-            Response::from_string(serde_json::to_string(&v).unwrap_or_default()),
-            "application/json",
-        ),
-        Ok(Ok(Answer::Json(v))) => {
-            with_common_headers(Response::from_string(v.to_string()), "application/json")
-        }
-        Ok(Ok(Answer::Text(t))) => {
-            with_common_headers(Response::from_string(t), "text/plain; charset=utf-8").with_header(
-                header(
-                    "Content-Disposition",
-                    "attachment; filename=\"jungle-game.txt\"",
-                ),
-            )
-        }
-        Ok(Err(r)) => refused(&r),
-        Err(_) => error(503, "noAnswer", "the GUI did not answer in time"),
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<jungle_app::events::Event>();
+    if board.controller.send(Msg::Subscribe(tx)).is_err() {
+        board.streams.fetch_sub(1, Ordering::SeqCst);
+        return error(503, "stopped", "the board has stopped");
     }
+    // The count goes down when the stream (and this guard in it) is dropped.
+    struct Open(Arc<Board>);
+    impl Drop for Open {
+        fn drop(&mut self) {
+            self.0.streams.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    let open = Open(board);
+    let stream = futures_util::stream::unfold((rx, open), |(mut rx, open)| async move {
+        let e = rx.recv().await?;
+        let sse = SseEvent::default().event(e.name()).data(e.data());
+        Some((Ok::<_, std::convert::Infallible>(sse), (rx, open)))
+    });
+    let mut r = Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(KEEPALIVE))
+        .into_response();
+    for (name, value) in common_headers() {
+        r.headers_mut().insert(name, value);
+    }
+    r
 }
 
-/// An event as the event stream writes it: `event: <name>`, `data: <json>`, a blank line.
-pub fn event_stream_text(event: &Event) -> String {
-    format!("event: {}\ndata: {}\n\n", event.name(), event.data())
-}
-
-/// `GET /api/events`: Server-Sent Events until the page goes away.
-fn stream_events(request: Request, shared: &Shared) {
-    if shared.streams.fetch_add(1, Ordering::SeqCst) >= MAX_STREAMS {
-        shared.streams.fetch_sub(1, Ordering::SeqCst);
-        respond(request, error(503, "busy", "too many open pages"));
-        return;
-    }
-    let (tx, rx) = mpsc::channel::<String>();
-    if shared.controller.send(Msg::Subscribe(tx)).is_ok() {
-        // tiny_http would buffer a streamed body; the raw writer sends each event now.
-        let mut out = request.into_writer();
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
-                    Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
-                    Connection: close\r\n\r\nretry: 1000\n\n";
-        let mut last_write = Instant::now();
-        let mut ok = out
-            .write_all(head.as_bytes())
-            .and_then(|_| out.flush())
-            .is_ok();
-        while ok {
-            let Ok(event) = rx.recv() else {
-                break;
-            };
-            if event.is_empty() {
-                // A tick: only a keep-alive comment now and then.
-                if last_write.elapsed() < KEEPALIVE {
-                    continue;
-                }
-                ok = out
-                    .write_all(b": keep-alive\n\n")
-                    .and_then(|_| out.flush())
-                    .is_ok();
-            } else {
-                ok = out
-                    .write_all(event.as_bytes())
-                    .and_then(|_| out.flush())
-                    .is_ok();
-            }
-            last_write = Instant::now();
+/// Refuses requests whose `Host` is not one of `hosts` (none: any host).
+pub async fn check_host(
+    hosts: Arc<Vec<String>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if !hosts.is_empty() {
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok());
+        if !host.is_some_and(|h| hosts.iter().any(|a| a.eq_ignore_ascii_case(h))) {
+            return error(403, "badRequest", "unexpected Host header");
         }
     }
-    shared.streams.fetch_sub(1, Ordering::SeqCst);
+    if request.method() != Method::GET
+        && request.method() != Method::HEAD
+        && request.method() != Method::POST
+    {
+        return error(405, "badRequest", "method not allowed");
+    }
+    next.run(request).await
+}
+
+/// The `Host` values a server on `addr` accepts: on loopback its loopback names (and
+/// `--host`'s), elsewhere any.
+pub fn accepted_hosts(addr: std::net::SocketAddr, host: &str) -> Vec<String> {
+    if !addr.ip().is_loopback() {
+        return Vec::new();
+    }
+    let port = addr.port();
+    let mut h = vec![
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+        format!("{addr}"),
+    ];
+    if !host.is_empty() {
+        h.push(format!("{host}:{port}"));
+    }
+    h
 }

@@ -1,10 +1,13 @@
-//! `jungle gui`: a board for people in the browser. A small HTTP server on the loopback
-//! address serves one static page (embedded in the binary) and a JSON API; live
-//! updates go to the page as Server-Sent Events. One controller thread owns the game
-//! (`controller`), engines run behind driver threads (`driver`), and the rules core
-//! checks every move. The browser can only choose among the engines of the command
-//! line and never names a program or a file.
+//! `jungle gui`: a board for people in the browser. An HTTP server (axum, as `jungle
+//! serve`) on the loopback address serves the page (its files built into the binary)
+//! and a JSON API; live updates go to the page as Server-Sent Events. One controller
+//! thread owns the game (`controller`), engines run behind driver threads (`driver`),
+//! and the rules core checks every move. The browser can only choose among the
+//! engines of the command line and never names a program or a file. `jungle serve`
+//! runs such boards for its visitors' own games where the browser's engine is not
+//! built (`boards`).
 
+pub mod boards;
 pub mod command;
 pub mod driver;
 pub mod http;
@@ -14,23 +17,29 @@ use jungle_app::events::Event;
 pub use jungle_app::{api, controller, view};
 
 use crate::common::engine_process::EngineSpec;
-use crate::common::time_control::TimeControl;
 use controller::Controller;
 use driver::Driver;
 use jungle_app::engines::{EngineRequest, Host};
+use jungle_core::time_control::TimeControl;
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the controller thread receives.
 pub enum Msg {
     /// A request of the page and where to send the answer.
-    Api(api::Request, Sender<Result<api::Answer, api::Refusal>>),
+    Api(
+        api::Request,
+        tokio::sync::oneshot::Sender<Result<api::Answer, api::Refusal>>,
+    ),
     /// An engine's event.
     Engine(driver::EngineEvent),
-    /// A page wants live updates (Server-Sent Events, already formatted).
-    Subscribe(Sender<String>),
+    /// A page wants live updates.
+    Subscribe(tokio::sync::mpsc::UnboundedSender<Event>),
     /// Ten times a second: clocks, analysis updates, forgetting closed pages.
     Tick,
+    /// The board is closed: the controller ends, its engines with it.
+    Stop,
 }
 
 /// The command line of `jungle gui`.
@@ -93,55 +102,86 @@ pub fn run(settings: &Settings) -> i32 {
 fn serve(settings: &Settings) -> Result<(), String> {
     let engines = engine_specs(&settings.engines)?;
     let watch_clock = watch_clock(&settings.tc)?;
-    let server = tiny_http::Server::http((settings.host.as_str(), settings.port))
-        .map_err(|e| format!("cannot listen on {}:{}: {e}", settings.host, settings.port))?;
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .ok_or("the server has no IP address")?;
-    if !addr.ip().is_loopback() {
-        eprintln!(
-            "warning: the GUI listens on {addr}, reachable from other machines: anyone who \
-             can reach it can play and start the engines named on this command line"
-        );
-    }
-    let url = match addr {
-        std::net::SocketAddr::V6(a) => format!("http://[{}]:{}/", a.ip(), a.port()),
-        std::net::SocketAddr::V4(a) => format!("http://{}:{}/", a.ip(), a.port()),
-    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((settings.host.as_str(), settings.port))
+            .await
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", settings.host, settings.port))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        if !addr.ip().is_loopback() {
+            eprintln!(
+                "warning: the GUI listens on {addr}, reachable from other machines: anyone who \
+                 can reach it can play and start the engines named on this command line"
+            );
+        }
+        let url = match addr {
+            std::net::SocketAddr::V6(a) => format!("http://[{}]:{}/", a.ip(), a.port()),
+            std::net::SocketAddr::V4(a) => format!("http://{}:{}/", a.ip(), a.port()),
+        };
+        let config = controller::Config {
+            names: [String::new(), String::new(), String::new()],
+            watch_clock,
+            movetime_ms: settings.movetime_ms,
+        };
+        let board = start_board(engines, config)?;
+        let hosts = Arc::new(http::accepted_hosts(addr, &settings.host));
+        let app = http::api_routes(board)
+            .merge(http::page_routes())
+            .layer(axum::middleware::from_fn(move |req, next| {
+                http::check_host(hosts.clone(), req, next)
+            }))
+            .layer(axum::extract::DefaultBodyLimit::max(http::MAX_RECORD_BODY));
+        println!("Jungle GUI at {url} (Ctrl-C stops it)");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// Starts a board app with its engines (`config.names` are theirs): the controller
+/// thread, the engines' driver threads and the tick. The board lives until its last
+/// handle (`http::Board`) and the engines' senders are gone.
+pub fn start_board(
+    engines: Vec<EngineSpec>,
+    mut config: controller::Config,
+) -> Result<Arc<http::Board>, String> {
     let (tx, rx) = mpsc::channel();
     let host = ServerHost::start(engines, &tx);
-    let config = controller::Config {
-        names: host.names(),
-        watch_clock,
-        movetime_ms: settings.movetime_ms,
-    };
+    config.names = host.names();
     let ctl = Controller::new(config, host);
     std::thread::Builder::new()
         .name("gui-controller".into())
         .spawn(move || run_controller(ctl, rx))
-        .map_err(|e| format!("cannot start the GUI: {e}"))?;
-    let ticks = tx.clone();
+        .map_err(|e| format!("cannot start the board: {e}"))?;
+    let board = http::Board::new(tx.clone());
+    // The tick ends with the board: when no one holds its handle.
+    let ticks = tx;
+    let alive = Arc::downgrade(&board);
     std::thread::Builder::new()
         .name("gui-tick".into())
         .spawn(move || {
-            while ticks.send(Msg::Tick).is_ok() {
+            while alive.strong_count() > 0 && ticks.send(Msg::Tick).is_ok() {
                 std::thread::sleep(Duration::from_millis(100));
             }
         })
-        .map_err(|e| format!("cannot start the GUI: {e}"))?;
-    println!("Jungle GUI at {url} (Ctrl-C stops it)");
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
-    http::serve(server, addr, &settings.host, tx);
-    Ok(())
+        .map_err(|e| format!("cannot start the board: {e}"))?;
+    Ok(board)
 }
 
 /// The clock of a watched game from `--tc`.
 pub fn watch_clock(tc: &str) -> Result<(u64, u64), String> {
-    match TimeControl::parse_tc(tc)? {
+    match TimeControl::parse_clock(tc).map_err(|e| format!("--tc {e}"))? {
         TimeControl::Clock { base_ms, inc_ms } => Ok((base_ms, inc_ms)),
-        _ => Err(format!("bad time control '{}'", crate::text::quote(tc))),
+        other => Err(format!("--tc '{other}': a clock, like 60s+0.6s")),
     }
 }
 
@@ -149,7 +189,7 @@ pub fn watch_clock(tc: &str) -> Result<(u64, u64), String> {
 /// the pages' event streams.
 struct ServerHost {
     drivers: Vec<Driver>,
-    subscribers: Vec<Sender<String>>,
+    subscribers: Vec<tokio::sync::mpsc::UnboundedSender<Event>>,
 }
 
 impl ServerHost {
@@ -184,8 +224,7 @@ impl Host for ServerHost {
     }
 
     fn publish(&mut self, event: Event) {
-        let text = http::event_stream_text(&event);
-        self.subscribers.retain(|s| s.send(text.clone()).is_ok());
+        self.subscribers.retain(|s| s.send(event.clone()).is_ok());
     }
 }
 
@@ -200,16 +239,15 @@ fn run_controller(mut ctl: Controller<ServerHost>, inbox: Receiver<Msg>) {
             }
             Msg::Engine(event) => ctl.engine_event(event),
             Msg::Subscribe(tx) => {
-                let _ = tx.send(http::event_stream_text(&ctl.state_event()));
+                let _ = tx.send(ctl.state_event());
                 ctl.host_mut().subscribers.push(tx);
             }
             Msg::Tick => {
                 ctl.tick();
                 // Forget pages that have gone away.
-                ctl.host_mut()
-                    .subscribers
-                    .retain(|s| s.send(String::new()).is_ok());
+                ctl.host_mut().subscribers.retain(|s| !s.is_closed());
             }
+            Msg::Stop => break,
         }
     }
 }

@@ -22,7 +22,7 @@ pub(crate) struct MatchArgs {
     /// Number of games (pairs of games per opening, colours swapped).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     games: u32,
-    /// Clock per game: seconds[+increment], e.g. 10+0.1.
+    /// Clock per game, with its units: 10s+0.1s (10 seconds, 0.1 s a move), 5m+3s.
     #[arg(long, group = "limit")]
     tc: Option<String>,
     /// Fixed time per move in ms.
@@ -241,7 +241,9 @@ fn engine_clock(text: &str) -> Result<(String, Option<TimeControl>), String> {
     for token in text.split_whitespace() {
         match token.strip_prefix("tc=") {
             Some(_) if clock.is_some() => return Err("an engine has two tc= settings".into()),
-            Some(value) => clock = Some(TimeControl::parse_tc(value)?),
+            Some(value) => {
+                clock = Some(TimeControl::parse_clock(value).map_err(|e| format!("tc= {e}"))?)
+            }
             None => rest.push(token),
         }
     }
@@ -294,7 +296,7 @@ fn build_match(a: &MatchArgs) -> Result<match_runner::MatchSettings, String> {
         e1.name.push_str("-2");
     }
     let tc = match (&a.tc, a.movetime, a.depth, a.nodes) {
-        (Some(tc), ..) => Some(TimeControl::parse_tc(tc)?),
+        (Some(tc), ..) => Some(TimeControl::parse_clock(tc).map_err(|e| format!("--tc {e}"))?),
         (_, Some(ms), ..) => Some(TimeControl::MoveTime(ms)),
         (_, _, Some(d), _) => Some(TimeControl::Depth(d)),
         (_, _, _, Some(n)) => Some(TimeControl::Nodes(n)),
@@ -378,7 +380,7 @@ mod tests {
 
     #[test]
     fn an_engines_clock_is_taken_out_of_its_settings() {
-        let (text, clock) = engine_clock("cmd=./a tc=0.5+0.005 name=A").expect("valid");
+        let (text, clock) = engine_clock("cmd=./a tc=0.5s+0.005s name=A").expect("valid");
         assert_eq!(text, "cmd=./a name=A");
         assert_eq!(clock, Some(HALF));
         assert_eq!(
@@ -386,8 +388,10 @@ mod tests {
             ("cmd=./a name=A".to_string(), None)
         );
         let err = engine_clock("cmd=./a tc=soon").expect_err("bad clock");
-        assert!(err.contains("bad time control"), "{err}");
-        let err = engine_clock("cmd=./a tc=1 tc=2").expect_err("two clocks");
+        assert!(err.contains("is not a time control"), "{err}");
+        let err = engine_clock("cmd=./a tc=0.5+0.005").expect_err("no units");
+        assert!(err.contains("does not say its units"), "{err}");
+        let err = engine_clock("cmd=./a tc=1s tc=2s").expect_err("two clocks");
         assert!(err.contains("two tc="), "{err}");
     }
 

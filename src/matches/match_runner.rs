@@ -10,10 +10,10 @@ use super::stats::{pentanomial_elo, GameScore, Pentanomial, Sprt, SprtDecision, 
 use crate::board::{Color, Position};
 use crate::common::engine_process::{EngineFailure, EngineProcess, EngineSpec};
 use crate::common::shard::Shard;
-pub use crate::common::time_control::TimeControl;
 use crate::game::{Game, GameResult, Rules};
 use crate::protocol::{command, position};
 use crate::search::Limits;
+pub use jungle_core::time_control::TimeControl;
 use std::io::Write;
 
 use crate::record::{write_game, RecordHeader, RecordResult};
@@ -465,6 +465,13 @@ fn search_limits(
                 Duration::from_millis(own + 50),
             )
         }
+        // Days a move (never a match's: `--tc` takes clocks only) as a time a move.
+        TimeControl::Correspondence { days } => search_limits(
+            [TimeControl::MoveTime(u64::from(days) * 86_400_000); 2],
+            time_margin_ms,
+            clocks,
+            side,
+        ),
         TimeControl::MoveTime(ms) => (
             Limits {
                 movetime: Some(ms),

@@ -1,8 +1,8 @@
 //! `jungle openings`: opening books, balanced or calibrated.
 
 use crate::common::args::{EvalArg, RulesArgs};
-use crate::common::time_control::TimeControl;
 use crate::openings;
+use jungle_core::time_control::TimeControl;
 use std::io;
 
 #[derive(clap::Args, Debug)]
@@ -44,8 +44,8 @@ struct CalibrateArgs {
     /// (each move's budget jittered, see --calibrate-jitter) pass the thresholds.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     calibrate_nodes: Option<u64>,
-    /// Calibrate (after --calibrate-nodes, if given) at a clock, seconds[+increment]
-    /// per side, e.g. 10+0.1.
+    /// Calibrate (after --calibrate-nodes, if given) at a clock per side, with its
+    /// units: 10s+0.1s.
     #[arg(long, value_name = "TC")]
     calibrate_tc: Option<String>,
     /// Self-play trials per candidate and limit.
@@ -77,16 +77,11 @@ impl CalibrateArgs {
             });
         }
         if let Some(tc) = &self.calibrate_tc {
-            match TimeControl::parse_tc(tc) {
-                Ok(TimeControl::Clock { base_ms, inc_ms }) => {
+            match TimeControl::parse_clock(tc).map_err(|e| format!("--calibrate-tc {e}"))? {
+                TimeControl::Clock { base_ms, inc_ms } => {
                     limits.push(openings::TrialLimit::Clock { base_ms, inc_ms })
                 }
-                _ => {
-                    return Err(format!(
-                        "--calibrate-tc '{}': expected seconds[+increment], like 10+0.1",
-                        crate::text::quote(tc)
-                    ))
-                }
+                other => return Err(format!("--calibrate-tc '{other}': a clock, like 10s+0.1s")),
             }
         }
         if limits.is_empty() {

@@ -126,9 +126,8 @@ impl Calibration {
                     ));
                 }
                 TrialLimit::Clock { base_ms, inc_ms } => f.push_str(&format!(
-                    " --calibrate-tc {}+{}",
-                    base_ms as f64 / 1000.0,
-                    inc_ms as f64 / 1000.0
+                    " --calibrate-tc {}",
+                    jungle_core::time_control::TimeControl::Clock { base_ms, inc_ms }
                 )),
             }
         }

@@ -12,17 +12,17 @@ pub async fn play_plies(client: &Client, plies: usize) -> usize {
     let js = format!(
         "const done = arguments[0];
          (async () => {{
-           await backend.request('new', {{ players: 'both' }});
+           await Jungle.link.backend.request('new', {{ players: 'both' }});
            let seed = 7, n = 0;
            for (; n < {plies}; n++) {{
-             const s = JSON.parse((await backend.request('state', null)).text);
+             const s = JSON.parse((await Jungle.link.backend.request('state', null)).text);
              if (s.result) break;
              const moves = [];
              for (const [from, targets] of Object.entries(s.legal))
                for (const t of targets) if (!t.capture) moves.push(from + t.to);
              if (moves.length === 0) break;
              seed = (seed * 1103515245 + 12345) % 2147483648;
-             const a = await backend.request('move', {{ move: moves[seed % moves.length] }});
+             const a = await Jungle.link.backend.request('move', {{ move: moves[seed % moves.length] }});
              if (a.status !== 200) break;
            }}
            return n;
@@ -140,7 +140,7 @@ pub async fn new_game_against_the_engine(client: &Client) {
     css(client, "#board .cell[data-sq]").await;
     client
         .execute_async(
-            "const done = arguments[0]; backend.request('new', { players: 'red' }).then(done, done);",
+            "const done = arguments[0]; Jungle.link.backend.request('new', { players: 'red' }).then(done, done);",
             vec![],
         )
         .await
@@ -318,7 +318,7 @@ pub async fn a_new_visitor_gets_a_new_game(client: &Client, url: &str, prefix: &
     assert!(plies > 0);
     client
         .execute_async(
-            "const done = arguments[0]; backend.request('settings', { level: 3 }).then(done, done);",
+            "const done = arguments[0]; Jungle.link.backend.request('settings', { level: 3 }).then(done, done);",
             vec![],
         )
         .await
@@ -848,7 +848,7 @@ async fn fits(client: &Client) -> Vec<Fit> {
              };
              (async () => {
                const out = [];
-               for (const [i, l] of window.JUNGLE_LESSONS.entries()) {
+               for (const [i, l] of Jungle.lessons.list.entries()) {
                  for (let n = 1; n <= l.tasks.length; n++) {
                    const place = 'learn/' + (i + 1) + '/' + n;
                    location.hash = '#' + place;

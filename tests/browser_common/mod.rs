@@ -402,7 +402,7 @@ pub async fn a_person_plays(client: &Client, url: &str, prefix: &str) {
     .await;
     assert_eq!(
         text(client, "#notice").await,
-        "'g3g5' is not a legal move in this position"
+        "'g3g5' is not a legal move: the Rat moves one square at a time, up, down, left or right."
     );
     // With the sound off the moves still slide, in silence; the choice is kept.
     css(client, "#sound")
@@ -1114,7 +1114,7 @@ pub async fn no_english_left(client: &Client, lang: &str) {
         const words = (text) => String(text || '').match(/[A-Za-z\u00C0-\u024F]{3,}/g) || [];
         const vocab = new Set();
         const add = (text) => { for (const w of words(text)) vocab.add(w.toLowerCase()); };
-        for (const v of Object.values(window.JUNGLE_I18N[lang])) add(v);
+        for (const v of Object.values(Jungle.words.catalogues[lang])) add(v);
         for (const el of document.querySelectorAll('.rules-text[data-lang="' + lang + '"]')) add(el.textContent);
         add('Jungle Dou Shou Qi Elo English Deutsch jungle-cn');
         for (const el of document.querySelectorAll('#player-top .who, #player-bottom .who')) add(el.textContent.split(/[:：]/).slice(1).join(' '));

@@ -63,7 +63,8 @@ pub async fn a_new_game_ends_the_lesson(client: &Client, url: &str, prefix: &str
 }
 
 /// A refused move names the rule it breaks, in the page's language: the wolf onto the
-/// river (only the rat swims), an elephant onto the rat, a step too far.
+/// river (only the rat swims), a step too far, the other side's animal; and the
+/// browser logs no failed load for it.
 pub async fn a_refused_move_names_its_rule(client: &Client, url: &str, prefix: &str) {
     client.goto(url).await.expect("page loads");
     board_ready(client).await;
@@ -93,6 +94,14 @@ pub async fn a_refused_move_names_its_rule(client: &Client, url: &str, prefix: &
         let notice: String = eval(client, "return document.getElementById('notice').textContent").await;
         assert_eq!(notice, said);
     }
+    // A refusal is the answer to a good request: no load failed (the browser would log
+    // a failed load as a console error).
+    let failed: Vec<String> = eval(
+        client,
+        "return performance.getEntriesByType('resource').filter((e) => e.responseStatus >= 400).map((e) => e.name + ' ' + e.responseStatus)",
+    )
+    .await;
+    assert!(failed.is_empty(), "failed loads: {failed:?}");
     shot(client, &format!("{prefix}newcomer-3-refused-move")).await;
     super::choose_language(client, "zh", "#new", "新的一局").await;
     let input = css(client, "#move-input").await;

@@ -324,8 +324,8 @@ async fn english_puzzle_words_left(client: &Client) -> Vec<String> {
         &format!(
             "{SCREEN_TEXT}
              const words = (texts) => new Set(texts.flatMap((v) => (v.replace(/\\{{\\w+\\}}/g, ' ').match(/[A-Za-z]{{3,}}/g) || []).map((w) => w.toLowerCase())));
-             const mine = words(Object.entries(window.JUNGLE_I18N[Jungle.words.language()]).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
-             const english = words(Object.entries(window.JUNGLE_I18N.en).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
+             const mine = words(Object.entries(Jungle.words.catalogues[Jungle.words.language()]).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
+             const english = words(Object.entries(Jungle.words.catalogues.en).filter(([k]) => k.startsWith('puzzle.')).map(([, v]) => v));
              const shown = words([text]);
              return [...shown].filter((w) => english.has(w) && !mine.has(w));"
         ),
@@ -361,7 +361,7 @@ async fn refused(client: &Client, body: &str) -> (u16, String) {
         .execute_async(
             &format!(
                 "const done = arguments[0];
-                 backend.request('puzzle', {body}).then((a) => done([a.status, Jungle.words.refusalText(JSON.parse(a.text))]));"
+                 Jungle.link.backend.request('puzzle', {body}).then((a) => done([a.status, Jungle.words.refusalText(JSON.parse(a.text))]));"
             ),
             vec![],
         )

@@ -79,6 +79,15 @@ pub fn raw(addr: &str, request: &[u8]) -> (u16, String, String) {
     (status, head.to_string(), body.to_string())
 }
 
+/// The status a refusal of the board's carries in its `Jungle-Refusal` header.
+pub fn refusal_status(head: &str) -> Option<u16> {
+    head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("jungle-refusal")
+            .then(|| value.trim().parse().ok())?
+    })
+}
+
 /// A running `jungle gui`; killed when dropped.
 pub struct Gui {
     child: Child,
@@ -113,7 +122,9 @@ impl Gui {
             self.addr,
             body.len()
         );
-        let (status, _, text) = self.raw(req.as_bytes());
+        let (status, head, text) = self.raw(req.as_bytes());
+        // A refusal of the board's comes with status 200 and its own in a header.
+        let status = refusal_status(&head).unwrap_or(status);
         let json = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{action}: not JSON ({e}): {text:?}"));
         (status, json)

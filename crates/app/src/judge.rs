@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
 /// The lessons of "Learn" as the page lists them (page/lessons.js: plain JSON after
-/// its "="), the tasks' positions and the moves that solve them with them. One file
+/// its `export default`), the tasks' positions and the moves that solve them with them. One file
 /// for both: the page reads the ids and the number of tasks, the judge the rest.
 pub const LESSONS_TEXT: &str = include_str!("../../../page/lessons.js");
 
@@ -54,8 +54,12 @@ struct TaskData {
 
 /// Reads the lessons from the text of lessons.js (the JSON array it assigns).
 pub fn read_lessons(text: &str) -> Result<Vec<Lesson>, String> {
-    // The list assigned (`… = [`), to its end.
-    let (Some(open), Some(close)) = (text.find(" = [").map(|i| i + 3), text.rfind(']')) else {
+    // The list exported (`export default [`), to its end.
+    let (Some(open), Some(close)) = (
+        text.find("export default [")
+            .map(|i| i + "export default ".len()),
+        text.rfind(']'),
+    ) else {
         return Err("no list of lessons".into());
     };
     let data: Vec<LessonData> =

@@ -20,6 +20,8 @@
 //!   progress); `puzzle_rating`: the person's Glicko-2 rating.
 //! - `exercise`: the app driven by arbitrary bytes with its invariants checked (the
 //!   fuzz target's and a seeded test's).
+//! - `page`: the board's page as its hosts serve it (page/, built in), and the back
+//!   end that talks to this app over HTTP.
 
 pub mod analysis;
 pub mod api;
@@ -30,6 +32,7 @@ pub mod exercise;
 pub mod jobs;
 pub mod judge;
 pub mod line;
+pub mod page;
 pub mod puzzle_rating;
 pub mod puzzles;
 pub mod records;

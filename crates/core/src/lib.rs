@@ -33,4 +33,5 @@ pub mod rng;
 pub mod search;
 pub mod tb;
 pub mod text;
+pub mod time_control;
 pub mod tools;

@@ -94,7 +94,7 @@ async fn player_pair(addr: String, seed: u64, end: Instant) -> Result<Stats, Str
     while Instant::now() < end {
         let a = addr.clone();
         let red = tokio::task::spawn_blocking(move || {
-            post(&a, "/api/games", r#"{"tc":"30+30","color":"red"}"#)
+            post(&a, "/api/games", r#"{"tc":"30m+30s","color":"red"}"#)
         })
         .await
         .map_err(|e| e.to_string())??;

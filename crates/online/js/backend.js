@@ -1,6 +1,7 @@
 // The page's back end under `jungle serve`: the online game (protocol.md, section 10).
-// The server serves it as backend.js after the static site's back end, which it puts
-// inside the function `jungleEngine` (server.rs): the engine in the visitor's worker.
+// The server serves it as backend.js, and the visitor's own back end as
+// local/backend.js: the engine in the visitor's worker where the site is built, else
+// the server's engine (src/gui/backend.js).
 // At the site's root the page is the static site's, and this back end only adds the
 // online requests (`online.*`: create, join, the lobby, quick pairing, "your games").
 // At /play/ID and /watch/ID the board shows the server's game: the engine holds a copy
@@ -8,12 +9,9 @@
 // terrain, where each may go) and, once the game is over, its analysis and review;
 // the server is the referee (a move goes to it, and counts when its event comes back)
 // and the clock. What a back end provides: page/link.js.
-"use strict";
+import { backend as engine } from "./local/backend.js";
 
-window.jungleErrors = window.jungleErrors || [];
-
-const backend = (() => {
-  const engine = jungleEngine();
+export const backend = (() => {
   const TOKENS_KEY = "jungle.online.tokens";
   const at = /^\/(play|watch)\/([A-Za-z0-9]{1,40})\/?$/.exec(location.pathname);
   const gameId = at ? at[2] : null;

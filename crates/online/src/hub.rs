@@ -4,7 +4,8 @@
 //! (a flag, an abort); on PostgreSQL, notifications from other nodes bring their
 //! events in.
 
-use crate::model::{Command, Context, Decision, Event, GameState, Refusal, Side, Stored};
+use crate::messages::ClientMsg;
+use crate::model::{Context, Decision, Event, GameState, Refusal, Side, Stored};
 use crate::store::{AppendError, NewGame, Store};
 use crate::{now_ms, token_hash};
 use serde_json::{json, Value};
@@ -102,11 +103,11 @@ pub fn state_json(
         "id": id,
         "v": st.version,
         "rules": st.rules.to_string(),
-        "tc": st.tc.to_string(),
+        "tc": st.tc().to_string(),
         "status": st.status(),
         "you": you,
         "seated": {"red": st.seated[0], "blue": st.seated[1]},
-        "moves": st.moves,
+        "moves": st.moves(),
         "fen": st.game.position().to_fen(),
         "to_move": st.to_move(),
         "clock": {"red": clocks[0], "blue": clocks[1], "running": st.running()},
@@ -341,7 +342,7 @@ impl Hub {
         self: &Arc<Self>,
         live: &Arc<Live>,
         seat: Option<Side>,
-        cmd: Command,
+        cmd: ClientMsg,
     ) -> Reply {
         let mut inner = live.inner.lock().await;
         for _ in 0..3 {
@@ -369,7 +370,10 @@ impl Hub {
                         None
                     } else {
                         // Never seen at all: gone since the game began on this node.
-                        Some(p.gone_since[s.other().index()].unwrap_or(inner.state.turn_started))
+                        Some(
+                            p.gone_since[s.other().index()]
+                                .unwrap_or(inner.state.clock.turn_started),
+                        )
                     }
                 }),
             };
@@ -412,7 +416,7 @@ impl Hub {
         let hashes = [inner.hashes[1].as_deref(), inner.hashes[0].as_deref()];
         self.create_with(
             &inner.state.rules.to_string(),
-            &inner.state.tc.to_string(),
+            &inner.state.tc().to_string(),
             hashes,
             false,
             "rematch",

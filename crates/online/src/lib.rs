@@ -7,6 +7,7 @@
 //! read into types, `store` the database, `hub` the games in memory, `server` the HTTP
 //! and websocket front.
 
+pub mod clock;
 pub mod hub;
 pub mod messages;
 pub mod model;
@@ -70,10 +71,16 @@ pub struct ServeArgs {
     /// nodes can then serve the same games.
     #[arg(long)]
     pub database: Option<String>,
-    /// The static board site to serve (scripts/build-web.sh's output); default
-    /// target/web beside the binary's folder, else ./target/web.
+    /// Where the browser's engine is (scripts/build-web.sh's output): with it the
+    /// computer plays in the visitors' browsers. Default target/web beside the binary's
+    /// folder, else ./target/web; without it, on this server.
     #[arg(long)]
     pub site: Option<PathBuf>,
+    /// Without the browser's engine: the most visitors playing the computer (or in a
+    /// lesson, a puzzle, a review) on this server at once, each on a board of its own
+    /// with an engine of one thread.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub local_boards: u64,
     /// Games, joins and pairings an address may ask for a minute.
     #[arg(long, default_value_t = 30)]
     pub creates_per_minute: u32,
@@ -89,7 +96,7 @@ pub struct ServeArgs {
 }
 
 /// Runs `jungle serve`; returns the exit code.
-pub fn run(args: ServeArgs) -> i32 {
+pub fn run(args: ServeArgs, local_boards: &server::LocalBoards) -> i32 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -101,7 +108,7 @@ pub fn run(args: ServeArgs) -> i32 {
             return 1;
         }
     };
-    match runtime.block_on(server::serve(args)) {
+    match runtime.block_on(server::serve(args, local_boards)) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e}");

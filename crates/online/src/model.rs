@@ -5,28 +5,15 @@
 //! time is a parameter (milliseconds since the Unix epoch), so every rule of the clock
 //! is tested here without waiting.
 
+use crate::clock::{stored_tc, Clock};
+use crate::messages::ClientMsg;
 use jungle_core::board::movegen::MoveError;
 use jungle_core::board::{Color, Position};
 use jungle_core::game::{Game, GameResult, Rules};
 use jungle_core::record::{write_game, RecordHeader, RecordResult};
+use jungle_core::time_control::TimeControl;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// Lag credit (scalachess's `LagTracker`): the quota a player starts with.
-pub const LAG_QUOTA_START_MS: i64 = 2_000;
-/// The most the quota can hold.
-pub const LAG_QUOTA_MAX_MS: i64 = 5_000;
-/// The most credited on one move.
-pub const LAG_MOVE_MAX_MS: i64 = 3_000;
-/// Live games: the time each side has for its first move (plies 0 and 1, before the
-/// clocks start); past it the game is aborted.
-pub const FIRST_MOVE_MS: i64 = 60_000;
-/// How long a player must be gone before the opponent may claim the win or a draw:
-/// live games.
-pub const GONE_LIVE_MS: i64 = 30_000;
-/// The same for correspondence games.
-pub const GONE_CORRESPONDENCE_MS: i64 = 24 * 3_600_000;
-const DAY_MS: i64 = 24 * 3_600_000;
 
 /// A side as the messages write it: `"red"` or `"blue"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -61,82 +48,6 @@ impl Side {
 
     pub fn name(self) -> &'static str {
         self.color().name()
-    }
-}
-
-/// A game's time control: a live clock (1+0 … 30+30: minutes and an increment in
-/// seconds) or correspondence (1, 2, 3 or 7 days a move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeControl {
-    Live { base_ms: i64, inc_ms: i64 },
-    Correspondence { days: i64 },
-}
-
-impl TimeControl {
-    /// Reads `M+S` (minutes 1–30, increment 0–30 seconds) or `Nd` (N of 1, 2, 3, 7).
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let bad = || {
-            format!(
-                "bad time control '{}': expected minutes+increment from 1+0 to 30+30, or days a move 1d, 2d, 3d or 7d",
-                text.chars().take(20).collect::<String>()
-            )
-        };
-        if let Some(days) = text.strip_suffix('d') {
-            let days: i64 = days.parse().map_err(|_| bad())?;
-            return match days {
-                1 | 2 | 3 | 7 => Ok(TimeControl::Correspondence { days }),
-                _ => Err(bad()),
-            };
-        }
-        let (m, s) = text.split_once('+').ok_or_else(bad)?;
-        let m: i64 = m.parse().map_err(|_| bad())?;
-        let s: i64 = s.parse().map_err(|_| bad())?;
-        if !(1..=30).contains(&m) || !(0..=30).contains(&s) {
-            return Err(bad());
-        }
-        Ok(TimeControl::Live {
-            base_ms: m * 60_000,
-            inc_ms: s * 1_000,
-        })
-    }
-
-    /// Each side's time at the start (correspondence: the time for one move).
-    pub fn initial_ms(self) -> i64 {
-        match self {
-            TimeControl::Live { base_ms, .. } => base_ms,
-            TimeControl::Correspondence { days } => days * DAY_MS,
-        }
-    }
-
-    /// What a move adds to the lag quota: scalachess's rule, 1 s a move at most, less
-    /// in the fastest games: (the estimated game time in seconds, base + 40 × increment)
-    /// × 2/5 + 15 centiseconds.
-    pub fn quota_gain_ms(self) -> i64 {
-        match self {
-            TimeControl::Live { base_ms, inc_ms } => {
-                let estimate_s = (base_ms + 40 * inc_ms) / 1_000;
-                (estimate_s * 2 / 5 * 10 + 150).min(1_000)
-            }
-            TimeControl::Correspondence { .. } => 0,
-        }
-    }
-
-    pub fn gone_ms(self) -> i64 {
-        match self {
-            TimeControl::Live { .. } => GONE_LIVE_MS,
-            TimeControl::Correspondence { .. } => GONE_CORRESPONDENCE_MS,
-        }
-    }
-}
-
-impl fmt::Display for TimeControl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TimeControl::Live { base_ms, inc_ms } => {
-                write!(f, "{}+{}", base_ms / 60_000, inc_ms / 1_000)
-            }
-            TimeControl::Correspondence { days } => write!(f, "{days}d"),
-        }
     }
 }
 
@@ -209,27 +120,6 @@ pub struct Stored {
     pub ev: Event,
 }
 
-/// What a player asks of the game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Move {
-        ply: u32,
-        mv: String,
-        /// The client's own measure of its thinking time, for the lag credit.
-        think_ms: Option<i64>,
-    },
-    Resign,
-    DrawOffer,
-    DrawAccept,
-    DrawDecline,
-    Abort,
-    Rematch,
-    /// Claim the win (`draw == false`) or a draw when the opponent has been gone.
-    Claim {
-        draw: bool,
-    },
-}
-
 /// Why a command was refused: a code for programs and a sentence for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
@@ -272,25 +162,18 @@ pub struct Context {
 #[derive(Clone, Debug)]
 pub struct GameState {
     pub rules: Rules,
-    pub tc: TimeControl,
+    /// The game as the rules core keeps it: its moves, positions and result.
     pub game: Game,
     /// The version of the last event folded in (0 before any).
     pub version: u64,
     pub created_at: i64,
     pub seated: [bool; 2],
-    /// Each side's time left at `turn_started` (correspondence: the time for a move).
-    pub clock: [i64; 2],
-    /// When the side to move's turn began (moved on by downtime).
-    pub turn_started: i64,
-    /// Each side's lag quota.
-    pub quota: [i64; 2],
+    pub clock: Clock,
     pub draw_offer: Option<Side>,
     pub rematch_offer: Option<Side>,
     pub rematch: Option<String>,
     /// The result and its reason code once over.
     pub end: Option<(String, String)>,
-    /// The moves as played, in coordinate notation.
-    pub moves: Vec<String>,
 }
 
 /// The core's refusal of a move as a code and its reason.
@@ -314,20 +197,30 @@ impl GameState {
     pub fn new(rules: Rules, tc: TimeControl, at: i64) -> GameState {
         GameState {
             rules,
-            tc,
             game: Game::with_rules(Position::startpos(), rules),
             version: 1,
             created_at: at,
             seated: [false; 2],
-            clock: [tc.initial_ms(); 2],
-            turn_started: at,
-            quota: [LAG_QUOTA_START_MS; 2],
+            clock: Clock::new(tc, at),
             draw_offer: None,
             rematch_offer: None,
             rematch: None,
             end: None,
-            moves: Vec::new(),
         }
+    }
+
+    pub fn tc(&self) -> TimeControl {
+        self.clock.tc
+    }
+
+    /// The moves as played, in coordinate notation.
+    pub fn moves(&self) -> Vec<String> {
+        self.game.moves().iter().map(|m| m.to_string()).collect()
+    }
+
+    /// The move played at `ply`, if there is one.
+    pub fn move_at(&self, ply: u32) -> Option<String> {
+        self.game.moves().get(ply as usize).map(|m| m.to_string())
     }
 
     /// Folds a whole log (the first event must be `Created`).
@@ -340,7 +233,7 @@ impl GameState {
             return Err(format!("a game's first event has version {}", first.v));
         }
         let rules: Rules = rules.parse()?;
-        let tc = TimeControl::parse(tc)?;
+        let tc = stored_tc(tc)?;
         let mut state = GameState::new(rules, tc, first.at);
         for e in &events[1..] {
             state.apply(e)?;
@@ -349,7 +242,7 @@ impl GameState {
     }
 
     pub fn ply(&self) -> u32 {
-        self.moves.len() as u32
+        self.game.moves().len() as u32
     }
 
     pub fn to_move(&self) -> Side {
@@ -382,11 +275,7 @@ impl GameState {
 
     /// Each side's time left at `now` (the running side's counted down).
     pub fn clocks_at(&self, now: i64) -> [i64; 2] {
-        let mut c = self.clock;
-        if let Some(s) = self.running() {
-            c[s.index()] = (c[s.index()] - (now - self.turn_started).max(0)).max(0);
-        }
-        c
+        self.clock.at(now, self.running())
     }
 
     /// Folds one event in. The event must be the next version.
@@ -404,7 +293,7 @@ impl GameState {
             Event::Seated { side } => {
                 self.seated[side.index()] = true;
                 if self.started() {
-                    self.turn_started = s.at;
+                    self.clock.turn_started = s.at;
                 }
             }
             Event::Move {
@@ -423,17 +312,7 @@ impl GameState {
                 self.game
                     .play_text(mv)
                     .map_err(|e| format!("stored move {mv} at ply {ply}: {e}"))?;
-                self.moves.push(mv.clone());
-                let i = mover.index();
-                self.clock[i] = *left_ms;
-                if *ply >= 2 {
-                    self.quota[i] =
-                        (self.quota[i] + self.tc.quota_gain_ms() - credit_ms).min(LAG_QUOTA_MAX_MS);
-                }
-                if let TimeControl::Correspondence { days } = self.tc {
-                    self.clock[mover.other().index()] = days * DAY_MS;
-                }
-                self.turn_started = s.at;
+                self.clock.moved(mover, *ply, *left_ms, *credit_ms, s.at);
                 if self.draw_offer == Some(mover.other()) {
                     self.draw_offer = None;
                 }
@@ -444,12 +323,12 @@ impl GameState {
             Event::Rematch { game } => self.rematch = Some(game.clone()),
             Event::Downtime { ms } => {
                 if !self.is_over() {
-                    self.turn_started += (*ms).max(0);
+                    self.clock.turn_started += (*ms).max(0);
                 }
             }
             Event::End { result, reason } => {
                 // The clocks stop at the end (a fallen flag shows zero).
-                self.clock = self.clocks_at(s.at);
+                self.clock.left = self.clocks_at(s.at);
                 self.end = Some((result.clone(), reason.clone()));
                 self.draw_offer = None;
             }
@@ -468,21 +347,16 @@ impl GameState {
         }
         let mover = self.to_move();
         if self.ply() < 2 {
-            let limit = match self.tc {
-                TimeControl::Live { .. } => FIRST_MOVE_MS,
-                TimeControl::Correspondence { days } => days * DAY_MS,
-            };
             return Some((
-                self.turn_started + limit,
+                self.clock.first_move_deadline(),
                 Event::End {
                     result: RecordResult::Unfinished.as_str().into(),
                     reason: reason::ABORTED.into(),
                 },
             ));
         }
-        let grace = self.max_credit(mover);
         Some((
-            self.turn_started + self.clock[mover.index()] + grace,
+            self.clock.flag_at(mover),
             self.win_for(mover.other(), reason::TIME),
         ))
     }
@@ -492,13 +366,6 @@ impl GameState {
     pub fn due(&self, now: i64) -> Option<Event> {
         let (at, ev) = self.deadline()?;
         (now >= at).then_some(ev)
-    }
-
-    fn max_credit(&self, side: Side) -> i64 {
-        match self.tc {
-            TimeControl::Live { .. } => self.quota[side.index()].min(LAG_MOVE_MAX_MS),
-            TimeControl::Correspondence { .. } => 0,
-        }
     }
 
     fn win_for(&self, winner: Side, why: &str) -> Event {
@@ -517,11 +384,12 @@ impl GameState {
         }
     }
 
-    /// Decides a command from `seat` (`None`: someone without a seat) at `now`.
+    /// Decides a command from `seat` (`None`: someone without a seat) at `now`
+    /// (`hello` and `ping` are the connection's, never a game's).
     pub fn decide(
         &self,
         seat: Option<Side>,
-        cmd: &Command,
+        cmd: &ClientMsg,
         now: i64,
         ctx: Context,
     ) -> Result<Decision, Refusal> {
@@ -532,11 +400,11 @@ impl GameState {
             return Err(Refusal::new("no_seat", "you hold no seat in this game"));
         }
         // A move sent again after it was stored is acknowledged even after the end.
-        if let Command::Move { ply, mv, .. } = cmd {
-            if let Some(played) = self.moves.get(*ply as usize) {
+        if let ClientMsg::Move { ply, mv, .. } = cmd {
+            if let Some(played) = self.move_at(*ply) {
                 // Games start from the start position: Red moves at even plies.
                 let mover = if ply % 2 == 0 { Side::Red } else { Side::Blue };
-                if played == mv && mover == side {
+                if played == *mv && mover == side {
                     return Ok(Decision {
                         events: Vec::new(),
                         again: Some(*ply),
@@ -550,7 +418,7 @@ impl GameState {
         }
         let over = || Refusal::new("game_over", "the game is over");
         match cmd {
-            Command::Rematch => {
+            ClientMsg::Rematch => {
                 if !self.is_over() {
                     return Err(Refusal::new("not_over", "a rematch is for a finished game"));
                 }
@@ -576,7 +444,7 @@ impl GameState {
                 };
             }
             _ if self.is_over() => return Err(over()),
-            Command::Abort => {
+            ClientMsg::Abort => {
                 if self.ply() >= 2 {
                     return Err(Refusal::new(
                         "too_late",
@@ -595,30 +463,32 @@ impl GameState {
         }
         let them = side.other();
         match cmd {
-            Command::Move { ply, mv, think_ms } => self.decide_move(side, *ply, mv, *think_ms, now),
-            Command::Resign => Ok(events(vec![self.win_for(them, reason::RESIGN)])),
-            Command::DrawOffer | Command::DrawAccept if self.draw_offer == Some(them) => {
+            ClientMsg::Move { ply, mv, think_ms } => {
+                self.decide_move(side, *ply, mv, *think_ms, now)
+            }
+            ClientMsg::Resign => Ok(events(vec![self.win_for(them, reason::RESIGN)])),
+            ClientMsg::DrawOffer | ClientMsg::DrawAccept if self.draw_offer == Some(them) => {
                 Ok(events(vec![GameState::draw(reason::AGREEMENT)]))
             }
-            Command::DrawOffer if self.draw_offer == Some(side) => Err(Refusal::new(
+            ClientMsg::DrawOffer if self.draw_offer == Some(side) => Err(Refusal::new(
                 "already_offered",
                 "you already offered a draw",
             )),
-            Command::DrawOffer => Ok(events(vec![Event::DrawOffer { side }])),
-            Command::DrawAccept | Command::DrawDecline if self.draw_offer != Some(them) => {
+            ClientMsg::DrawOffer => Ok(events(vec![Event::DrawOffer { side }])),
+            ClientMsg::DrawAccept | ClientMsg::DrawDecline if self.draw_offer != Some(them) => {
                 Err(Refusal::new("no_offer", "no draw was offered to you"))
             }
-            Command::DrawDecline => Ok(events(vec![Event::DrawDecline { side }])),
-            Command::Claim { draw } => {
+            ClientMsg::DrawDecline => Ok(events(vec![Event::DrawDecline { side }])),
+            ClientMsg::Claim { draw } => {
                 let gone = ctx
                     .opponent_gone_since
-                    .is_some_and(|since| now - since >= self.tc.gone_ms());
+                    .is_some_and(|since| now - since >= self.clock.gone_ms());
                 if !gone {
                     return Err(Refusal::new(
                         "not_gone",
                         format!(
                             "a claim needs the opponent gone for {} s",
-                            self.tc.gone_ms() / 1000
+                            self.clock.gone_ms() / 1000
                         ),
                     ));
                 }
@@ -629,9 +499,13 @@ impl GameState {
                 }]))
             }
             // Decided above.
-            Command::DrawAccept | Command::Abort | Command::Rematch => {
+            ClientMsg::DrawAccept | ClientMsg::Abort | ClientMsg::Rematch => {
                 Err(Refusal::new("internal", "command decided twice"))
             }
+            ClientMsg::Hello { .. } | ClientMsg::Ping => Err(Refusal::new(
+                "not_a_command",
+                "hello and ping change no game",
+            )),
         }
     }
 
@@ -643,6 +517,9 @@ impl GameState {
         think_ms: Option<i64>,
         now: i64,
     ) -> Result<Decision, Refusal> {
+        if mv.len() > 8 {
+            return Err(Refusal::new("malformed_move", "a move is like g3g4"));
+        }
         if ply != self.ply() {
             return Err(Refusal::new(
                 "bad_ply",
@@ -660,19 +537,8 @@ impl GameState {
             .game
             .parse_move(mv)
             .map_err(|e| core_refusal(e, &self.game, mv))?;
-        let (left_ms, credit_ms) = match self.tc {
-            _ if ply < 2 => (self.clock[side.index()], 0),
-            TimeControl::Correspondence { days } => (days * DAY_MS, 0),
-            TimeControl::Live { inc_ms, .. } => {
-                let elapsed = (now - self.turn_started).max(0);
-                let lag = think_ms.map_or(0, |t| elapsed - t.clamp(0, elapsed));
-                let credit = lag.min(self.max_credit(side));
-                let left = self.clock[side.index()] - (elapsed - credit);
-                if left <= 0 {
-                    return Ok(events(vec![self.win_for(side.other(), reason::TIME)]));
-                }
-                (left + inc_ms, credit)
-            }
+        let Some((left_ms, credit_ms)) = self.clock.after_move(side, ply, think_ms, now) else {
+            return Ok(events(vec![self.win_for(side.other(), reason::TIME)]));
         };
         let mut after = self.game.clone();
         after
@@ -730,7 +596,7 @@ impl GameState {
         };
         let mut out = Vec::new();
         // Writing to memory cannot fail.
-        let _ = write_game(&mut out, &header, &self.moves);
+        let _ = write_game(&mut out, &header, &self.moves());
         String::from_utf8_lossy(&out).into_owned()
     }
 }

@@ -2,9 +2,10 @@
 //! lobby, "your games", records, a websocket per game, the board site's files.
 //! protocol.md, section "Online games", describes every endpoint and message.
 
+use crate::clock::online_tc;
 use crate::hub::{Hub, Live, Reply};
 use crate::messages::{self, ClientMsg, MAX_MESSAGE};
-use crate::model::{Side, TimeControl};
+use crate::model::Side;
 use crate::store::{Kind, Store, CHANNEL};
 use crate::{now_ms, token_hash, token_ok, ServeArgs};
 use axum::extract::rejection::JsonRejection;
@@ -34,8 +35,11 @@ pub struct App {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
     messages_per_second: NonZeroU32,
     max_open_per_ip: i64,
-    site: Option<PathBuf>,
 }
+
+/// Makes the router of the visitors' boards on the server's engine (the `jungle gui`
+/// host's, given by the binary) for at most so many visitors at once.
+pub type LocalBoards = dyn Fn(usize) -> Result<Router, String> + Send + Sync;
 
 type Shared = State<Arc<App>>;
 
@@ -106,7 +110,7 @@ struct MineReq {
 /// refusal (400 `bad_tc`, `bad_rules`).
 fn game_settings(tc: &str, rules: Option<&str>) -> Result<(String, String), Box<Response>> {
     let bad = |code: &str, why: String| Box::new(refuse(StatusCode::BAD_REQUEST, code, why));
-    let tc = TimeControl::parse(tc).map_err(|e| bad("bad_tc", e))?;
+    let tc = online_tc(tc).map_err(|e| bad("bad_tc", e))?;
     let rules = rules.unwrap_or("jungle");
     if rules.len() > 200 {
         return Err(bad("bad_rules", "rules text too long".into()));
@@ -554,12 +558,10 @@ async fn handle(app: &App, live: &Arc<Live>, seat: Option<Side>, msg: ClientMsg)
     if matches!(msg, ClientMsg::Hello { .. }) {
         return Some(refused_to(kind, "hello_again", "hello was already said"));
     }
-    let cmd = match msg.command() {
-        Ok(Some(cmd)) => cmd,
-        Ok(None) => return Some(json!({"t": "pong", "now": now_ms()})),
-        Err(r) => return Some(refused_to(kind, r.code, r.reason)),
-    };
-    match app.hub.command(live, seat, cmd).await {
+    if !msg.is_command() {
+        return Some(json!({"t": "pong", "now": now_ms()}));
+    }
+    match app.hub.command(live, seat, msg).await {
         Reply::Done => None,
         Reply::Again { ply, v } => Some(json!({"t": "ack", "ply": ply, "v": v})),
         Reply::Refused(r) => Some(refused_to(kind, r.code, r.reason)),
@@ -585,22 +587,14 @@ async fn connect(app: &App, live: &Live, side: Side, delta: i32) {
     }
 }
 
-/// The board page for a game's links, and the site's first page: the site's
-/// `index.html` with `<base href="/">`, so that its files (`app.js`, `backend.js`, the
-/// worker) come from the site's root under `/play/ID` and `/watch/ID` too.
-async fn page(State(app): Shared) -> Response {
-    match &app.site {
-        Some(site) => match tokio::fs::read_to_string(site.join("index.html")).await {
-            Ok(html) => (
-                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                with_base(&html),
-            )
-                .into_response(),
-            Err(e) => internal(format!("the site's index.html: {e}")),
-        },
-        None => no_site(),
-    }
+/// The board page (built into the binary, `jungle_app::page`): the site's first page,
+/// and a game's links with `<base href="/">`, so that its modules come from the site's
+/// root under `/play/ID` and `/watch/ID` too.
+async fn page() -> Response {
+    file_response("index.html", with_base(INDEX_HTML))
 }
+
+const INDEX_HTML: &str = include_str!("../../../page/index.html");
 
 /// `html` with `<base href="/">` first in its head.
 fn with_base(html: &str) -> String {
@@ -613,45 +607,42 @@ fn with_base(html: &str) -> String {
     }
 }
 
-/// The online game's back end (js/backend.js), built into the server so that it
-/// always speaks this server's protocol.
-const ONLINE_JS: &str = include_str!("../js/backend.js");
-
-/// The page's back end under `jungle serve`: the online game's (js/backend.js), which
-/// holds the static site's engine back end (the site's `backend.js`, put here inside
-/// the function `jungleEngine`) for the board's view of a game, its analysis and its
-/// review, and for everything else the page does (protocol.md, section 10).
-async fn backend_js(State(app): Shared) -> Response {
-    match &app.site {
-        Some(site) => match tokio::fs::read_to_string(site.join("backend.js")).await {
-            Ok(engine) => (
-                [
-                    (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-                    (header::CACHE_CONTROL, "no-cache"),
-                ],
-                format!("function jungleEngine() {{\n{engine}\nreturn backend;\n}}\n{ONLINE_JS}"),
-            )
-                .into_response(),
-            Err(e) => internal(format!("the site's backend.js: {e}")),
-        },
-        None => no_site(),
-    }
-}
-
-fn no_site() -> Response {
+fn file_response(path: &str, body: impl Into<axum::body::Body>) -> Response {
     (
-        StatusCode::SERVICE_UNAVAILABLE,
-        "The board site is not built: run scripts/build-web.sh (it writes target/web/), or start jungle serve with --site DIR. The game API under /api/ works without it.\n",
+        [
+            (header::CONTENT_TYPE, jungle_app::page::content_type(path)),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body.into(),
     )
         .into_response()
 }
 
-/// Where the site is: `--site`, else `target/web` of the build the binary is in
-/// (`target/release/jungle` → `target/web`), else `./target/web`; `None` if absent.
+/// A file of the page.
+async fn page_file(Path(path): Path<String>) -> Response {
+    match jungle_app::page::file(&path) {
+        Some(f) => file_response(f.path, f.body),
+        None => refuse(StatusCode::NOT_FOUND, "not_found", "no such file"),
+    }
+}
+
+/// The online game's back end (js/backend.js), built into the server so that it
+/// always speaks this server's protocol.
+const ONLINE_JS: &str = include_str!("../js/backend.js");
+
+/// Where the browser's engine is (`--site`, else `target/web` of the build the binary
+/// is in, else `./target/web`): `None` when scripts/build-web.sh has not built it.
 fn find_site(arg: Option<&PathBuf>) -> Result<Option<PathBuf>, String> {
+    let has_engine = |d: &std::path::Path| {
+        d.join("jungle.wasm").is_file() && d.join("worker-backend.js").is_file()
+    };
     if let Some(dir) = arg {
-        if !dir.join("index.html").is_file() {
-            return Err(format!("--site {}: no index.html there", dir.display()));
+        if !has_engine(dir) {
+            return Err(format!(
+                "--site {}: no browser engine there (jungle.wasm, worker-backend.js: scripts/build-web.sh DIR writes them)",
+                dir.display()
+            ));
         }
         return Ok(Some(dir.clone()));
     }
@@ -661,35 +652,38 @@ fn find_site(arg: Option<&PathBuf>) -> Result<Option<PathBuf>, String> {
     Ok([beside, Some(PathBuf::from("target/web"))]
         .into_iter()
         .flatten()
-        .find(|d| d.join("index.html").is_file()))
+        .find(|d| has_engine(d)))
 }
 
-/// The site's service worker with its cache's name changed by this server's back end
-/// (`ONLINE_JS`): the worker keeps `backend.js` as served here, and a server with
-/// another back end makes it take the new one.
-async fn sw_js(State(app): Shared) -> Response {
-    match &app.site {
-        Some(site) => match tokio::fs::read_to_string(site.join("sw.js")).await {
-            Ok(sw) => {
-                let mark = format!("\"jungle-online-{}-", &token_hash(ONLINE_JS)[..12]);
-                (
-                    [
-                        (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-                        (header::CACHE_CONTROL, "no-cache"),
-                    ],
-                    sw.replacen("\"jungle-", &mark, 1),
-                )
-                    .into_response()
+/// The visitor's own back end at `/local/`: the browser's engine (the site's worker
+/// back end, its worker, loader and module), served from the built site.
+fn browser_engine(site: PathBuf) -> Router {
+    let serve = move |name: &'static str, path: &'static str| {
+        let file = site.join(path);
+        get(move || {
+            let file = file.clone();
+            async move {
+                match tokio::fs::read(&file).await {
+                    Ok(bytes) => file_response(name, bytes),
+                    Err(e) => internal(format!("{}: {e}", file.display())),
+                }
             }
-            Err(e) => internal(format!("the site's sw.js: {e}")),
-        },
-        None => no_site(),
-    }
+        })
+    };
+    Router::new()
+        .route(
+            "/local/backend.js",
+            serve("backend.js", "worker-backend.js"),
+        )
+        .route("/local/worker.js", serve("worker.js", "worker.js"))
+        .route("/local/engine.mjs", serve("engine.mjs", "engine.mjs"))
+        .route("/local/jungle.wasm", serve("jungle.wasm", "jungle.wasm"))
 }
 
-/// The router, for `serve` and the tests.
-pub fn router(app: Arc<App>) -> Router {
-    let mut r = Router::new()
+/// The router, for `serve` and the tests: the game API, the page, and `local` (the
+/// visitor's own back end at `/local/`).
+pub fn router(app: Arc<App>, local: Router) -> Router {
+    let api = Router::new()
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/join", post(join))
@@ -698,22 +692,24 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/lobby", get(lobby))
         .route("/api/lobby/quick", post(quick))
         .route("/api/mine", post(mine))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
+        .with_state(app);
+    Router::new()
         .route("/", get(page))
         .route("/index.html", get(page))
-        .route("/backend.js", get(backend_js))
-        .route("/sw.js", get(sw_js))
         .route("/play/{id}", get(page))
-        .route("/watch/{id}", get(page));
-    r = match &app.site {
-        Some(site) => r.fallback_service(tower_http::services::ServeDir::new(site)),
-        None => r.fallback(|| async { no_site() }),
-    };
-    r.layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
-        .with_state(app)
+        .route("/watch/{id}", get(page))
+        .route(
+            "/backend.js",
+            get(|| async { file_response("backend.js", ONLINE_JS) }),
+        )
+        .route("/{*path}", get(page_file))
+        .merge(api)
+        .merge(local)
 }
 
 /// `jungle serve`.
-pub async fn serve(args: ServeArgs) -> Result<(), String> {
+pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), String> {
     let site = find_site(args.site.as_ref())?;
     let url = match &args.database {
         Some(u) => u.clone(),
@@ -741,7 +737,6 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
         limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
         messages_per_second,
         max_open_per_ip: args.max_open_per_ip,
-        site: site.clone(),
     });
     if store.kind() == Kind::Postgres {
         listen(hub.clone(), url.clone()).await?;
@@ -767,16 +762,26 @@ pub async fn serve(args: ServeArgs) -> Result<(), String> {
             args.host
         );
     }
-    match &site {
-        Some(s) => eprintln!("serving the board site from {}", s.display()),
-        None => eprintln!(
-            "warning: no board site found (scripts/build-web.sh writes target/web/, or pass --site DIR): serving the game API only"
-        ),
-    }
+    let local = match &site {
+        Some(s) => {
+            eprintln!(
+                "the computer plays in the visitors' browsers (the engine from {})",
+                s.display()
+            );
+            browser_engine(s.clone())
+        }
+        None => {
+            eprintln!(
+                "the computer plays on this server, for at most {} visitors at once (scripts/build-web.sh builds the browser's engine)",
+                args.local_boards
+            );
+            server_boards(args.local_boards as usize)?
+        }
+    };
     println!("Jungle online server at http://{addr}/ (Ctrl-C stops it)");
     axum::serve(
         listener,
-        router(app).into_make_service_with_connect_info::<SocketAddr>(),
+        router(app, local).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(async {
         let _ = tokio::signal::ctrl_c().await;

@@ -16,8 +16,11 @@ pub enum Kind {
     Postgres,
 }
 
-/// The migrations in order: version `i + 1` is `MIGRATIONS[i]`. Append only.
-const MIGRATIONS: &[&str] = &["
+/// The migrations in order: version `i + 1` is `MIGRATIONS[i]`. Append only. 2: the time
+/// controls in the one notation (`10+5`, minutes and seconds, becomes `10m+5s`; a
+/// game's log keeps its text, which `clock::stored_tc` reads).
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE games (
     id TEXT PRIMARY KEY,
     created_at BIGINT NOT NULL,
@@ -46,7 +49,11 @@ CREATE TABLE service (
     id BIGINT PRIMARY KEY,
     last_seen BIGINT NOT NULL
 );
-"];
+",
+    "
+UPDATE games SET tc = REPLACE(tc, '+', 'm+') || 's' WHERE tc LIKE '%+%' AND tc NOT LIKE '%s'
+",
+];
 
 /// Why an append failed.
 #[derive(Debug)]

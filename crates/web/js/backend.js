@@ -1,90 +1,13 @@
-// The page's back end in the static site: the board's controller and the engine,
-// compiled to WebAssembly, run in a worker (worker.js). The same requests and answers
-// as under `jungle gui` (src/gui/backend.js), without a server. What a back end
-// provides: page/link.js (tests/page_modules.rs checks it).
-"use strict";
+// The page's back end in the static site: the engine in the visitor's browser
+// (worker-backend.js); the site also keeps itself for offline play (sw.js) and can be
+// installed on a phone's home screen (manifest.webmanifest).
 
-// Script errors of the page, kept for its tests (`window.jungleErrors`).
-window.jungleErrors = [];
-window.addEventListener("error", (e) => window.jungleErrors.push(String(e.message)));
-window.addEventListener("unhandledrejection", (e) => window.jungleErrors.push(String(e.reason)));
+export { backend } from "./worker-backend.js";
 
-const backend = (() => {
-  const worker = new Worker("worker.js", { type: "module" });
-  const waiting = new Map();
-  let next = 1;
-  let handlers = null;
-  let failure = null;
-  // Events that arrive before the page has connected.
-  let early = [];
-
-  // The worker's events: a JSON array of { event, data }.
-  function dispatch(text) {
-    for (const e of JSON.parse(text)) {
-      if (handlers && handlers[e.event]) handlers[e.event](e.data);
-    }
-  }
-
-  // The page words the code (notice.engineStopped, conn.stopped); the text is for
-  // the tests' log.
-  function fail(text) {
-    failure = "The engine stopped (" + text + "); reload the page.";
-    window.jungleErrors.push(failure);
-    for (const resolve of waiting.values()) resolve({ status: 0, code: "engineStopped", text: failure });
-    waiting.clear();
-    if (handlers) handlers.error("conn.stopped");
-  }
-
-  worker.onmessage = (e) => {
-    const m = e.data;
-    if (m.id) {
-      const resolve = waiting.get(m.id);
-      waiting.delete(m.id);
-      if (resolve) resolve({ status: m.status, text: m.text });
-    } else if (m.events) {
-      if (handlers) dispatch(m.events);
-      else early.push(m.events);
-    } else if (m.ready && handlers) {
-      handlers.open();
-    } else if (m.failed) {
-      fail(m.failed);
-    }
-  };
-  worker.onerror = (e) => fail(e.message || "worker error");
-
-  // Offline once loaded, and installable on a phone's home screen.
-  if ("serviceWorker" in navigator && location.protocol !== "file:") {
-    navigator.serviceWorker.register("sw.js").catch(() => {});
-  }
-  const manifest = document.createElement("link");
-  manifest.rel = "manifest";
-  manifest.href = "manifest.webmanifest";
-  document.head.append(manifest);
-
-  return {
-    name: "engine",
-    // `state` and `record` are reads (null body); the rest actions with a JSON body.
-    request(action, body) {
-      if (failure) return Promise.resolve({ status: 0, code: "engineStopped", text: failure });
-      return new Promise((resolve) => {
-        const id = next++;
-        waiting.set(id, resolve);
-        worker.postMessage({ id, action, body: body === null ? "" : JSON.stringify(body) });
-      });
-    },
-    connect(h) {
-      handlers = h;
-      for (const text of early) dispatch(text);
-      early = [];
-      worker.postMessage({ hello: true });
-    },
-    // For tests and figures: the bench in the worker ({ nodes, ms }).
-    bench(depth) {
-      return new Promise((resolve) => {
-        const id = next++;
-        waiting.set(id, (a) => resolve(JSON.parse(a.text)));
-        worker.postMessage({ id, bench: depth });
-      });
-    },
-  };
-})();
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  navigator.serviceWorker.register("sw.js").catch(() => {});
+}
+const manifest = document.createElement("link");
+manifest.rel = "manifest";
+manifest.href = "manifest.webmanifest";
+document.head.append(manifest);

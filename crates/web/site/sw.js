@@ -2,17 +2,10 @@
 // and plays offline once it has been loaded. scripts/build-web.sh writes the version
 // (a hash of the files); a new version replaces the old copies.
 const VERSION = "jungle-@VERSION@";
+// The site's files (scripts/build-web.sh writes them in), and its root.
 const FILES = [
   "./",
-  "index.html",
-  "app.css",
-  "app.js",
-  "backend.js",
-  "worker.js",
-  "engine.mjs",
-  "jungle.wasm",
-  "manifest.webmanifest",
-  "icon.svg",
+@FILES@
 ];
 
 self.addEventListener("install", (e) => {

@@ -1,13 +1,10 @@
 // The page's back end under `jungle gui`: the server, over HTTP (requests) and
-// Server-Sent Events (state, analysis, notices). The static site (scripts/build-web.sh)
-// ships crates/web/js/backend.js instead, which talks to a worker. What a back end
-// provides: page/link.js (tests/page_modules.rs checks it).
-"use strict";
+// Server-Sent Events (state, analysis, notices), at api/ beside this module (so that
+// `jungle serve` can serve the same module at local/ for its visitors' own games:
+// crates/app/src/page.rs).
+// What a back end provides: page/link.js.
 
-// Script errors of the page, kept for its tests (`window.jungleErrors`).
-window.jungleErrors = [];
-window.addEventListener("error", (e) => window.jungleErrors.push(String(e.message)));
-window.addEventListener("unhandledrejection", (e) => window.jungleErrors.push(String(e.reason)));
+const API = new URL("api/", import.meta.url);
 
 // One request to the server: { status, text }, status 0 when it cannot be reached
 // (never a rejection). `state` and `record` are reads (GET, `body` null), the rest
@@ -15,12 +12,15 @@ window.addEventListener("unhandledrejection", (e) => window.jungleErrors.push(St
 async function askServer(action, body) {
   const read = body === null;
   try {
-    const response = await fetch("api/" + action, read ? {} : {
+    const response = await fetch(new URL(action, API), read ? {} : {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
-    return { status: response.status, text: await response.text() };
+    // A refusal of the app's comes with status 200 and its own status in a header (so
+    // that the browser does not log it as a failed load: src/gui/http.rs).
+    const status = Number(response.headers.get("Jungle-Refusal")) || response.status;
+    return { status, text: await response.text() };
   } catch (e) {
     // The page words the code (notice.unreachable); the text is for the log.
     return { status: 0, code: "unreachable", text: "The server cannot be reached: " + e };
@@ -30,7 +30,7 @@ async function askServer(action, body) {
 // The request sent last, answered or not: the next one waits for its answer.
 let lastRequest = Promise.resolve();
 
-const backend = {
+export const backend = {
   name: "server",
 
   // Sends a request (`askServer`), one at a time in the order they were made, as
@@ -47,7 +47,7 @@ const backend = {
   // Calls handlers.open(), .error(text), and .state/.analysis/.notice(data) with each
   // event's data as it arrives.
   connect(handlers) {
-    const events = new EventSource("api/events");
+    const events = new EventSource(new URL("events", API));
     events.addEventListener("open", () => handlers.open());
     events.addEventListener("error", () => handlers.error());
     for (const name of ["state", "analysis", "notice"]) {
