@@ -18,4 +18,4 @@ pub mod tt;
 pub use info::{Report, SearchInfo};
 pub use limits::{Limits, SearchOptions};
 pub use score::{Score, ScoreBound, MATE, MATE_BOUND};
-pub use threads::{Engine, SearchOutcome};
+pub use threads::{Engine, SearchOutcome, SeedState};
