@@ -5,6 +5,7 @@ use crate::args;
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
 use crate::rules::{parse_rules, start_position, RuleArgs};
 use crate::wait::interruptible;
+use jungle_core::board::geometry::{JUMPS, NEIGHBOURS};
 use jungle_core::board::movegen::MoveError;
 use jungle_core::board::{Animal, Color, Move, MoveList, Piece, Position, Square, WinReason};
 use jungle_core::game::{DrawReason, Game, GameResult, PlayError, Rules};
@@ -15,8 +16,6 @@ use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The deepest perft a board counts (as the protocol's `perft`).
@@ -53,10 +52,23 @@ impl PyMove {
         }
         let from = text[..2].parse::<Square>().map_err(|_| malformed())?;
         let to = text[2..].parse::<Square>().map_err(|_| malformed())?;
+        PyMove::between(from, to)
+    }
+
+    /// The move from `from` to `to` when some position could have it: one square
+    /// along a rank or a file, or a river jump; else `ValueError` saying so (no board
+    /// is asked: whether it is legal is a board's question).
+    pub fn between(from: Square, to: Square) -> PyResult<PyMove> {
         if from == to {
-            return Err(PyValueError::new_err(
-                MoveError::Illegal(text.to_string()).to_string(),
-            ));
+            return Err(PyValueError::new_err(format!(
+                "'{from}{to}' is not a move: it starts and ends on {from}"
+            )));
+        }
+        if !NEIGHBOURS[from.index()].contains(to) && !JUMPS[from.index()].targets().contains(to) {
+            return Err(PyValueError::new_err(format!(
+                "'{from}{to}' is not a move in Jungle: an animal goes one square along a rank \
+                 or a file, or a lion or tiger jumps a river"
+            )));
         }
         Ok(PyMove(Move::new(from, to)))
     }
@@ -68,12 +80,7 @@ impl PyMove {
     fn new(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         let from = args::square(from_square, "from_square")?;
         let to = args::square(to_square, "to_square")?;
-        if from == to {
-            return Err(PyValueError::new_err(
-                MoveError::Illegal(format!("{from}{to}")).to_string(),
-            ));
-        }
-        Ok(PyMove(Move::new(from, to)))
+        PyMove::between(from, to)
     }
 
     /// The move of coordinate text such as `g3g4` (from-square, to-square).
@@ -187,6 +194,14 @@ impl PyPiece {
     fn __repr__(&self) -> String {
         format!("Piece('{}', '{}')", self.color(), self.animal())
     }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (&'static str, &'static str))> {
+        let piece = slf.get();
+        Ok((
+            slf.get_type().into_any().unbind(),
+            (piece.color(), piece.animal()),
+        ))
+    }
 }
 
 /// How a game ended: the winner (`"red"`, `"blue"` or `None` for a draw), the
@@ -203,8 +218,73 @@ pub struct PyOutcome {
     reason: &'static str,
 }
 
+/// What `Outcome(winner, termination)` is rebuilt from.
+type OutcomeArgs = (Option<&'static str>, &'static str);
+
+/// The terminations, each with its result: the winner's (`true`) or a draw's.
+const TERMINATIONS: [(&str, bool); 5] = [
+    ("den", true),
+    ("no_animals", true),
+    ("no_moves", true),
+    ("repetition", false),
+    ("no_capture", false),
+];
+
 #[pymethods]
 impl PyOutcome {
+    /// `Outcome(winner, termination)`: a win (`winner` `"red"` or `"blue"`, by `den`,
+    /// `no_animals` or `no_moves`) or a draw (`winner` `None`, by `repetition` or
+    /// `no_capture`), as `Board.outcome()` gives them (and pickling rebuilds them).
+    #[new]
+    fn new(winner: Option<&Bound<'_, PyAny>>, termination: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let winner = match winner.filter(|w| !w.is_none()) {
+            Some(w) => Some(color_of(&args::text(w, "winner")?)?),
+            None => None,
+        };
+        let termination = args::text(termination, "termination")?;
+        let names: Vec<&str> = TERMINATIONS.iter().map(|(t, _)| *t).collect();
+        let Some(&(_, won)) = TERMINATIONS.iter().find(|(t, _)| *t == termination) else {
+            return Err(PyValueError::new_err(format!(
+                "termination: '{}' is not one of {}",
+                jungle_core::text::quote(&termination),
+                names.join(", ")
+            )));
+        };
+        let result = match (winner, won) {
+            (Some(winner), true) => GameResult::Win {
+                winner,
+                reason: match termination.as_str() {
+                    "den" => WinReason::Den,
+                    "no_animals" => WinReason::NoAnimals,
+                    _ => WinReason::NoMoves,
+                },
+            },
+            (None, false) => GameResult::Draw(match termination.as_str() {
+                "repetition" => DrawReason::Repetition,
+                _ => DrawReason::NoCapture,
+            }),
+            (Some(_), false) => {
+                return Err(PyValueError::new_err(format!(
+                    "a game ended by {termination} is a draw: its winner is None"
+                )))
+            }
+            (None, true) => {
+                return Err(PyValueError::new_err(format!(
+                    "a game ended by {termination} has a winner ('red' or 'blue')"
+                )))
+            }
+        };
+        outcome_of(result).ok_or_else(|| PyRuntimeError::new_err("no outcome of a game over"))
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, OutcomeArgs)> {
+        let outcome = slf.get();
+        Ok((
+            slf.get_type().into_any().unbind(),
+            (outcome.winner, outcome.termination),
+        ))
+    }
+
     /// `1-0` (Red won), `0-1` (Blue won) or `1/2-1/2`.
     fn result(&self) -> &'static str {
         match self.winner {
@@ -282,8 +362,14 @@ impl PyBoard {
         }
     }
 
+    /// The legal moves: none once the game is over, whatever ended it (python-chess's
+    /// rule), else every move the rules allow now.
     pub fn legal(&self) -> MoveList {
-        self.game.legal_moves()
+        let legal = self.game.legal_moves();
+        match self.game.result_with(&legal) {
+            GameResult::Ongoing => legal,
+            _ => MoveList::new(),
+        }
     }
 
     /// Plays `m`, or says why not in the core's words (naming the anti-chase rule that
@@ -670,10 +756,14 @@ impl PyBoard {
     /// Leaves of the legal move tree `depth` plies deep from this position, counted by
     /// the core's perft under the board's move rules (draw and anti-chase rules do
     /// not apply, as in `jungle perft`). Releases the GIL.
-    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+    fn perft(slf: &Bound<'_, Self>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let py = slf.py();
         let depth = args::whole(depth, "depth", 0, MAX_PERFT_DEPTH)? as u32;
-        let pos = *self.game.position();
-        let flags = self.game.rules().moves;
+        // The count is of a copy: the board is free for other threads meanwhile.
+        let (pos, flags) = {
+            let this = slf.borrow();
+            (*this.game.position(), this.game.rules().moves)
+        };
         let stop = AtomicBool::new(false);
         let work = || with_move_rules!(flags, R => perft_until::<R>(&pos, depth, &stop));
         let interrupt = || stop.store(true, Ordering::Relaxed);
@@ -748,16 +838,10 @@ impl PyBoard {
         }
     }
 
-    fn __hash__(&self) -> u64 {
-        let pos = self.game.position();
-        let mut h = DefaultHasher::new();
-        (
-            pos.key(),
-            pos.halfmove_clock(),
-            pos.fullmove_number(),
-            self.rules(),
-        )
-            .hash(&mut h);
-        h.finish()
+    /// A 64-bit Zobrist key of the placement and the side to move: equal for the
+    /// positions the repetition rule counts as one. A board changes as it is played,
+    /// so it is not hashable (as python-chess's); keep this key in sets and dicts.
+    fn transposition_key(&self) -> u64 {
+        self.game.position().key()
     }
 }

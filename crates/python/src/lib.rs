@@ -63,6 +63,7 @@ fn _jungle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(engine::go_line, m)?)?;
     m.add_function(wrap_pyfunction!(engine::position_line, m)?)?;
     m.add_function(wrap_pyfunction!(engine::setoption_line, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("STARTING_FEN", START_FEN)?;
     m.add("SQUARE_NAMES", square_names())?;
     m.add("NUM_ACTIONS", encoding::NUM_ACTIONS)?;

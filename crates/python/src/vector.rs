@@ -291,10 +291,12 @@ impl PyVectorEnv {
             None => vec![true; n],
             Some(list) => {
                 let mut restart = vec![false; n];
-                for i in integers(py, list, "indices")? {
+                let indices = integers(py, list, "indices")?;
+                for (k, &i) in indices.values.iter().enumerate() {
                     let game = usize::try_from(i).ok().filter(|&i| i < n).ok_or_else(|| {
+                        let shown = indices.shown(k);
                         PyIndexError::new_err(format!(
-                            "indices: game {i} does not exist (0 to {})",
+                            "indices: game {shown} does not exist (0 to {})",
                             n - 1
                         ))
                     })?;
@@ -347,7 +349,8 @@ impl PyVectorEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepArrays<'py>> {
-        let actions = integers(py, actions, "actions")?;
+        let given = integers(py, actions, "actions")?;
+        let actions = &given.values;
         let n = self.games.len();
         if actions.len() != n {
             return Err(PyValueError::new_err(format!(
@@ -357,10 +360,11 @@ impl PyVectorEnv {
         }
         let flip = self.side_to_move;
         let moves = py
-            .detach(|| moves_of(&self.games, &actions, flip))
-            .map_err(|(i, a)| {
+            .detach(|| moves_of(&self.games, actions, flip))
+            .map_err(|(i, _)| {
                 PyValueError::new_err(format!(
-                    "actions: action {a} of game {i} is not a legal move there (see the masks)"
+                    "actions: action {} of game {i} is not a legal move there (see the masks)",
+                    given.shown(i)
                 ))
             })?;
         let fresh = self.fresh();
@@ -491,14 +495,34 @@ fn moves_of(games: &[Game], actions: &[i64], flip: bool) -> Result<Vec<Move>, (u
 /// The generator of a seed (an int; `None`: from the clock).
 fn rng_of(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Rng> {
     Ok(match seed {
-        Some(s) => Rng::new(args::whole(s, "seed", i64::MIN, i64::MAX)? as u64),
+        Some(s) => Rng::new(args::seed(s, "seed")?),
         None => Rng::from_time(),
     })
 }
 
+/// Whole numbers from Python, one per game: their values, and those too large for
+/// 64 bits (place and text) so that an error can name them as given.
+struct Integers {
+    values: Vec<i64>,
+    /// The first number that does not fit in an `i64`, if any (its place and text).
+    too_big: Option<(usize, String)>,
+}
+
+impl Integers {
+    /// Number `i` as given.
+    fn shown(&self, i: usize) -> String {
+        match &self.too_big {
+            Some((j, text)) if *j == i => text.clone(),
+            _ => self.values[i].to_string(),
+        }
+    }
+}
+
 /// One-dimensional integers from Python: a list or an array of any integer type (not
-/// bools or floats), else `TypeError` naming `name`.
-fn integers(py: Python<'_>, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<i64>> {
+/// bools or floats), else `TypeError` naming `name`. A number of any size is taken
+/// (a list's `2**70`, a `uint64`'s `2**64 - 1`): it is no action or game, which the
+/// caller says with its value.
+fn integers(py: Python<'_>, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Integers> {
     let numpy = py.import("numpy")?;
     let wrong = |what: String| {
         PyTypeError::new_err(format!(
@@ -512,15 +536,46 @@ fn integers(py: Python<'_>, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<
     let kind: String = dtype.getattr("kind")?.extract()?;
     let ndim: usize = array.getattr("ndim")?.extract()?;
     let size: usize = array.getattr("size")?.extract()?;
+    let dtype_name = dtype.str()?.to_string();
+    let not_integers = || wrong(format!("{} of {dtype_name}", args::type_name(obj)));
+    if ndim != 1 {
+        return Err(not_integers());
+    }
+    if kind == "O" {
+        // Python ints beyond 64 bits make an array of objects.
+        let mut values = Vec::with_capacity(size);
+        let mut too_big = None;
+        for (i, item) in array.try_iter()?.enumerate() {
+            let number = args::whole_number(&item?, name).map_err(|_| not_integers())?;
+            match number.value {
+                Some(v) => values.push(v),
+                None => {
+                    too_big.get_or_insert((i, number.text));
+                    values.push(-1);
+                }
+            }
+        }
+        return Ok(Integers { values, too_big });
+    }
     // An empty list reads as floats.
-    if ndim != 1 || !(kind == "i" || kind == "u" || size == 0) {
-        return Err(wrong(format!(
-            "{} of {}",
-            args::type_name(obj),
-            dtype.str()?
-        )));
+    if !(kind == "i" || kind == "u" || size == 0) {
+        return Err(not_integers());
+    }
+    let mut too_big = None;
+    if kind == "u" {
+        let limit = numpy.call_method1("uint64", (i64::MAX as u64,))?;
+        let over = numpy.call_method1("flatnonzero", (array.call_method1("__gt__", (limit,))?,))?;
+        if over.len()? > 0 {
+            let i: usize = over.get_item(0)?.extract()?;
+            let text = array.get_item(i)?.str()?.to_string();
+            too_big = Some((i, text));
+        }
     }
     let array = array.call_method1("astype", ("int64",))?;
     let array: PyReadonlyArray1<'_, i64> = array.extract()?;
-    Ok(array.as_array().to_vec())
+    let mut values = array.as_array().to_vec();
+    if let Some((i, _)) = too_big {
+        values[i] = -1;
+    }
+    Ok(Integers { values, too_big })
 }

@@ -30,6 +30,7 @@ from ._jungle import (
     OBSERVATION_SHAPE,
     SQUARE_NAMES,
     STARTING_FEN,
+    __version__,
     Board,
     Engine,
     InfoLine,
@@ -90,6 +91,7 @@ def parse_square(name: str) -> int:
 
 
 __all__ = [
+    "__version__",
     "ANIMALS",
     "BENCH_DEPTH",
     "BLUE",

@@ -10,9 +10,12 @@ per move (default ``{"nodes": 2000}``). The rule settings are those of
 Observations are ``float32[23, 9, 7]`` and actions ``Discrete(252)`` (``jungle.rl``
 documents both); ``info["action_mask"]`` (and ``action_masks()``, for maskable
 agents) has the legal actions. Reward: +1 win, -1 loss, 0 draw or while the game
-goes on. An illegal action ends the episode as a loss (``info["illegal_move"]``).
-A weakened engine draws its moves from the clock, so episodes against it are not
-reproducible by ``seed``; at full strength with a node limit they are.
+goes on. An illegal action ends the episode as a loss (``info["illegal_move"]``),
+and a finished episode takes no more steps (``RuntimeError``: call ``reset()``).
+``reset(seed=s)`` seeds the engine's random choices (a weakened engine's moves,
+the level row of its game), so that the same seed and the same actions give the
+same episode; the engine searches each move from a fresh table, so a copy of the
+environment (``copy.deepcopy``, pickling) plays on exactly as the original.
 
 ``JungleVectorEnv(num_envs, ...)`` is a ``gymnasium.vector.VectorEnv`` of self-play
 games stepped together in Rust (``jungle.VectorEnv``): each step plays one move in
@@ -52,7 +55,9 @@ class JungleEnv(gymnasium.Env):
         self._max_plies = max_plies
         self._limits = dict(opponent_limits or {"nodes": 2000})
         self.board = Board(fen, **rules)  # checks the settings now
-        self.engine = Engine(elo=elo, skill_level=skill_level, hash_mb=16)
+        # A small table: each move is searched from a fresh one (see the module).
+        self.engine = Engine(elo=elo, skill_level=skill_level, hash_mb=2)
+        self._over = False
         self.observation_space = spaces.Box(0.0, 1.0, OBSERVATION_SHAPE, np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
 
@@ -66,6 +71,7 @@ class JungleEnv(gymnasium.Env):
         return self.board.legal_action_mask()
 
     def _engine_moves(self):
+        self.engine.forget()
         self.board.push(self.engine.play(self.board, **self._limits).move)
 
     def _reward(self):
@@ -77,22 +83,28 @@ class JungleEnv(gymnasium.Env):
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self.board = Board(self._fen, **self._rules)
+        # The engine's stream comes from the environment's generator, which `seed`
+        # seeded (or Gymnasium from the operating system's entropy).
+        self.engine.seed(int(self.np_random.integers(2**63)))
         self.engine.new_game()
+        self._over = False
         if self.board.turn != self.agent_color and not self.board.is_game_over():
             self._engine_moves()
         return self.board.observation(), self._info()
 
     def step(self, action):
-        if self.board.is_game_over():
+        if self._over or self.board.is_game_over():
             raise RuntimeError("the episode is over: call reset()")
         action = int(action)
         if not (0 <= action < NUM_ACTIONS and self.board.legal_action_mask()[action]):
+            self._over = True
             return self.board.observation(), -1.0, True, False, self._info(illegal_move=True)
         self.board.push_action(action)
         if not self.board.is_game_over():
             self._engine_moves()
         terminated = self.board.is_game_over()
         truncated = not terminated and self._max_plies is not None and self.board.ply() >= self._max_plies
+        self._over = terminated or truncated
         if self.render_mode == "human":
             self.render()
         return self.board.observation(), self._reward(), terminated, truncated, self._info(outcome=self.board.outcome())

@@ -8,10 +8,15 @@ starts from another position; ``max_plies`` truncates long games.
 Observations are ``{"observation": float32[23, 9, 7], "action_mask": int8[252]}``
 (``jungle.rl`` documents both); the mask is all zeros for the agent not to move.
 Rewards: +1 to the winner and -1 to the loser when the game ends, 0 otherwise.
+The game has no chance in it; ``reset(seed=s)`` seeds ``np_random`` and the agents'
+action and observation spaces, so that actions sampled from them repeat.
 """
+
+import copy
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -50,7 +55,7 @@ class raw_env(AECEnv, EzPickle):
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }
         )
-        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.observation_spaces = {a: copy.deepcopy(obs_space) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
 
     def observation_space(self, agent):
@@ -66,6 +71,11 @@ class raw_env(AECEnv, EzPickle):
         return {"observation": self.board.observation(), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+            for i, agent in enumerate(AGENTS):
+                self.action_spaces[agent].seed(seed + i)
+                self.observation_spaces[agent].seed(seed + i)
         self.board = Board(self._fen, **self._rules)
         self.agents = AGENTS[:]
         self.rewards = dict.fromkeys(self.agents, 0)
