@@ -218,3 +218,31 @@ pub fn board<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<PyRef<'py, Py
         ))
     })
 }
+
+/// A `perspective` argument: `"fixed"` (Red's side at the bottom; `None` too) or
+/// `"side_to_move"` (the side the observation is for at the bottom); true for the
+/// latter.
+pub fn perspective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    perspective_named(text_opt(obj, "perspective")?.as_deref().unwrap_or("fixed"))
+}
+
+/// `perspective` of a name.
+pub fn perspective_named(name: &str) -> PyResult<bool> {
+    match name {
+        "fixed" => Ok(false),
+        "side_to_move" => Ok(true),
+        other => Err(PyValueError::new_err(format!(
+            "perspective must be 'fixed' or 'side_to_move', not '{}'",
+            quote(other)
+        ))),
+    }
+}
+
+/// The name of a perspective (`perspective`'s reading back).
+pub fn perspective_name(side_to_move: bool) -> &'static str {
+    if side_to_move {
+        "side_to_move"
+    } else {
+        "fixed"
+    }
+}

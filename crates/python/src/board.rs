@@ -365,11 +365,14 @@ impl PyBoard {
     /// The legal moves: none once the game is over, whatever ended it (python-chess's
     /// rule), else every move the rules allow now.
     pub fn legal(&self) -> MoveList {
-        let legal = self.game.legal_moves();
-        match self.game.result_with(&legal) {
-            GameResult::Ongoing => legal,
-            _ => MoveList::new(),
-        }
+        encoding::shown_moves(&self.game)
+    }
+
+    /// Whether actions are seen from Blue's side: with `perspective="side_to_move"`
+    /// when Blue is to move.
+    fn mover_flips(&self, perspective: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let side_to_move = args::perspective(perspective)?;
+        Ok(side_to_move && self.game.position().side_to_move() == Color::Blue)
     }
 
     /// Plays `m`, or says why not in the core's words (naming the anti-chase rule that
@@ -772,42 +775,72 @@ impl PyBoard {
             .ok_or_else(|| PyRuntimeError::new_err("perft was stopped"))
     }
 
-    /// The legal-action mask: `bool[252]`, true for the actions of the legal moves.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+    /// The legal-action mask: `bool[252]`, true for the actions of the legal moves
+    /// (`perspective="side_to_move"`: the actions as the side to move sees them).
+    #[pyo3(signature = (perspective=None))]
+    fn legal_action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        perspective: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let flip = self.mover_flips(perspective)?;
         let mut mask = vec![false; NUM_ACTIONS];
-        encoding::write_mask(&self.legal(), &mut mask, false, true, false);
-        mask.into_pyarray(py)
+        encoding::write_mask(&self.legal(), &mut mask, false, true, flip);
+        Ok(mask.into_pyarray(py))
     }
 
-    /// The legal moves' actions, ascending.
-    fn legal_actions(&self) -> Vec<usize> {
-        let mut actions: Vec<usize> = self
-            .legal()
+    /// The legal moves' actions, ascending (`perspective` as for the mask).
+    #[pyo3(signature = (perspective=None))]
+    fn legal_actions(&self, perspective: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<usize>> {
+        let flip = self.mover_flips(perspective)?;
+        let legal = self.legal();
+        let mut actions: Vec<usize> = legal
             .iter()
-            .map(|&m| encoding::action_of(m))
+            .map(|&m| encoding::action_in(m, flip))
             .collect();
         actions.sort_unstable();
-        actions
+        Ok(actions)
     }
 
-    /// The observation tensor: `float32[23, 9, 7]` (see `jungle.rl.OBSERVATION_PLANES`).
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
+    /// The observation tensor: `float32[32, 9, 7]` (`jungle.rl.OBSERVATION_PLANES`
+    /// names the planes). `perspective="side_to_move"` shows the board from the side
+    /// of `player` (`"red"` or `"blue"`; by default the side to move), turned half
+    /// round for Blue; `"fixed"` (the default) from Red's.
+    #[pyo3(signature = (perspective=None, *, player=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        perspective: Option<&Bound<'py, PyAny>>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let side_to_move = args::perspective(perspective)?;
+        let viewer = match args::text_opt(player, "player")? {
+            Some(name) => color_of(&name)?,
+            None => self.game.position().side_to_move(),
+        };
+        let flip = side_to_move && viewer == Color::Blue;
         let mut data = vec![0.0f32; OBSERVATION_SIZE];
-        encoding::write_observation(&self.game, &mut data, false);
+        encoding::write_observation(&self.game, &self.legal(), data.as_mut_slice(), flip);
         let shape = (PLANES, 9, 7);
         let array = Array3::from_shape_vec(shape, data)
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         Ok(array.into_pyarray(py))
     }
 
-    /// The legal move of an action, or `ValueError`.
-    fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    /// The legal move of an action (`perspective` as for the mask), or `ValueError`.
+    #[pyo3(signature = (action, perspective=None))]
+    fn action_to_move(
+        &self,
+        action: &Bound<'_, PyAny>,
+        perspective: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMove> {
         let number = args::whole_number(action, "action")?;
+        let flip = self.mover_flips(perspective)?;
         number
             .value
             .and_then(|a| usize::try_from(a).ok())
             .filter(|&a| a < NUM_ACTIONS)
-            .and_then(|a| encoding::move_of(a, &self.legal(), false))
+            .and_then(|a| encoding::move_of(a, &self.legal(), flip))
             .map(PyMove)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
@@ -818,9 +851,14 @@ impl PyBoard {
             })
     }
 
-    /// Plays the move of an action and returns it.
-    fn push_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
-        let m = self.action_to_move(action)?;
+    /// Plays the move of an action (`perspective` as for the mask) and returns it.
+    #[pyo3(signature = (action, perspective=None))]
+    fn push_action(
+        &mut self,
+        action: &Bound<'_, PyAny>,
+        perspective: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMove> {
+        let m = self.action_to_move(action, perspective)?;
         self.play(m.0)?;
         Ok(m)
     }

@@ -12,12 +12,14 @@
 //! - `engine`: `Engine`, the search in process.
 //! - `tablebase`: `probe`.
 //! - `wait`: long calls that Ctrl-C stops.
+//! - `pictures`: the page's drawings of the animals, for `jungle.pictures`.
 
 mod args;
 mod board;
 mod encoding;
 mod engine;
 mod info;
+mod pictures;
 mod rules;
 mod tablebase;
 mod vector;
@@ -60,6 +62,7 @@ fn _jungle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info::parse_info, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::probe, m)?)?;
     m.add_function(wrap_pyfunction!(bench_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(pictures::animal_symbols, m)?)?;
     m.add_function(wrap_pyfunction!(engine::go_line, m)?)?;
     m.add_function(wrap_pyfunction!(engine::position_line, m)?)?;
     m.add_function(wrap_pyfunction!(engine::setoption_line, m)?)?;

@@ -98,6 +98,27 @@ def test_the_gymnasium_env_deep_copies_and_the_copy_plays_on_as_the_original():
     assert twin.board == env.board and twin.board.move_stack == env.board.move_stack
 
 
+@pytest.mark.parametrize("settings", [{}, {"opponent": "greedy", "agent_color": "both"},
+                                      {"opponent": 1200, "opponent_nodes": 2000}])
+def test_vector_envs_copy_and_pickle_and_play_on_as_the_original(settings):
+    env = jungle.VectorEnv(70, seed=3, max_plies=80, perspective="side_to_move", rules="jungle-cn",
+                           dog_swims=True, **settings)
+    env.reset()
+    for _ in range(30):
+        env.step(env.random_actions())
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env)), copy.copy(env)]
+    for other in copies:
+        assert other.perspective == env.perspective and other.opponent == env.opponent
+        assert all(other.board(i).move_stack == env.board(i).move_stack for i in range(70))
+    for _ in range(40):
+        actions = env.random_actions()
+        out = env.step(actions)
+        for other in copies:
+            assert np.array_equal(other.random_actions(), actions)
+            for mine, theirs in zip(out, other.step(actions)):
+                assert np.array_equal(mine, theirs)
+
+
 def test_engines_copy_with_their_settings_and_seed():
     engine = jungle.Engine(elo=1300, hash_mb=3, seed=11, options={"MultiPV": 2, "Move Overhead": 40})
     for other in (copy.deepcopy(engine), pickle.loads(pickle.dumps(engine))):

@@ -2,6 +2,7 @@
 //! windows, quiescence, a shared lock-free transposition table, Lazy SMP threads.
 
 pub mod beginner;
+pub mod greedy;
 pub mod info;
 pub mod limits;
 pub mod ordering;

@@ -5,8 +5,10 @@ actions checked, order enforced), ``raw_env`` the bare one. The rule settings ar
 those of ``jungle.Board`` (``rules="jungle-cn"``, ``dog_swims=True``, …); ``fen``
 starts from another position; ``max_plies`` truncates long games.
 
-Observations are ``{"observation": float32[23, 9, 7], "action_mask": int8[252]}``
+Observations are ``{"observation": float32[32, 9, 7], "action_mask": int8[252]}``
 (``jungle.rl`` documents both); the mask is all zeros for the agent not to move.
+``perspective="side_to_move"`` shows each agent the board from its own side (Blue's
+turned half round), its actions too; ``"fixed"`` (the default) from Red's.
 Rewards: +1 to the winner and -1 to the loser when the game ends, 0 otherwise.
 The game has no chance in it; ``reset(seed=s)`` seeds ``np_random`` and the agents'
 action and observation spaces, so that actions sampled from them repeat.
@@ -37,8 +39,8 @@ def env(**kwargs):
 class raw_env(AECEnv, EzPickle):
     metadata = {"render_modes": ["ansi", "human"], "name": "jungle_v0", "is_parallelizable": False}
 
-    def __init__(self, render_mode=None, fen=None, max_plies=None, **rules):
-        EzPickle.__init__(self, render_mode, fen, max_plies, **rules)
+    def __init__(self, render_mode=None, fen=None, max_plies=None, perspective="fixed", **rules):
+        EzPickle.__init__(self, render_mode, fen, max_plies, perspective, **rules)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -47,6 +49,8 @@ class raw_env(AECEnv, EzPickle):
         self._rules = rules
         self._max_plies = max_plies
         self.board = Board(fen, **rules)  # checks the settings now
+        self.board.observation(perspective)  # and the perspective
+        self.perspective = perspective
         self.possible_agents = AGENTS[:]
         self.agents = AGENTS[:]
         obs_space = spaces.Dict(
@@ -66,9 +70,10 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent):
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if agent == self.agent_selection and not self.board.is_game_over():
-            mask[self.board.legal_action_mask()] = 1
-        return {"observation": self.board.observation(), "action_mask": mask}
+        if agent == self.board.turn:
+            mask[self.board.legal_action_mask(self.perspective)] = 1
+        observation = self.board.observation(self.perspective, player=agent)
+        return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
         if seed is not None:
@@ -91,7 +96,7 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self.board.push_action(int(action))
+        self.board.push_action(int(action), self.perspective)
         outcome = self.board.outcome()
         if outcome is not None:
             for a in self.agents:
