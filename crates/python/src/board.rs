@@ -863,6 +863,19 @@ impl PyBoard {
         Ok(m)
     }
 
+    /// The board as SVG, the last move marked (`jungle.pictures.svg`): what Jupyter
+    /// shows for a board.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let last = slf.borrow().game.moves().last().map(|&m| PyMove(m));
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("lastmove", last)?;
+        let pictures = py.import("jungle.pictures")?;
+        pictures
+            .call_method("svg", (slf,), Some(&kwargs))?
+            .extract()
+    }
+
     /// The board as text: rank 9 at the top, `~` water, `#` traps, `*` dens.
     fn __str__(&self) -> String {
         self.game.position().pretty()

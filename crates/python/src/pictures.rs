@@ -34,7 +34,9 @@ mod tests {
     #[test]
     fn the_page_draws_every_animal() {
         let names: Vec<String> = animal_symbols().into_iter().map(|(n, _)| n).collect();
-        let animals = ["rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant"];
+        let animals = [
+            "rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant",
+        ];
         assert_eq!(names, animals);
     }
 }

@@ -38,13 +38,13 @@ from gymnasium import spaces
 
 from gymnasium.vector.utils import batch_space
 
-from . import Board, Engine, NUM_ACTIONS, OBSERVATION_SHAPE, VectorEnv
+from . import Board, Engine, NUM_ACTIONS, OBSERVATION_SHAPE, VectorEnv, pictures
 
 ENV_ID = "jungle/Jungle-v0"
 
 
 class JungleEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(self, render_mode=None, agent_color="red", elo=None, skill_level=None,
                  opponent_limits=None, fen=None, max_plies=None, perspective="fixed", **rules):
@@ -119,7 +119,14 @@ class JungleEnv(gymnasium.Env):
         return self._observation(), self._reward(), terminated, truncated, self._info(outcome=self.board.outcome())
 
     def render(self):
-        """The board as text (``ansi``), or printed (``human``)."""
+        """The board as text (``ansi``), printed (``human``), or as ``uint8[360, 280,
+        3]`` (``rgb_array``: ``jungle.pictures.rgb_array``, the agent's side at the
+        bottom with ``perspective="side_to_move"``, the last move marked), which
+        ``gymnasium.wrappers.RecordVideo`` records."""
+        if self.render_mode == "rgb_array":
+            flipped = self.perspective == "side_to_move" and self.agent_color == "blue"
+            last = self.board.peek() if self.board.ply() else None
+            return pictures.rgb_array(self.board, flipped=flipped, lastmove=last)
         if self.render_mode == "ansi":
             return str(self.board)
         if self.render_mode == "human":

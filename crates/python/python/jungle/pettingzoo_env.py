@@ -23,7 +23,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import Board, NUM_ACTIONS, OBSERVATION_SHAPE
+from . import Board, NUM_ACTIONS, OBSERVATION_SHAPE, pictures
 
 AGENTS = ["red", "blue"]
 
@@ -37,7 +37,8 @@ def env(**kwargs):
 
 
 class raw_env(AECEnv, EzPickle):
-    metadata = {"render_modes": ["ansi", "human"], "name": "jungle_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "jungle_v0", "is_parallelizable": False,
+                "render_fps": 4}
 
     def __init__(self, render_mode=None, fen=None, max_plies=None, perspective="fixed", **rules):
         EzPickle.__init__(self, render_mode, fen, max_plies, perspective, **rules)
@@ -111,7 +112,10 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def render(self):
-        """The board as text (``ansi``), or printed (``human``)."""
+        """The board as text (``ansi``), printed (``human``), or as ``uint8[360, 280,
+        3]`` (``rgb_array``: ``jungle.pictures.rgb_array``, the last move marked)."""
+        if self.render_mode == "rgb_array":
+            return pictures.rgb_array(self.board, lastmove=self.board.peek() if self.board.ply() else None)
         if self.render_mode == "ansi":
             return str(self.board)
         if self.render_mode == "human":
