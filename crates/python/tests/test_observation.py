@@ -194,3 +194,15 @@ def test_the_gymnasium_agent_sees_the_board_from_its_side():
         obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         if terminated or truncated:
             break
+
+
+def test_openspiel_random_sim_test_from_each_players_side():
+    import pyspiel
+
+    import jungle.openspiel_game  # noqa: F401
+
+    game = pyspiel.load_game("python_jungle", {"perspective": "side_to_move", "rules": "jungle-cn",
+                                               "no_capture_plies": 60})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    with pytest.raises(Exception, match="perspective"):
+        pyspiel.load_game("python_jungle", {"perspective": "blue"})
