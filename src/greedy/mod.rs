@@ -4,71 +4,20 @@
 //! can (by rank; a rat taking the elephant takes an elephant), otherwise plays a legal
 //! move at random. Ties are broken at random. It never looks at the opponent's reply.
 //! With `--random` it plays any legal move at random (the weakest opponent there is,
-//! which a first level must beat).
+//! which a first level must beat). How both choose is the core's
+//! (`jungle_core::search::greedy`); this is the protocol around it.
 
 pub mod command;
 
-use crate::board::{Move, Position};
 use crate::common::input::read_lines;
 use crate::common::output::Output;
 use crate::game::Game;
 use crate::protocol::options::{self, OptionId, Setting};
 use crate::protocol::server::{Extra, Flow, Program, Server};
 use crate::rng::Rng;
+use crate::search::greedy::{choose_with, greed, indifferent, Want};
 use crate::search::Limits;
 use std::io::BufRead;
-
-/// How much the greedy player wants `m`: a den entry above everything, then the rank
-/// of the animal taken, 0 for a quiet move.
-fn greed(pos: &Position, m: Move) -> u32 {
-    if pos.is_den_entry(m) {
-        return 100;
-    }
-    pos.captured_by(m).map_or(0, |a| u32::from(a.rank()))
-}
-
-/// The greedy player's move, or `None` when the game is over or it has no move.
-pub fn choose(game: &Game, rng: &mut Rng) -> Option<Move> {
-    choose_with(game, &[], rng, greed)
-}
-
-/// A legal move at random, or `None` when the game is over or there is none.
-pub fn choose_random(game: &Game, rng: &mut Rng) -> Option<Move> {
-    choose_with(game, &[], rng, indifferent)
-}
-
-/// The random player's want: every move alike.
-fn indifferent(_: &Position, _: Move) -> u32 {
-    0
-}
-
-/// One of the legal moves (of `only`, unless empty: `go searchmoves`) that `want`
-/// values most, at random.
-fn choose_with(
-    game: &Game,
-    only: &[Move],
-    rng: &mut Rng,
-    want: fn(&Position, Move) -> u32,
-) -> Option<Move> {
-    if game.result() != crate::game::GameResult::Ongoing {
-        return None;
-    }
-    let moves: Vec<Move> = game
-        .legal_moves()
-        .iter()
-        .copied()
-        .filter(|m| only.is_empty() || only.contains(m))
-        .collect();
-    let pos = game.position();
-    let greed = |m| want(pos, m);
-    let best = moves.iter().map(|&m| greed(m)).max()?;
-    let candidates: Vec<Move> = moves
-        .iter()
-        .copied()
-        .filter(|&m| greed(m) == best)
-        .collect();
-    Some(candidates[rng.below(candidates.len())])
-}
 
 /// The greedy player (or with `random` the random one) on stdin/stdout until `quit`
 /// or the end of input.
@@ -98,7 +47,7 @@ struct Player {
     out: Output,
     rng: Rng,
     /// What it wants most: `greed`, or with `--random` nothing (`indifferent`).
-    want: fn(&Position, Move) -> u32,
+    want: Want,
 }
 
 impl Player {
@@ -145,57 +94,6 @@ impl Program for Player {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pick(fen: &str, seed: u64) -> String {
-        let game = Game::new(Position::from_fen(fen).expect("valid"));
-        choose(&game, &mut Rng::new(seed))
-            .expect("a move")
-            .to_string()
-    }
-
-    #[test]
-    fn enters_the_den_before_taking_anything() {
-        // The red rat on d8 can enter the den d9 or take the blue elephant on e8.
-        for seed in 0..20 {
-            assert_eq!(pick("6l/3Re2/7/7/7/7/7/7/6L r", seed), "d8d9");
-        }
-    }
-
-    #[test]
-    fn takes_the_most_valuable_animal() {
-        // The red lion on d7 can take the blue cat c7 or the blue tiger e7.
-        for seed in 0..20 {
-            assert_eq!(pick("l6/7/2cLt2/7/7/7/7/7/6E r", seed), "d7e7");
-        }
-    }
-
-    #[test]
-    fn moves_at_random_otherwise() {
-        let seen: std::collections::HashSet<String> = (0..50)
-            .map(|seed| pick(crate::board::START_FEN, seed))
-            .collect();
-        assert!(seen.len() > 5, "{seen:?}");
-        let game = Game::startpos();
-        for m in &seen {
-            assert!(game.parse_move(m).is_ok(), "{m}");
-        }
-    }
-
-    #[test]
-    fn the_random_player_passes_up_the_den_and_captures_at_times() {
-        // The red rat on d8 can enter the den d9, take the blue elephant on e8, or
-        // step back: all three come up.
-        let game = Game::new(Position::from_fen("6l/3Re2/7/7/7/7/7/7/6L r").expect("valid"));
-        let seen: std::collections::HashSet<String> = (0..60)
-            .map(|seed| {
-                choose_random(&game, &mut Rng::new(seed))
-                    .expect("a move")
-                    .to_string()
-            })
-            .collect();
-        assert!(seen.contains("d8d9") && seen.contains("d8e8"), "{seen:?}");
-        assert!(seen.len() >= 3, "{seen:?}");
-    }
 
     #[test]
     fn answers_the_protocol() {

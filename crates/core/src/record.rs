@@ -90,15 +90,38 @@ pub fn write_game_with_comments(
     moves: &[String],
     comments: &[Option<String>],
 ) -> std::io::Result<()> {
+    let tags = [
+        ("Game", h.number.to_string()),
+        ("Red", h.red.to_string()),
+        ("Blue", h.blue.to_string()),
+        ("Result", h.result.to_string()),
+        ("Termination", h.termination.to_string()),
+        ("Rules", h.rules.to_string()),
+        ("FEN", h.start.to_fen()),
+    ];
+    write_tagged_game(out, &tags, moves, comments, h.result)
+}
+
+/// Writes one game with these tags, in their order (a reader's `ReadGame::tags`
+/// written back), then a blank line, the numbered moves with their comments, and
+/// the result.
+pub fn write_tagged_game<K: AsRef<str>, V: AsRef<str>>(
+    out: &mut impl Write,
+    tags: &[(K, V)],
+    moves: &[String],
+    comments: &[Option<String>],
+    result: RecordResult,
+) -> std::io::Result<()> {
     // Quotes would end a tag early: names are the command line's, but be safe.
     let clean = |s: &str| s.replace(['"', '\n', '\r', ']'], "'");
-    writeln!(out, "[Game \"{}\"]", h.number)?;
-    writeln!(out, "[Red \"{}\"]", clean(h.red))?;
-    writeln!(out, "[Blue \"{}\"]", clean(h.blue))?;
-    writeln!(out, "[Result \"{}\"]", h.result)?;
-    writeln!(out, "[Termination \"{}\"]", clean(h.termination))?;
-    writeln!(out, "[Rules \"{}\"]", h.rules)?;
-    writeln!(out, "[FEN \"{}\"]", h.start.to_fen())?;
+    for (key, value) in tags {
+        writeln!(
+            out,
+            "[{} \"{}\"]",
+            clean(key.as_ref()).replace(' ', "_"),
+            clean(value.as_ref())
+        )?;
+    }
     writeln!(out)?;
     let mut text = String::new();
     for (i, m) in moves.iter().enumerate() {
@@ -120,7 +143,7 @@ pub fn write_game_with_comments(
             text.push_str(&format!("{{{}}} ", c.trim()));
         }
     }
-    text.push_str(h.result.as_str());
+    text.push_str(result.as_str());
     writeln!(out, "{text}")?;
     writeln!(out)
 }
@@ -137,6 +160,8 @@ pub struct ReadGame {
     pub comments: Vec<Option<String>>,
     /// `None` when the record gives none.
     pub result: Option<RecordResult>,
+    /// The line (from 1) of the file its moves are on, for errors in them.
+    pub line: usize,
 }
 
 impl ReadGame {
@@ -225,6 +250,7 @@ pub fn read_records(text: &str, default: Rules) -> Result<Vec<ReadGame>, String>
             moves,
             comments,
             result,
+            line: n + 1,
         });
     }
     Ok(games)
@@ -431,5 +457,22 @@ mod tests {
         let bad = text.replace("{eval +0.20}", "{eval +0.20");
         let err = read_records(&bad, Rules::default()).expect_err("unterminated");
         assert!(err.contains("line 3") && err.contains("comment"), "{err}");
+    }
+
+    #[test]
+    fn games_know_their_moves_line_and_tags_write_back_in_order() {
+        let text = format!(
+            "[Game \"1\"]\n[Event \"x\"]\n[FEN \"{}\"]\n\n1. g3g4 a7a6 1/2-1/2\n\n[FEN \"{}\"]\n\n1. a3a4 *\n",
+            crate::board::START_FEN,
+            crate::board::START_FEN
+        );
+        let games = read_records(&text, Rules::default()).expect("reads");
+        assert_eq!((games[0].line, games[1].line), (5, 9));
+        let mut out = Vec::new();
+        for g in &games {
+            let result = g.result.unwrap_or_default();
+            write_tagged_game(&mut out, &g.tags, &g.moves, &g.comments, result).expect("writes");
+        }
+        assert_eq!(String::from_utf8(out).expect("UTF-8"), text + "\n");
     }
 }

@@ -25,6 +25,11 @@ impl Rng {
         Rng(crate::clock::seed_bits())
     }
 
+    /// Where the stream stands: `Rng::new(state)` goes on from here.
+    pub const fn state(&self) -> u64 {
+        self.0
+    }
+
     pub const fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(GAMMA);
         finalise(self.0)

@@ -2,7 +2,7 @@
 
     python crates/python/benchmarks/measure.py perft        # perft through push/pop and the core's
     python crates/python/benchmarks/measure.py playouts     # random playouts: jungle against animalchess
-    python crates/python/benchmarks/measure.py vector       # VectorEnv steps per second at N = 1, 64, 1024
+    python crates/python/benchmarks/measure.py vector       # VectorEnv steps per second: self-play, against greedy and level 1
     python crates/python/benchmarks/measure.py engine-bench # jungle bench's searches through jungle.Engine
     python crates/python/benchmarks/measure.py all
 
@@ -117,34 +117,45 @@ def playouts(seconds=10.0, max_plies=300):
 
 
 def vector(seconds=2.0, rounds=5):
-    """Game steps per second at N = 1, 64, 1024: the N values in turn, `rounds`
-    times, the median printed; `step` alone, and with the random actions chosen in
-    numpy from the masks."""
+    """Game steps per second of VectorEnv, each step with every game's observation
+    and mask: self-play at N = 1, 64 and 1024 (a step is one move in every game), and
+    at N = 1024 against the greedy player and the engine's level 1 (a step is the
+    agent's move and the opponent's answer in every game, so two plies). `step` alone,
+    and with the agent's random actions chosen in numpy from the masks (the agent's
+    own work, which a network would do instead). The cases take turns, `rounds`
+    times, 2 s each; the median is printed, and the CPU time `step` took (all
+    threads), which a loaded machine does not inflate as it does the wall time: on
+    two idle cores the rate is at most twice the steps per CPU-second."""
     import statistics
 
     rng = np.random.default_rng(2)
-    sizes = (1, 64, 1024)
-    envs = {n: jungle.VectorEnv(n, max_plies=500) for n in sizes}
-    masks = {n: envs[n].reset()[1] for n in sizes}
-    rates = {n: ([], []) for n in sizes}
+    cases = [("self-play", 1, {}), ("self-play", 64, {}), ("self-play", 1024, {}),
+             ("against greedy", 1024, {"opponent": "greedy", "agent_color": "both"}),
+             ("against level 1", 1024, {"opponent": jungle.ELO_MIN, "agent_color": "both"})]
+    envs = [jungle.VectorEnv(n, max_plies=500, seed=1, **kw) for _, n, kw in cases]
+    masks = [env.reset()[1] for env in envs]
+    rates = [([], [], []) for _ in cases]
     for _ in range(rounds):
-        for n in sizes:
+        for k, env in enumerate(envs):
+            n = len(env)
             calls = 0
-            stepping = 0.0
+            stepping = cpu = 0.0
             started = time.perf_counter()
             while time.perf_counter() - started < seconds:
-                actions = np.argmax(masks[n] * rng.random(masks[n].shape), axis=1).astype(np.int64)
-                before = time.perf_counter()
-                _, masks[n], *_ = envs[n].step(actions)
+                actions = np.argmax(masks[k] * rng.random(masks[k].shape), axis=1).astype(np.int64)
+                before, before_cpu = time.perf_counter(), time.process_time()
+                _, masks[k], *_ = env.step(actions)
                 stepping += time.perf_counter() - before
+                cpu += time.process_time() - before_cpu
                 calls += 1
             took = time.perf_counter() - started
-            rates[n][0].append(n * calls / stepping)
-            rates[n][1].append(n * calls / took)
-    for n in sizes:
-        step_only, total = (statistics.median(r) for r in rates[n])
-        print(f"VectorEnv N={n}: {step_only:,.0f} game steps/s in step(), "
-              f"{total:,.0f} with the random actions chosen in numpy (median of {rounds})")
+            rates[k][0].append(n * calls / stepping)
+            rates[k][1].append(n * calls / took)
+            rates[k][2].append(n * calls / cpu)
+    for (name, n, _), (step_only, total, per_cpu) in zip(cases, rates):
+        print(f"VectorEnv {name}, N={n}: {statistics.median(step_only):,.0f} game steps/s in step(), "
+              f"{statistics.median(total):,.0f} with the random actions chosen in numpy, "
+              f"{statistics.median(per_cpu):,.0f} per CPU-second in step() (median of {rounds})")
 
 
 def engine_bench():

@@ -82,9 +82,9 @@ pub fn whole_opt(
 pub fn square(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Square> {
     if let Ok(text) = obj.cast::<PyString>() {
         let text = text.to_cow()?;
-        return text.parse::<Square>().map_err(|e| {
-            PyValueError::new_err(format!("{name}: '{}' is not a square: {e}", quote(&text)))
-        });
+        return text
+            .parse::<Square>()
+            .map_err(|e| PyValueError::new_err(format!("{name}: {e}")));
     }
     let number = whole_number(obj, name).map_err(|_| {
         PyTypeError::new_err(format!(
@@ -134,8 +134,12 @@ pub fn seconds(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
     obj.extract::<f64>().map_err(|_| not_seconds())
 }
 
-/// `obj` as a pair of seconds, Red's and Blue's (a tuple or list of two numbers).
-pub fn seconds_pair(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(f64, f64)> {
+/// `obj` as seconds for each side: one number for both, or a pair, Red's and Blue's
+/// (a tuple or list of two numbers).
+pub fn seconds_each(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(f64, f64)> {
+    if let Ok(both) = seconds(obj, name) {
+        return Ok((both, both));
+    }
     let pair: Vec<Bound<'_, PyAny>> = obj.extract().map_err(|_| not_a_pair(obj, name))?;
     match pair.as_slice() {
         [red, blue] => Ok((seconds(red, name)?, seconds(blue, name)?)),
@@ -145,9 +149,22 @@ pub fn seconds_pair(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<(f64, f64)> 
 
 fn not_a_pair(obj: &Bound<'_, PyAny>, name: &str) -> PyErr {
     PyTypeError::new_err(format!(
-        "{name} must be a pair (red, blue) of seconds, not {}",
+        "{name} must be seconds (a number for both sides, or a pair (red, blue)), not {}",
         type_name(obj)
     ))
+}
+
+/// A seed: a whole number from 0 to 2**64 - 1 (as numpy and Gymnasium take them),
+/// else `TypeError` or `ValueError` naming `name`.
+pub fn seed(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    let number = whole_number(obj, name)?;
+    match obj.extract::<u64>() {
+        Ok(seed) => Ok(seed),
+        Err(_) => Err(PyValueError::new_err(format!(
+            "{name} must be a whole number from 0 to 2**64 - 1, got {}",
+            number.text
+        ))),
+    }
 }
 
 /// `ValueError` (after `what`) unless `dir` is a directory that can be read, in the
@@ -200,4 +217,32 @@ pub fn board<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<PyRef<'py, Py
             type_name(obj)
         ))
     })
+}
+
+/// A `perspective` argument: `"fixed"` (Red's side at the bottom; `None` too) or
+/// `"side_to_move"` (the side the observation is for at the bottom); true for the
+/// latter.
+pub fn perspective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    perspective_named(text_opt(obj, "perspective")?.as_deref().unwrap_or("fixed"))
+}
+
+/// `perspective` of a name.
+pub fn perspective_named(name: &str) -> PyResult<bool> {
+    match name {
+        "fixed" => Ok(false),
+        "side_to_move" => Ok(true),
+        other => Err(PyValueError::new_err(format!(
+            "perspective must be 'fixed' or 'side_to_move', not '{}'",
+            quote(other)
+        ))),
+    }
+}
+
+/// The name of a perspective (`perspective`'s reading back).
+pub fn perspective_name(side_to_move: bool) -> &'static str {
+    if side_to_move {
+        "side_to_move"
+    } else {
+        "fixed"
+    }
 }

@@ -5,6 +5,7 @@ use crate::args;
 use crate::encoding::{self, NUM_ACTIONS, OBSERVATION_SIZE, PLANES};
 use crate::rules::{parse_rules, start_position, RuleArgs};
 use crate::wait::interruptible;
+use jungle_core::board::geometry::{JUMPS, NEIGHBOURS};
 use jungle_core::board::movegen::MoveError;
 use jungle_core::board::{Animal, Color, Move, MoveList, Piece, Position, Square, WinReason};
 use jungle_core::game::{DrawReason, Game, GameResult, PlayError, Rules};
@@ -15,8 +16,6 @@ use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The deepest perft a board counts (as the protocol's `perft`).
@@ -53,10 +52,23 @@ impl PyMove {
         }
         let from = text[..2].parse::<Square>().map_err(|_| malformed())?;
         let to = text[2..].parse::<Square>().map_err(|_| malformed())?;
+        PyMove::between(from, to)
+    }
+
+    /// The move from `from` to `to` when some position could have it: one square
+    /// along a rank or a file, or a river jump; else `ValueError` saying so (no board
+    /// is asked: whether it is legal is a board's question).
+    pub fn between(from: Square, to: Square) -> PyResult<PyMove> {
         if from == to {
-            return Err(PyValueError::new_err(
-                MoveError::Illegal(text.to_string()).to_string(),
-            ));
+            return Err(PyValueError::new_err(format!(
+                "'{from}{to}' is not a move: it starts and ends on {from}"
+            )));
+        }
+        if !NEIGHBOURS[from.index()].contains(to) && !JUMPS[from.index()].targets().contains(to) {
+            return Err(PyValueError::new_err(format!(
+                "'{from}{to}' is not a move in Jungle: an animal goes one square along a rank \
+                 or a file, or a lion or tiger jumps a river"
+            )));
         }
         Ok(PyMove(Move::new(from, to)))
     }
@@ -68,12 +80,7 @@ impl PyMove {
     fn new(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
         let from = args::square(from_square, "from_square")?;
         let to = args::square(to_square, "to_square")?;
-        if from == to {
-            return Err(PyValueError::new_err(
-                MoveError::Illegal(format!("{from}{to}")).to_string(),
-            ));
-        }
-        Ok(PyMove(Move::new(from, to)))
+        PyMove::between(from, to)
     }
 
     /// The move of coordinate text such as `g3g4` (from-square, to-square).
@@ -187,6 +194,14 @@ impl PyPiece {
     fn __repr__(&self) -> String {
         format!("Piece('{}', '{}')", self.color(), self.animal())
     }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, (&'static str, &'static str))> {
+        let piece = slf.get();
+        Ok((
+            slf.get_type().into_any().unbind(),
+            (piece.color(), piece.animal()),
+        ))
+    }
 }
 
 /// How a game ended: the winner (`"red"`, `"blue"` or `None` for a draw), the
@@ -203,8 +218,73 @@ pub struct PyOutcome {
     reason: &'static str,
 }
 
+/// What `Outcome(winner, termination)` is rebuilt from.
+type OutcomeArgs = (Option<&'static str>, &'static str);
+
+/// The terminations, each with its result: the winner's (`true`) or a draw's.
+const TERMINATIONS: [(&str, bool); 5] = [
+    ("den", true),
+    ("no_animals", true),
+    ("no_moves", true),
+    ("repetition", false),
+    ("no_capture", false),
+];
+
 #[pymethods]
 impl PyOutcome {
+    /// `Outcome(winner, termination)`: a win (`winner` `"red"` or `"blue"`, by `den`,
+    /// `no_animals` or `no_moves`) or a draw (`winner` `None`, by `repetition` or
+    /// `no_capture`), as `Board.outcome()` gives them (and pickling rebuilds them).
+    #[new]
+    fn new(winner: Option<&Bound<'_, PyAny>>, termination: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let winner = match winner.filter(|w| !w.is_none()) {
+            Some(w) => Some(color_of(&args::text(w, "winner")?)?),
+            None => None,
+        };
+        let termination = args::text(termination, "termination")?;
+        let names: Vec<&str> = TERMINATIONS.iter().map(|(t, _)| *t).collect();
+        let Some(&(_, won)) = TERMINATIONS.iter().find(|(t, _)| *t == termination) else {
+            return Err(PyValueError::new_err(format!(
+                "termination: '{}' is not one of {}",
+                jungle_core::text::quote(&termination),
+                names.join(", ")
+            )));
+        };
+        let result = match (winner, won) {
+            (Some(winner), true) => GameResult::Win {
+                winner,
+                reason: match termination.as_str() {
+                    "den" => WinReason::Den,
+                    "no_animals" => WinReason::NoAnimals,
+                    _ => WinReason::NoMoves,
+                },
+            },
+            (None, false) => GameResult::Draw(match termination.as_str() {
+                "repetition" => DrawReason::Repetition,
+                _ => DrawReason::NoCapture,
+            }),
+            (Some(_), false) => {
+                return Err(PyValueError::new_err(format!(
+                    "a game ended by {termination} is a draw: its winner is None"
+                )))
+            }
+            (None, true) => {
+                return Err(PyValueError::new_err(format!(
+                    "a game ended by {termination} has a winner ('red' or 'blue')"
+                )))
+            }
+        };
+        outcome_of(result).ok_or_else(|| PyRuntimeError::new_err("no outcome of a game over"))
+    }
+
+    fn __reduce__(slf: &Bound<'_, Self>) -> PyResult<(Py<PyAny>, OutcomeArgs)> {
+        let outcome = slf.get();
+        Ok((
+            slf.get_type().into_any().unbind(),
+            (outcome.winner, outcome.termination),
+        ))
+    }
+
     /// `1-0` (Red won), `0-1` (Blue won) or `1/2-1/2`.
     fn result(&self) -> &'static str {
         match self.winner {
@@ -282,8 +362,17 @@ impl PyBoard {
         }
     }
 
+    /// The legal moves: none once the game is over, whatever ended it (python-chess's
+    /// rule), else every move the rules allow now.
     pub fn legal(&self) -> MoveList {
-        self.game.legal_moves()
+        encoding::shown_moves(&self.game)
+    }
+
+    /// Whether actions are seen from Blue's side: with `perspective="side_to_move"`
+    /// when Blue is to move.
+    fn mover_flips(&self, perspective: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let side_to_move = args::perspective(perspective)?;
+        Ok(side_to_move && self.game.position().side_to_move() == Color::Blue)
     }
 
     /// Plays `m`, or says why not in the core's words (naming the anti-chase rule that
@@ -670,10 +759,14 @@ impl PyBoard {
     /// Leaves of the legal move tree `depth` plies deep from this position, counted by
     /// the core's perft under the board's move rules (draw and anti-chase rules do
     /// not apply, as in `jungle perft`). Releases the GIL.
-    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+    fn perft(slf: &Bound<'_, Self>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let py = slf.py();
         let depth = args::whole(depth, "depth", 0, MAX_PERFT_DEPTH)? as u32;
-        let pos = *self.game.position();
-        let flags = self.game.rules().moves;
+        // The count is of a copy: the board is free for other threads meanwhile.
+        let (pos, flags) = {
+            let this = slf.borrow();
+            (*this.game.position(), this.game.rules().moves)
+        };
         let stop = AtomicBool::new(false);
         let work = || with_move_rules!(flags, R => perft_until::<R>(&pos, depth, &stop));
         let interrupt = || stop.store(true, Ordering::Relaxed);
@@ -682,42 +775,72 @@ impl PyBoard {
             .ok_or_else(|| PyRuntimeError::new_err("perft was stopped"))
     }
 
-    /// The legal-action mask: `bool[252]`, true for the actions of the legal moves.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+    /// The legal-action mask: `bool[252]`, true for the actions of the legal moves
+    /// (`perspective="side_to_move"`: the actions as the side to move sees them).
+    #[pyo3(signature = (perspective=None))]
+    fn legal_action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        perspective: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let flip = self.mover_flips(perspective)?;
         let mut mask = vec![false; NUM_ACTIONS];
-        encoding::write_mask(&self.legal(), &mut mask, false, true, false);
-        mask.into_pyarray(py)
+        encoding::write_mask(&self.legal(), &mut mask, false, true, flip);
+        Ok(mask.into_pyarray(py))
     }
 
-    /// The legal moves' actions, ascending.
-    fn legal_actions(&self) -> Vec<usize> {
-        let mut actions: Vec<usize> = self
-            .legal()
+    /// The legal moves' actions, ascending (`perspective` as for the mask).
+    #[pyo3(signature = (perspective=None))]
+    fn legal_actions(&self, perspective: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<usize>> {
+        let flip = self.mover_flips(perspective)?;
+        let legal = self.legal();
+        let mut actions: Vec<usize> = legal
             .iter()
-            .map(|&m| encoding::action_of(m))
+            .map(|&m| encoding::action_in(m, flip))
             .collect();
         actions.sort_unstable();
-        actions
+        Ok(actions)
     }
 
-    /// The observation tensor: `float32[23, 9, 7]` (see `jungle.rl.OBSERVATION_PLANES`).
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<f32>>> {
+    /// The observation tensor: `float32[32, 9, 7]` (`jungle.rl.OBSERVATION_PLANES`
+    /// names the planes). `perspective="side_to_move"` shows the board from the side
+    /// of `player` (`"red"` or `"blue"`; by default the side to move), turned half
+    /// round for Blue; `"fixed"` (the default) from Red's.
+    #[pyo3(signature = (perspective=None, *, player=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        perspective: Option<&Bound<'py, PyAny>>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        let side_to_move = args::perspective(perspective)?;
+        let viewer = match args::text_opt(player, "player")? {
+            Some(name) => color_of(&name)?,
+            None => self.game.position().side_to_move(),
+        };
+        let flip = side_to_move && viewer == Color::Blue;
         let mut data = vec![0.0f32; OBSERVATION_SIZE];
-        encoding::write_observation(&self.game, &mut data, false);
+        encoding::write_observation(&self.game, &self.legal(), data.as_mut_slice(), flip);
         let shape = (PLANES, 9, 7);
         let array = Array3::from_shape_vec(shape, data)
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         Ok(array.into_pyarray(py))
     }
 
-    /// The legal move of an action, or `ValueError`.
-    fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    /// The legal move of an action (`perspective` as for the mask), or `ValueError`.
+    #[pyo3(signature = (action, perspective=None))]
+    fn action_to_move(
+        &self,
+        action: &Bound<'_, PyAny>,
+        perspective: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMove> {
         let number = args::whole_number(action, "action")?;
+        let flip = self.mover_flips(perspective)?;
         number
             .value
             .and_then(|a| usize::try_from(a).ok())
             .filter(|&a| a < NUM_ACTIONS)
-            .and_then(|a| encoding::move_of(a, &self.legal(), false))
+            .and_then(|a| encoding::move_of(a, &self.legal(), flip))
             .map(PyMove)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
@@ -728,11 +851,29 @@ impl PyBoard {
             })
     }
 
-    /// Plays the move of an action and returns it.
-    fn push_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<PyMove> {
-        let m = self.action_to_move(action)?;
+    /// Plays the move of an action (`perspective` as for the mask) and returns it.
+    #[pyo3(signature = (action, perspective=None))]
+    fn push_action(
+        &mut self,
+        action: &Bound<'_, PyAny>,
+        perspective: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMove> {
+        let m = self.action_to_move(action, perspective)?;
         self.play(m.0)?;
         Ok(m)
+    }
+
+    /// The board as SVG, the last move marked (`jungle.pictures.svg`): what Jupyter
+    /// shows for a board.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let last = slf.borrow().game.moves().last().map(|&m| PyMove(m));
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("lastmove", last)?;
+        let pictures = py.import("jungle.pictures")?;
+        pictures
+            .call_method("svg", (slf,), Some(&kwargs))?
+            .extract()
     }
 
     /// The board as text: rank 9 at the top, `~` water, `#` traps, `*` dens.
@@ -748,16 +889,10 @@ impl PyBoard {
         }
     }
 
-    fn __hash__(&self) -> u64 {
-        let pos = self.game.position();
-        let mut h = DefaultHasher::new();
-        (
-            pos.key(),
-            pos.halfmove_clock(),
-            pos.fullmove_number(),
-            self.rules(),
-        )
-            .hash(&mut h);
-        h.finish()
+    /// A 64-bit Zobrist key of the placement and the side to move: equal for the
+    /// positions the repetition rule counts as one. A board changes as it is played,
+    /// so it is not hashable (as python-chess's); keep this key in sets and dicts.
+    fn transposition_key(&self) -> u64 {
+        self.game.position().key()
     }
 }

@@ -2,7 +2,7 @@
 //! other Python threads run meanwhile (and one of them may `stop()` it).
 
 use crate::args;
-use crate::board::{PyBoard, PyMove};
+use crate::board::PyMove;
 use crate::info::{PyInfoLine, PyScore};
 use crate::wait::interruptible;
 use jungle_core::game::Game;
@@ -11,7 +11,7 @@ use jungle_core::protocol::command::{self, MAX_DEPTH};
 use jungle_core::protocol::options::{self, Kind, OptionId, Setting, TABLE};
 use jungle_core::protocol::position;
 use jungle_core::search::search::SharedState;
-use jungle_core::search::{Engine, Limits, SearchInfo, SearchOutcome};
+use jungle_core::search::{Engine, Limits, SearchInfo, SearchOutcome, SeedState};
 use jungle_core::tb::{Tablebases, TbRules};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -40,8 +40,8 @@ fn strength_settings(
 }
 
 /// A search of a finished game is refused by `analyse` and `play` alike.
-fn refuse_finished(board: &PyBoard) -> PyResult<()> {
-    match board.game.result() {
+fn refuse_finished(game: &Game) -> PyResult<()> {
+    match game.result() {
         GameResult::Ongoing => Ok(()),
         over => Err(PyValueError::new_err(format!("the game is over: {over}"))),
     }
@@ -176,9 +176,9 @@ impl LimitArgs<'_, '_> {
             limits.movetime = Some(millis("movetime", args::seconds(t, "movetime")?)?);
         }
         if let Some(clock) = self.clock {
-            let (red, blue) = args::seconds_pair(clock, "clock")?;
+            let (red, blue) = args::seconds_each(clock, "clock")?;
             limits.time = [Some(millis("clock", red)?), Some(millis("clock", blue)?)];
-            let increment = self.increment.map(|i| args::seconds_pair(i, "increment"));
+            let increment = self.increment.map(|i| args::seconds_each(i, "increment"));
             let (red_inc, blue_inc) = increment.transpose()?.unwrap_or((0.0, 0.0));
             limits.inc = [
                 millis("increment", red_inc)?,
@@ -265,6 +265,13 @@ fn number_option(arg: &str, value: &Bound<'_, PyAny>, name: &str) -> PyResult<Se
     read_option(name, Some(&text), Some(arg))
 }
 
+/// Protocol options by name, with their values as text.
+type Settings = Vec<(String, String)>;
+
+/// What pickling keeps of an engine: its settings, whether it uses tablebases, and a
+/// seeded engine's seed state (stream, game).
+type Kept = (Settings, bool, Option<(u64, u64)>);
+
 /// What the options set besides the engine's own settings.
 struct Config {
     /// Lines of `analyse` when it is not given `multipv`.
@@ -274,6 +281,32 @@ struct Config {
 }
 
 impl PyEngine {
+    /// The engine's settings as protocol options (names and values `configure`
+    /// reads back), and a seeded engine's seed state.
+    fn settings(&self) -> (Settings, Option<(u64, u64)>) {
+        let engine = lock(&self.engine);
+        let config = lock(&self.config);
+        let o = &engine.options;
+        let mut settings: Vec<(&str, String)> = vec![
+            ("Hash", engine.hash_mb().to_string()),
+            ("Threads", o.threads.to_string()),
+            ("MultiPV", config.multipv.to_string()),
+            ("Move Overhead", o.move_overhead_ms.to_string()),
+            ("Skill Level", o.skill_level.to_string()),
+            ("UCI_LimitStrength", config.limit_strength.to_string()),
+            ("UCI_Elo", config.elo.to_string()),
+            ("Eval", o.eval.name().to_string()),
+            ("TablebaseProbeLimit", o.tb_probe_limit.to_string()),
+            ("SearchParams", o.params.to_text()),
+        ];
+        if let Some(dir) = &lock(&self.tables).dir {
+            settings.push(("TablebasePath", dir.to_string_lossy().into_owned()));
+        }
+        let seeds = engine.seed_state().map(|s| (s.stream, s.game));
+        let settings = settings.into_iter().map(|(n, v)| (n.to_string(), v));
+        (settings.collect(), seeds)
+    }
+
     /// Applies one option's setting (as the `jungle` engine's session applies it).
     fn apply(&self, setting: Setting) -> PyResult<()> {
         let mut engine = lock(&self.engine);
@@ -403,7 +436,7 @@ fn final_lines(outcome: &SearchOutcome, reports: &[SearchInfo], multipv: usize) 
 impl PyEngine {
     #[new]
     #[pyo3(signature = (*, threads=None, hash_mb=None, elo=None, skill_level=None, eval=None,
-        tablebases=None, options=None))]
+        tablebases=None, options=None, seed=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -414,7 +447,9 @@ impl PyEngine {
         eval: Option<&Bound<'_, PyAny>>,
         tablebases: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
+        seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyEngine> {
+        let seed = seed.map(|s| args::seed(s, "seed")).transpose()?;
         // Every value is read before the table is allocated.
         let mut settings = Vec::new();
         if let Some(n) = threads {
@@ -434,6 +469,9 @@ impl PyEngine {
         };
         let mut engine = Engine::new(mb).map_err(|e| PyValueError::new_err(e.to_string()))?;
         engine.options.report = true;
+        if let Some(seed) = seed {
+            engine.seed(seed);
+        }
         let this = PyEngine {
             engine: Mutex::new(engine),
             tables: Mutex::new(TableCache {
@@ -529,7 +567,8 @@ impl PyEngine {
         movetime: Option<&Bound<'_, PyAny>>,
         multipv: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyInfoLine>> {
-        let board = args::board(board, "board")?;
+        // A copy: the board is free for other threads while the search runs.
+        let game = args::board(board, "board")?.game.clone();
         let limits = LimitArgs {
             depth,
             nodes,
@@ -544,8 +583,8 @@ impl PyEngine {
             },
             None => lock(&self.config).multipv,
         };
-        refuse_finished(&board)?;
-        let (outcome, lines) = self.search(py, board.game.clone(), limits, multipv)?;
+        refuse_finished(&game)?;
+        let (outcome, lines) = self.search(py, game, limits, multipv)?;
         Ok(final_lines(&outcome, &lines, multipv))
     }
 
@@ -565,7 +604,7 @@ impl PyEngine {
         clock: Option<&Bound<'_, PyAny>>,
         increment: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyPlayResult> {
-        let board = args::board(board, "board")?;
+        let game = args::board(board, "board")?.game.clone();
         let limits = LimitArgs {
             depth,
             nodes,
@@ -574,8 +613,8 @@ impl PyEngine {
             increment,
         }
         .limits()?;
-        refuse_finished(&board)?;
-        let (outcome, _) = self.search(py, board.game.clone(), limits, 1)?;
+        refuse_finished(&game)?;
+        let (outcome, _) = self.search(py, game, limits, 1)?;
         let mv = outcome
             .best
             .ok_or_else(|| PyRuntimeError::new_err("the search found no move"))?;
@@ -587,6 +626,68 @@ impl PyEngine {
             nodes: outcome.nodes,
             time: outcome.elapsed.as_secs_f64(),
         })
+    }
+
+    /// Draws the random choices of weakened play (`elo`, `skill_level`) from a stream
+    /// seeded with `seed` (a whole number from 0 to 2**64 - 1) instead of the clock,
+    /// and the game's level row at once: the same seed, positions and limits on one
+    /// thread, the same moves. `new_game()` draws the next game's row from the stream.
+    fn seed(&self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = args::seed(seed, "seed")?;
+        py.detach(|| lock(&self.engine).seed(seed));
+        Ok(())
+    }
+
+    /// Forgets what earlier searches learned (hash table, move-ordering history) but
+    /// stays in the same game (its level row kept): the next search's move then
+    /// depends only on the position, the limits and the seed.
+    fn forget(&self, py: Python<'_>) {
+        py.detach(|| lock(&self.engine).forget());
+    }
+
+    /// Pickling (and `copy.deepcopy`) keeps the settings and a seeded engine's random
+    /// stream; the copy's hash table starts empty, as after `forget()`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Kept)> {
+        let this = slf.get();
+        let (settings, seeds) = slf.py().detach(|| this.settings());
+        let restore = slf.get_type().getattr("_restore")?;
+        Ok((restore, (settings, this.use_tablebases, seeds)))
+    }
+
+    /// An engine from what `__reduce__` keeps.
+    #[staticmethod]
+    fn _restore(
+        py: Python<'_>,
+        settings: Vec<(String, String)>,
+        tablebases: bool,
+        seeds: Option<(u64, u64)>,
+    ) -> PyResult<PyEngine> {
+        let options = PyDict::new(py);
+        let mut hash = None;
+        for (name, value) in &settings {
+            match name.as_str() {
+                // The table is allocated once, at its size.
+                "Hash" => hash = Some(value.parse::<u64>().unwrap_or(1).into_pyobject(py)?),
+                _ => options.set_item(name, value)?,
+            }
+        }
+        let hash = hash.map(|h| h.into_any());
+        let tables = PyBool::new(py, tablebases).to_owned().into_any();
+        let engine = PyEngine::new(
+            py,
+            None,
+            hash.as_ref(),
+            None,
+            None,
+            None,
+            Some(&tables),
+            Some(&options),
+            None,
+        )?;
+        if let Some((stream, game)) = seeds {
+            lock(&engine.engine).set_seed_state(SeedState { stream, game });
+        }
+        Ok(engine)
     }
 
     /// Stops the running search (from another thread); it returns what it has.

@@ -12,12 +12,16 @@
 //! - `engine`: `Engine`, the search in process.
 //! - `tablebase`: `probe`.
 //! - `wait`: long calls that Ctrl-C stops.
+//! - `pictures`: the page's drawings of the animals, for `jungle.pictures`.
+//! - `records`: game records read and written, for `jungle.records`.
 
 mod args;
 mod board;
 mod encoding;
 mod engine;
 mod info;
+mod pictures;
+mod records;
 mod rules;
 mod tablebase;
 mod vector;
@@ -60,9 +64,13 @@ fn _jungle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(info::parse_info, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::probe, m)?)?;
     m.add_function(wrap_pyfunction!(bench_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(pictures::animal_symbols, m)?)?;
+    m.add_function(wrap_pyfunction!(records::read_records, m)?)?;
+    m.add_function(wrap_pyfunction!(records::write_records, m)?)?;
     m.add_function(wrap_pyfunction!(engine::go_line, m)?)?;
     m.add_function(wrap_pyfunction!(engine::position_line, m)?)?;
     m.add_function(wrap_pyfunction!(engine::setoption_line, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("STARTING_FEN", START_FEN)?;
     m.add("SQUARE_NAMES", square_names())?;
     m.add("NUM_ACTIONS", encoding::NUM_ACTIONS)?;

@@ -53,7 +53,7 @@ def test_jumps_are_actions_in_their_direction():
 def test_observation_planes():
     board = jungle.Board()
     obs = board.observation()
-    assert obs.shape == jungle.OBSERVATION_SHAPE == (23, 9, 7) and obs.dtype == np.float32
+    assert obs.shape == jungle.OBSERVATION_SHAPE == (32, 9, 7) and obs.dtype == np.float32
     assert obs[:16].sum() == 16
     red_tiger = rl.OBSERVATION_PLANES.index("red tiger")
     assert obs[red_tiger, 0, 0] == 1  # a1
@@ -61,7 +61,9 @@ def test_observation_planes():
     assert obs[blue_rat, 6, 0] == 1  # a7
     assert obs[16].sum() == 12 and obs[16, 3, 1] == 1  # water b4
     assert obs[17, 0, 2] == 1 and obs[18, 8, 4] == 1 and obs[19, 0, 3] == 1 and obs[20, 8, 3] == 1
-    assert (obs[21] == 1).all() and (obs[22] == 0).all()
+    assert (obs[21] == 1).all() and (obs[22] == 0).all() and np.allclose(obs[23], 1 / 3)
+    assert obs[24:28].sum() == 24 and obs[24, 2, 6] == 1  # g3 north
+    assert not obs[28:].any()
     board.push("g3g4")
     obs = board.observation()
     assert (obs[21] == 0).all() and np.allclose(obs[22], 0.01)
@@ -70,7 +72,7 @@ def test_observation_planes():
 def test_vector_env_steps_games_to_their_end():
     env = jungle.VectorEnv(8, max_plies=300)
     obs, masks = env.reset()
-    assert obs.shape == (8, 23, 9, 7) and masks.shape == (8, 252)
+    assert obs.shape == (8, 32, 9, 7) and masks.shape == (8, 252)
     assert (masks.sum(axis=1) == 24).all()
     rng = np.random.default_rng(3)
     finished = 0
@@ -268,7 +270,7 @@ def test_vector_env_resets_one_game_and_keeps_final_observations():
     indices, finals = env.final_observations()
     board.push("a9a8")
     board.push("d8d9")
-    assert list(indices) == [0, 2] and finals.shape == (2, 23, 9, 7)
+    assert list(indices) == [0, 2] and finals.shape == (2, 32, 9, 7)
     assert np.array_equal(finals[0], board.observation()) and np.array_equal(finals[1], board.observation())
     assert env.board(0).ply() == 0, "restarted in the same step"
     with pytest.raises(IndexError, match="indices: game 3 does not exist"):
@@ -322,7 +324,8 @@ def test_side_to_move_perspective_turns_the_board_and_the_actions():
                 # Blue to move: turned half round, colours swapped; plane 21 says Blue.
                 turned = obs_f[i][:, ::-1, ::-1]
                 swapped = np.concatenate([turned[8:16], turned[0:8], turned[16:17], turned[18:19],
-                                          turned[17:18], turned[20:21], turned[19:20], turned[21:]])
+                                          turned[17:18], turned[20:21], turned[19:20], turned[21:24],
+                                          turned[26:28], turned[24:26], turned[30:32], turned[28:30]])
                 assert np.array_equal(obs_m[i], swapped)
             else:
                 assert np.array_equal(obs_m[i], obs_f[i])
@@ -339,7 +342,7 @@ def test_gymnasium_vector_adapter():
     env = JungleVectorEnv(4, max_plies=30)
     assert isinstance(env, gymnasium.vector.VectorEnv)
     obs, info = env.reset(seed=11)
-    assert env.observation_space.contains(obs) and obs.shape == (4, 23, 9, 7)
+    assert env.observation_space.contains(obs) and obs.shape == (4, 32, 9, 7)
     assert env.single_action_space.n == 252 and env.action_space.shape == (4,)
     assert info["action_mask"].shape == (4, 252)
     wrapped = RecordEpisodeStatistics(env)
@@ -352,7 +355,7 @@ def test_gymnasium_vector_adapter():
         if ended.any():
             assert list(infos["_final_obs"]) == list(ended)
             for i in np.flatnonzero(ended):
-                assert infos["final_obs"][i].shape == (23, 9, 7)
+                assert infos["final_obs"][i].shape == (32, 9, 7)
                 assert env.games.board(i).ply() == 0
             episodes += int(ended.sum())
             assert "episode" in infos

@@ -347,11 +347,18 @@ impl Game {
         if !self.legal_moves().contains(m) {
             return Err(PlayError::Move(MoveError::Illegal(m.to_string())));
         }
+        self.play_legal(m);
+        Ok(())
+    }
+
+    /// Plays `m`, which the caller took from `legal_moves()` of this game while it
+    /// was going on: nothing is checked again (for callers that step many games and
+    /// hold the legal moves already; `play` checks).
+    pub fn play_legal(&mut self, m: Move) {
         self.records.push(MoveRecord::of(&self.position, m));
         self.position.play(m);
         self.moves.push(m);
         self.keys.push(self.position.key());
-        Ok(())
     }
 
     fn ensure_ongoing(&self) -> Result<(), PlayError> {
@@ -416,7 +423,15 @@ impl Game {
         if let Some((winner, reason)) = self.position.decided_on_board() {
             return GameResult::Win { winner, reason };
         }
-        if self.legal_moves().is_empty() {
+        self.result_with(&self.legal_moves())
+    }
+
+    /// `result`, for a caller that holds `legal_moves()` of the current position.
+    pub fn result_with(&self, legal: &MoveList) -> GameResult {
+        if let Some((winner, reason)) = self.position.decided_on_board() {
+            return GameResult::Win { winner, reason };
+        }
+        if legal.is_empty() {
             return GameResult::Win {
                 winner: self.position.side_to_move().other(),
                 reason: WinReason::NoMoves,

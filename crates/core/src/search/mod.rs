@@ -2,6 +2,7 @@
 //! windows, quiescence, a shared lock-free transposition table, Lazy SMP threads.
 
 pub mod beginner;
+pub mod greedy;
 pub mod info;
 pub mod limits;
 pub mod ordering;
@@ -18,4 +19,4 @@ pub mod tt;
 pub use info::{Report, SearchInfo};
 pub use limits::{Limits, SearchOptions};
 pub use score::{Score, ScoreBound, MATE, MATE_BOUND};
-pub use threads::{Engine, SearchOutcome};
+pub use threads::{Engine, SearchOutcome, SeedState};

@@ -15,6 +15,7 @@ use crate::board::{Move, MoveRules};
 use crate::clock::Instant;
 use crate::game::{Game, GameResult};
 use crate::nnue::{self, EvalKind, Network};
+use crate::rng::Rng;
 use crate::tb::Tablebases;
 use crate::with_move_rules;
 use std::sync::atomic::Ordering;
@@ -49,6 +50,18 @@ pub struct Engine {
     /// Drawn anew for each game (`clear`): a strength between two measured rows plays
     /// the whole game with one of them (`Strength::at_elo`).
     game_seed: u64,
+    /// Where the random choices of weakened play come from: the clock (`None`), or
+    /// the stream `seed` started, so that a seeded engine plays its games again.
+    seeds: Option<Rng>,
+}
+
+/// The state of a seeded engine's random choices (`Engine::seed_state`): its stream
+/// and the current game's seed. An engine given it (`set_seed_state`) draws what the
+/// engine it came from would draw next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedState {
+    pub stream: u64,
+    pub game: u64,
 }
 
 /// Stack of a search thread: the search recurses up to `MAX_PLY` plies.
@@ -64,7 +77,39 @@ impl Engine {
             network: nnue::embedded(),
             tablebases: None,
             game_seed: clock_seed(),
+            seeds: None,
         })
+    }
+
+    /// Draws weakened play's random choices from a stream seeded with `seed` from now
+    /// on (instead of the clock), and the game's seed at once: the same seed, the
+    /// same positions and limits, one thread, the same moves.
+    pub fn seed(&mut self, seed: u64) {
+        let mut stream = Rng::new(seed);
+        self.game_seed = stream.next_u64();
+        self.seeds = Some(stream);
+    }
+
+    /// Where a seeded engine's random choices stand (`None`: drawn from the clock).
+    pub fn seed_state(&self) -> Option<SeedState> {
+        self.seeds.as_ref().map(|s| SeedState {
+            stream: s.state(),
+            game: self.game_seed,
+        })
+    }
+
+    /// Continues the random choices from `state` (of `seed_state`).
+    pub fn set_seed_state(&mut self, state: SeedState) {
+        self.seeds = Some(Rng::new(state.stream));
+        self.game_seed = state.game;
+    }
+
+    /// The next seed of weakened play: from the seeded stream, else the clock.
+    fn next_seed(&mut self) -> u64 {
+        match &mut self.seeds {
+            Some(stream) => stream.next_u64(),
+            None => clock_seed(),
+        }
     }
 
     /// A pool of `n` helper threads, built (or rebuilt) when the count changes. `None`
@@ -115,7 +160,14 @@ impl Engine {
     /// Forgets everything learned: hash, killers, history (`ucinewgame`), and draws
     /// the new game's seed.
     pub fn clear(&mut self) {
-        self.game_seed = clock_seed();
+        self.game_seed = self.next_seed();
+        self.forget();
+    }
+
+    /// Forgets what the searches learned (hash, killers, history) and stays in the
+    /// same game (its seed kept): the next search depends on its position, limits and
+    /// seed alone.
+    pub fn forget(&mut self) {
         self.tt.clear();
         for h in &mut self.heuristics {
             h.clear();
@@ -188,7 +240,8 @@ impl Engine {
         } else {
             TimeManager::unlimited(start)
         };
-        let skill = Strength::for_options(&self.options, self.game_seed, clock_seed());
+        let search_seed = self.next_seed();
+        let skill = Strength::for_options(&self.options, self.game_seed, search_seed);
         let mut options = self.options;
         // Weaker levels choose among several moves; only the asked number of lines is
         // reported.
@@ -585,5 +638,47 @@ mod tests {
         // better than anything else for the weaker side.
         assert_eq!(out.best.map(|m| m.to_string()), Some("a8a9".into()));
         assert_eq!(out.score, Score::Cp(0));
+    }
+
+    /// A seeded engine plays its weakened games again, a copy of its seed state goes
+    /// on as it would, and `forget` keeps the game's level row while the seed decides.
+    #[test]
+    fn a_seeded_engine_plays_the_same_weakened_moves() {
+        // 1200 lies between two rows, so the game's seed picks the row too.
+        let play = |engine: &mut Engine, games: usize| -> Vec<String> {
+            let mut moves = Vec::new();
+            for _ in 0..games {
+                engine.clear();
+                let mut game = Game::startpos();
+                for _ in 0..6 {
+                    engine.forget();
+                    let out =
+                        engine.search(&game, &Limits::depth(2), &SharedState::new(1), &|_| {});
+                    let m = out.best.expect("a move");
+                    moves.push(m.to_string());
+                    game.play(m).expect("legal");
+                }
+            }
+            moves
+        };
+        let weakened = |seed: Option<u64>| {
+            let mut engine = Engine::new(1).expect("small table");
+            engine.options.report = false;
+            engine.options.limit_elo = Some(1200);
+            if let Some(seed) = seed {
+                engine.seed(seed);
+            }
+            engine
+        };
+        let first = play(&mut weakened(Some(7)), 4);
+        assert_eq!(first, play(&mut weakened(Some(7)), 4));
+        assert_ne!(first, play(&mut weakened(Some(8)), 4));
+        let mut original = weakened(Some(7));
+        play(&mut original, 1);
+        let state = original.seed_state().expect("seeded");
+        let mut copy = weakened(None);
+        assert_eq!(copy.seed_state(), None);
+        copy.set_seed_state(state);
+        assert_eq!(play(&mut original, 2), play(&mut copy, 2));
     }
 }

@@ -17,7 +17,13 @@ Submodules:
 - ``jungle.rl``: the action encoding and the observation tensor, documented.
 - ``jungle.pettingzoo_env``, ``jungle.gymnasium_env``, ``jungle.openspiel_game``:
   the learning environments (they import their libraries, which are optional).
-- ``jungle.VectorEnv``: N games stepped per call in Rust on numpy arrays.
+- ``jungle.VectorEnv``: N games stepped per call in Rust on numpy arrays, in
+  self-play or against an opponent (random, greedy, the engine at a level).
+- ``jungle.records``: game records as ``jungle match`` writes them, read and written.
+- ``jungle.pictures``: a board as SVG (``Board._repr_svg_``, for Jupyter) or as an
+  RGB array (the environments' ``rgb_array`` render mode).
+- ``jungle.baseline``: the baseline agent (its weights ship; training needs the
+  extra ``baseline``).
 """
 
 from typing import NamedTuple
@@ -30,6 +36,7 @@ from ._jungle import (
     OBSERVATION_SHAPE,
     SQUARE_NAMES,
     STARTING_FEN,
+    __version__,
     Board,
     Engine,
     InfoLine,
@@ -90,6 +97,7 @@ def parse_square(name: str) -> int:
 
 
 __all__ = [
+    "__version__",
     "ANIMALS",
     "BENCH_DEPTH",
     "BLUE",

@@ -195,7 +195,8 @@ class EngineProcess:
     def play(self, board, *, depth=None, nodes=None, movetime=None, clock=None, increment=None,
              margin=DEFAULT_MARGIN, timeout=60.0):
         """The engine's move for ``board`` (a ``PlayResult``); ``clock=(red, blue)``
-        and ``increment=(red, blue)`` in seconds play on a clock."""
+        and ``increment=(red, blue)`` in seconds (or one number for both sides) play
+        on a clock."""
         go, deadline = _go_command(board, depth, nodes, movetime, clock, increment, margin, timeout)
         started = time.monotonic()
         best, lines = self._search(board, go, deadline, 1)
@@ -245,6 +246,11 @@ class EngineProcess:
             except OSError:
                 pass
 
+    def close(self):
+        """Ends the engine (``quit``; killed if it does not exit promptly); calling it
+        again does nothing. ``with EngineProcess(…) as engine:`` closes it too."""
+        self.quit()
+
     def __enter__(self):
         return self
 
@@ -273,6 +279,9 @@ def _go_command(board, depth, nodes, movetime, clock, increment, margin, timeout
     if movetime is not None:
         deadline = now + movetime + margin
     if clock is not None:
-        own = clock[0] if board.turn == "red" else clock[1]
+        if isinstance(clock, (int, float)):
+            own = clock
+        else:
+            own = clock[0] if board.turn == "red" else clock[1]
         deadline = now + own + margin
     return go, deadline

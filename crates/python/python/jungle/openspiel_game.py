@@ -3,8 +3,10 @@ imported: ``pyspiel.load_game("python_jungle")``.
 
 Parameters: ``rules`` (``"jungle"`` or ``"jungle-cn"``), ``dog_swims``,
 ``trapped_lose_attack`` (booleans), ``no_capture_plies`` and ``repetitions``
-(-1: the rule set's own). Player 0 is Red, 1 Blue; actions and the observation
-tensor are those of ``jungle.rl`` (252 actions, ``float32[23, 9, 7]``). A game is
+(-1: the rule set's own), ``perspective`` (``"fixed"`` or ``"side_to_move"``: each
+player's observation and actions from its own side). Player 0 is Red, 1 Blue;
+actions and the observation tensor are those of ``jungle.rl`` (252 actions,
+``float32[32, 9, 7]``). A game is
 bounded by the no-capture draw (at most 15 captures, each within that many plies),
 so the rule cannot be switched off here. Returns: +1 / -1 to the winner and
 loser, 0 each for a draw.
@@ -24,6 +26,7 @@ _DEFAULTS = {
     "trapped_lose_attack": False,
     "no_capture_plies": -1,
     "repetitions": -1,
+    "perspective": "fixed",
 }
 
 _GAME_TYPE = pyspiel.GameType(
@@ -59,7 +62,9 @@ class JungleGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
         self.settings = _board_settings(params)
+        self.perspective = params["perspective"]
         board = Board(**self.settings)  # checks the settings (ValueError)
+        board.observation(self.perspective)  # and the perspective
         limit = board.no_capture_plies
         if limit == 0:
             raise ValueError("OpenSpiel needs a bounded game: keep the no-capture draw (no_capture_plies > 0)")
@@ -78,13 +83,14 @@ class JungleGame(pyspiel.Game):
         return JungleState(self, Board(**self.settings))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return JungleObserver(params)
+        return JungleObserver(params, self.perspective)
 
 
 class JungleState(pyspiel.State):
     def __init__(self, game, board):
         super().__init__(game)
         self.board = board
+        self.perspective = game.perspective
 
     def current_player(self):
         if self.board.is_game_over():
@@ -92,14 +98,14 @@ class JungleState(pyspiel.State):
         return 0 if self.board.turn == "red" else 1
 
     def _legal_actions(self, player):
-        return self.board.legal_actions()
+        return self.board.legal_actions(self.perspective)
 
     def _apply_action(self, action):
-        self.board.push_action(action)
+        self.board.push_action(action, self.perspective)
 
     def _action_to_string(self, player, action):
         try:
-            return self.board.action_to_move(action).uci()
+            return self.board.action_to_move(action, self.perspective).uci()
         except ValueError:
             return describe_action(action)
 
@@ -117,16 +123,19 @@ class JungleState(pyspiel.State):
 
 
 class JungleObserver:
-    """The observation tensor of ``jungle.rl`` (the same for both players)."""
+    """The observation tensor of ``jungle.rl`` (with ``perspective="side_to_move"``
+    from each player's own side, else the same for both)."""
 
-    def __init__(self, params):
+    def __init__(self, params, perspective="fixed"):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        self.perspective = perspective
         self.tensor = np.zeros(int(np.prod(OBSERVATION_SHAPE)), np.float32)
         self.dict = {"observation": self.tensor.reshape(OBSERVATION_SHAPE)}
 
     def set_from(self, state, player):
-        self.tensor[:] = state.board.observation().reshape(-1)
+        color = "red" if player == 0 else "blue"
+        self.tensor[:] = state.board.observation(self.perspective, player=color).reshape(-1)
 
     def string_from(self, state, player):
         return state.board.fen()

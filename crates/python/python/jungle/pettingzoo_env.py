@@ -5,18 +5,25 @@ actions checked, order enforced), ``raw_env`` the bare one. The rule settings ar
 those of ``jungle.Board`` (``rules="jungle-cn"``, ``dog_swims=True``, …); ``fen``
 starts from another position; ``max_plies`` truncates long games.
 
-Observations are ``{"observation": float32[23, 9, 7], "action_mask": int8[252]}``
+Observations are ``{"observation": float32[32, 9, 7], "action_mask": int8[252]}``
 (``jungle.rl`` documents both); the mask is all zeros for the agent not to move.
+``perspective="side_to_move"`` shows each agent the board from its own side (Blue's
+turned half round), its actions too; ``"fixed"`` (the default) from Red's.
 Rewards: +1 to the winner and -1 to the loser when the game ends, 0 otherwise.
+The game has no chance in it; ``reset(seed=s)`` seeds ``np_random`` and the agents'
+action and observation spaces, so that actions sampled from them repeat.
 """
+
+import copy
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import Board, NUM_ACTIONS, OBSERVATION_SHAPE
+from . import Board, NUM_ACTIONS, OBSERVATION_SHAPE, pictures
 
 AGENTS = ["red", "blue"]
 
@@ -30,10 +37,11 @@ def env(**kwargs):
 
 
 class raw_env(AECEnv, EzPickle):
-    metadata = {"render_modes": ["ansi", "human"], "name": "jungle_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "name": "jungle_v0", "is_parallelizable": False,
+                "render_fps": 4}
 
-    def __init__(self, render_mode=None, fen=None, max_plies=None, **rules):
-        EzPickle.__init__(self, render_mode, fen, max_plies, **rules)
+    def __init__(self, render_mode=None, fen=None, max_plies=None, perspective="fixed", **rules):
+        EzPickle.__init__(self, render_mode, fen, max_plies, perspective, **rules)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -42,6 +50,8 @@ class raw_env(AECEnv, EzPickle):
         self._rules = rules
         self._max_plies = max_plies
         self.board = Board(fen, **rules)  # checks the settings now
+        self.board.observation(perspective)  # and the perspective
+        self.perspective = perspective
         self.possible_agents = AGENTS[:]
         self.agents = AGENTS[:]
         obs_space = spaces.Dict(
@@ -50,7 +60,7 @@ class raw_env(AECEnv, EzPickle):
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }
         )
-        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.observation_spaces = {a: copy.deepcopy(obs_space) for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
 
     def observation_space(self, agent):
@@ -61,11 +71,17 @@ class raw_env(AECEnv, EzPickle):
 
     def observe(self, agent):
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if agent == self.agent_selection and not self.board.is_game_over():
-            mask[self.board.legal_action_mask()] = 1
-        return {"observation": self.board.observation(), "action_mask": mask}
+        if agent == self.board.turn:
+            mask[self.board.legal_action_mask(self.perspective)] = 1
+        observation = self.board.observation(self.perspective, player=agent)
+        return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+            for i, agent in enumerate(AGENTS):
+                self.action_spaces[agent].seed(seed + i)
+                self.observation_spaces[agent].seed(seed + i)
         self.board = Board(self._fen, **self._rules)
         self.agents = AGENTS[:]
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -81,7 +97,7 @@ class raw_env(AECEnv, EzPickle):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0
-        self.board.push_action(int(action))
+        self.board.push_action(int(action), self.perspective)
         outcome = self.board.outcome()
         if outcome is not None:
             for a in self.agents:
@@ -96,7 +112,10 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def render(self):
-        """The board as text (``ansi``), or printed (``human``)."""
+        """The board as text (``ansi``), printed (``human``), or as ``uint8[360, 280,
+        3]`` (``rgb_array``: ``jungle.pictures.rgb_array``, the last move marked)."""
+        if self.render_mode == "rgb_array":
+            return pictures.rgb_array(self.board, lastmove=self.board.peek() if self.board.ply() else None)
         if self.render_mode == "ansi":
             return str(self.board)
         if self.render_mode == "human":

@@ -7,13 +7,13 @@ environment of the package (PettingZoo, Gymnasium, OpenSpiel, ``VectorEnv``).
 
 Squares are numbered ``a1 = 0, b1 = 1, …, g1 = 6, a2 = 7, …, g9 = 62`` (file + 7 ×
 rank); directions are 0 north (towards rank 9), 1 east (towards file g), 2 south,
-3 west. A lion's or tiger's river jump is the move in its direction (``d3d7`` is
-``d3`` north), so every move has exactly one action and no action stands for two
+3 west. A lion's or tiger's river jump is the move in its direction (``b3b7`` is
+``b3`` north), so every move has exactly one action and no action stands for two
 moves. Most actions are illegal in any position; ``Board.legal_action_mask()``
 (``bool[252]``) says which are legal, and ``Board.action_to_move(a)`` /
 ``Move.action`` convert.
 
-**Observation** (``float32[23, 9, 7]``, indexed ``[plane, rank - 1, file]``), from a
+**Observation** (``float32[32, 9, 7]``, indexed ``[plane, rank - 1, file]``), from a
 fixed point of view (Red's side at rank 1), whoever is to move:
 
 ======  ==================================================================
@@ -26,14 +26,33 @@ plane   content
 19, 20  Red's den, Blue's den
 21      all ones when Red is to move
 22      plies since the last capture / the no-capture draw limit (100 when off), at most 1
+23      occurrences of this position so far (this one too) / the repetition draw's
+        count (0 when the rule is off), at most 1
+24-27   the legal moves by direction (north, east, south, west): 1 on the
+        from-square of each; ``obs[24:28]`` is the legal-action mask as
+        ``[direction, square]`` (``mask.reshape(63, 4).T``)
+28-31   the same for the legal moves that end the game in a draw at once (the
+        third occurrence of a position, the no-capture limit reached)
 ======  ==================================================================
 
-**From the side to move** (``VectorEnv(perspective="side_to_move")`` and
-``JungleVectorEnv``): when Blue is to move, the board is seen turned half round
-(square ``s`` as ``62 - s``, so the mover's den is at d1), the colours' planes are
-swapped (planes 0-7 the mover's animals, 17 and 19 the mover's trap and den), and
-actions are seen the same way (from-square ``62 - s``, direction ``(d + 2) % 4``), in
-the masks too. Plane 21 still says which colour is to move.
+Planes 22-31 carry what the position alone does not and the game's history does, so
+that the observation decides the legal moves (the anti-chase rules of ``jungle-cn``
+included, which forbid moves by what was played before) and which of them end the
+game in a draw at once; whether a move wins at once (it enters the den, takes the
+last animal, or leaves the opponent no move) the placement shows, except that under
+the anti-chase rules the opponent's own history may leave it without a move (its
+next observation shows that). A finished game shows no legal moves. Two games that
+reach one position by different moves get different observations whenever their
+legal moves, their drawing moves, their repetitions or their no-capture counts
+differ.
+
+**From the side to move** (``perspective="side_to_move"``, everywhere: ``Board``,
+``VectorEnv``, and the PettingZoo, Gymnasium and OpenSpiel environments): when the
+player the observation is for is Blue, the board is seen turned half round (square
+``s`` as ``62 - s``, so the player's den is at d1), the colours' planes are swapped
+(planes 0-7 the player's animals, 17 and 19 its traps and den), and actions are seen
+the same way (from-square ``62 - s``, direction ``(d + 2) % 4``), in the masks and in
+planes 24-31 too. Plane 21 still says which colour is to move.
 """
 
 from ._jungle import NUM_ACTIONS, OBSERVATION_SHAPE, SQUARE_NAMES
@@ -43,7 +62,10 @@ DIRECTIONS = ("north", "east", "south", "west")
 OBSERVATION_PLANES = (
     tuple(f"red {a}" for a in ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant"))
     + tuple(f"blue {a}" for a in ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant"))
-    + ("water", "red traps", "blue traps", "red den", "blue den", "red to move", "no-capture count")
+    + ("water", "red traps", "blue traps", "red den", "blue den", "red to move", "no-capture count",
+       "repetitions")
+    + tuple(f"legal {d}" for d in ("north", "east", "south", "west"))
+    + tuple(f"draw {d}" for d in ("north", "east", "south", "west"))
 )
 assert len(OBSERVATION_PLANES) == OBSERVATION_SHAPE[0]
 

@@ -27,8 +27,11 @@ def main() -> None:
     pv: list[str] = best_line(board, engine)
     level: jungle.Level = jungle.LEVELS[0]
     mask: npt.NDArray[np.bool_] = board.legal_action_mask()
-    env = jungle.VectorEnv(4, seed=1, perspective="side_to_move")
+    env = jungle.VectorEnv(4, seed=1, perspective="side_to_move", opponent=jungle.ELO_MIN, agent_color="both")
     observations, masks = env.reset(seed=2)
+    colors: npt.NDArray[np.int8] = env.agent_colors()
+    seen: npt.NDArray[np.float32] = board.observation("side_to_move", player="blue")
+    key: int = board.transposition_key()
     actions: npt.NDArray[np.int64] = env.random_actions()
     step = env.step(actions)
     ended, finals = env.final_observations()
@@ -36,7 +39,8 @@ def main() -> None:
     wdl: str | None = probe.wdl if probe is not None else None
     described: str = rl.describe_action(int(actions[0]))
     print(rank, outcome, played.move, pv, level.elo, mask.sum(), observations.shape, masks.shape,
-          step[2], ended, finals.shape, wdl, described, board.mirror().turn, board.root().fen())
+          step[2], ended, finals.shape, wdl, described, board.mirror().turn, board.root().fen(),
+          colors, seen.shape, key, env.opponent)
 
 
 if __name__ == "__main__":
