@@ -89,7 +89,7 @@ function connect() {
       drawAnalysis(data);
     },
     notice(n) {
-      if (n.kind === "error") showNotice("error", () => noticeText(n));
+      if (n.kind === "error" || n.kind === "info") showNotice(n.kind, () => noticeText(n));
     },
   });
 }

@@ -199,9 +199,11 @@ function presenceText(s) {
   return left > 0 ? t("online.left", { s: left }) : t("online.leftClaim");
 }
 
-// When the opponent came back (local ms): "back" is said for ten seconds.
+// When the opponent came back (local ms): "back" is said for ten seconds, only after
+// it had been gone (the server says since when: not before it first came).
 let wasGone = false;
 let backAt = null;
+let sawOpponent = false;
 
 // The box of an online game, for the state `s`.
 function render(s) {
@@ -217,8 +219,13 @@ function render(s) {
     }
   }
   const gone = !!o.goneSince && o.status === "playing";
-  if (wasGone && !gone) backAt = Date.now();
+  const opponent = o.you === "red" ? "blue" : "red";
+  // Back after a leave; a first arrival is not a return.
+  if (wasGone && !gone && sawOpponent) backAt = Date.now();
+  if (o.presence[opponent]) sawOpponent = true;
   wasGone = gone;
+  // Moves are typed only by a player whose game goes on.
+  $("move-form").hidden = !(o.you && o.status !== "over");
   $("online-conn").hidden = o.connected;
   $("online-share").hidden = !(o.you && o.status === "waiting");
   $("online-play-url").value = o.playUrl;

@@ -154,7 +154,10 @@ fn repetition_draws_under_jungle_and_is_refused_under_jungle_cn() {
                 assert_eq!(end["result"], "1/2-1/2");
             } else {
                 let refusal = refusal.ok_or("jungle-cn allowed the shuffle")?;
-                assert_eq!(refusal["code"], "forbidden", "{refusal}");
+                assert!(
+                    refusal["code"] == "chase73" || refusal["code"] == "chase175",
+                    "{refusal}"
+                );
                 assert!(
                     text(&refusal["reason"]).contains("7-3")
                         || text(&refusal["reason"]).contains("17-5")
@@ -226,7 +229,7 @@ fn abuses_are_refused_with_nothing_changed() {
         stranger.play("g1g2").await?;
         expect(&mut stranger, "no_seat");
         r.play("g1g3").await?;
-        expect(&mut r, "illegal");
+        expect(&mut r, "illegalBecause");
         r.play("zz9").await?;
         expect(&mut r, "malformed_move");
         r.send(json!({"t": "move", "ply": 5, "mv": "g1g2"})).await?;

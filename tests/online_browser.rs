@@ -280,7 +280,8 @@ async fn two_windows(server: &mut Server, db: &str) {
                 .await
                 .expect("types");
             click(wa, "#move-form button").await;
-            until(wa, "the refusal", "document.getElementById('notice').textContent === 'The server refused the move: it is not legal here.'").await;
+            // The server names the rule the move breaks, in the page's words.
+            until(wa, "the refusal", "document.getElementById('notice').textContent.startsWith(\"'a1a9' is not a legal move: \")").await;
             assert_eq!(server.state(&id)["moves"].as_array().map(Vec::len), Some(2));
         }
         played.push(play_by_click(mover, name, ply).await);

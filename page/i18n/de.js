@@ -499,5 +499,6 @@ export default {
  "refusal.online.bad_tc": "Diese Bedenkzeit gibt es nicht.",
  "refusal.online.bad_rules": "Diese Regeln gibt es nicht.",
  "online.noGame": "keine solche Partie",
- "notice.online.noGame": "Diese Partie gibt es nicht: prüfe den Link."
+ "notice.online.noGame": "Diese Partie gibt es nicht: prüfe den Link.",
+ "notice.online.drawDeclined": "Dein Gegenüber hat das Remis abgelehnt."
 };

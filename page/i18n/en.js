@@ -499,5 +499,6 @@ export default {
  "refusal.online.bad_tc": "That time control is not offered.",
  "refusal.online.bad_rules": "Those rules are not offered.",
  "online.noGame": "no such game",
- "notice.online.noGame": "There is no such game: check the link."
+ "notice.online.noGame": "There is no such game: check the link.",
+ "notice.online.drawDeclined": "Your friend declined the draw."
 };

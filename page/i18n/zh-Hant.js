@@ -499,5 +499,6 @@ export default {
  "refusal.online.bad_tc": "沒有這種用時。",
  "refusal.online.bad_rules": "沒有這種規則。",
  "online.noGame": "沒有這個對局",
- "notice.online.noGame": "沒有這個對局：請檢查連結。"
+ "notice.online.noGame": "沒有這個對局：請檢查連結。",
+ "notice.online.drawDeclined": "對方拒絕了和棋。"
 };

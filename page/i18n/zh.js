@@ -499,5 +499,6 @@ export default {
  "refusal.online.bad_tc": "没有这种用时。",
  "refusal.online.bad_rules": "没有这种规则。",
  "online.noGame": "没有这个对局",
- "notice.online.noGame": "没有这个对局：请检查链接。"
+ "notice.online.noGame": "没有这个对局：请检查链接。",
+ "notice.online.drawDeclined": "对方拒绝了和棋。"
 };

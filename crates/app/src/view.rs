@@ -77,7 +77,7 @@ pub struct PieceView {
     pub letter: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SquareView {
     /// `land`, `water`, `trap` or `den`.
     pub kind: &'static str,
@@ -86,7 +86,7 @@ pub struct SquareView {
 }
 
 /// A square an animal may move to, and how.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Target {
     pub to: String,
     pub capture: bool,
@@ -221,7 +221,7 @@ pub fn state(c: &Controller<impl Host>) -> View {
                 })
             })
             .collect(),
-        terrain: Square::all().map(terrain).collect(),
+        terrain: terrains(),
         legal,
         forbidden,
         last_move: line
@@ -283,6 +283,11 @@ pub fn state(c: &Controller<impl Host>) -> View {
         can_redo: !line.at_end(),
         judge: c.judge().view(line.game()),
     }
+}
+
+/// The terrain of every square, from a1.
+pub fn terrains() -> Vec<SquareView> {
+    Square::all().map(terrain).collect()
 }
 
 /// The terrain of a square.
@@ -355,10 +360,15 @@ pub fn analysis(c: &Controller<impl Host>) -> AnalysisView {
 
 /// For each square of the side to move: the squares its animal may move to (with the
 /// kind of each move), and those that only the anti-chase rules forbid.
-type Targets = (BTreeMap<String, Vec<Target>>, BTreeMap<String, Vec<String>>);
+pub type Targets = (BTreeMap<String, Vec<Target>>, BTreeMap<String, Vec<String>>);
 
 fn targets(c: &Controller<impl Host>) -> Targets {
-    let game = c.line().game();
+    targets_of(c.line().game())
+}
+
+/// The targets of `game`'s side to move (the board's `legal` and `forbidden`), for any
+/// host that shows a game: this app, an online game's messages.
+pub fn targets_of(game: &crate::game::Game) -> Targets {
     let pos = game.position();
     let mut legal: BTreeMap<String, Vec<Target>> = BTreeMap::new();
     for &m in game.legal_moves().iter() {

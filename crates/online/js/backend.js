@@ -1,15 +1,16 @@
-// The page's back end under `jungle serve`: the online game (protocol.md, section 10).
-// The server serves it as backend.js, and the visitor's own back end as
-// local/backend.js: the engine in the visitor's worker where the site is built, else
-// the server's engine (src/gui/backend.js).
-// At the site's root the page is the static site's, and this back end only adds the
-// online requests (`online.*`: create, join, the lobby, quick pairing, "your games").
-// At /play/ID and /watch/ID the board shows the server's game: the engine holds a copy
-// of it, made from the server's moves, for what the board draws (the animals, the
-// terrain, where each may go) and, once the game is over, its analysis and review;
-// the server is the referee (a move goes to it, and counts when its event comes back)
-// and the clock. What a back end provides: page/link.js.
-import { backend as engine } from "./local/backend.js";
+// The page's back end under `jungle serve`: the online game (docs/online.md). The
+// server serves it as backend.js, and the visitor's own back end as local/backend.js
+// (the engine in the visitor's browser where the site is built, else the server's:
+// crates/app/js/backend.js). At the site's root the page is the visitor's own board,
+// and this back end adds the online requests (`online.*`: create, join, the lobby,
+// quick pairing, "your games"). At /play/ID and /watch/ID the board shows the server's
+// game as the server says it: the position, where each animal may go (and where the
+// anti-chase rules forbid it), the last move, the result and the clocks come with the
+// server's messages; this module keeps no game of its own and checks no rule. A move
+// goes to the server and counts when its event comes back. Once the game is over its
+// review and analysis are the visitor's own back end's, on the game's record.
+// What a back end provides: page/link.js.
+import { backend as local } from "./local/backend.js";
 
 export const backend = (() => {
   const TOKENS_KEY = "jungle.online.tokens";
@@ -19,17 +20,18 @@ export const backend = (() => {
   const BACKOFF = [300, 1000, 2000, 4000, 8000];
   // The server's reasons for an end, as the page's codes (reason.*).
   const REASONS = { den: "den", no_animals: "noAnimals", no_moves: "noMoves", repetition: "repetition", no_capture: "noCapture" };
+  // The animals of a position string's letters (upper case Red's).
+  const ANIMALS = { R: ["rat", 1], C: ["cat", 2], D: ["dog", 3], W: ["wolf", 4], P: ["leopard", 5], T: ["tiger", 6], L: ["lion", 7], E: ["elephant", 8] };
 
   let handlers = null;
-  // The server's game (its `state`, kept up to date by the events), its seat for this
-  // browser, and the engine's copy's last state.
+  // The server's game as its messages say it (its `state`, then each event folded in:
+  // fields replaced, the move appended), and this browser's seat.
   let g = null;
   let token = null;
-  let engineState = null;
-  let synced = false;
-  let whenSynced = null;
-  const firstSync = new Promise((resolve) => {
-    whenSynced = resolve;
+  let welcomed = false;
+  let whenWelcomed = null;
+  const firstWelcome = new Promise((resolve) => {
+    whenWelcomed = resolve;
   });
   let seq = 0;
   let socket = null;
@@ -39,16 +41,20 @@ export const backend = (() => {
   let offset = 0;
   // The clocks' figures and the local time they were true at.
   let clockAt = Date.now();
-  // When each side's seat was last seen left (local ms), or null.
-  const goneSince = { red: null, blue: null };
   // Commands sent and not yet answered, oldest first: { kind, msg, resolve }.
   let pending = [];
   // When this browser last saw the opponent's move (the lag credit's think time).
   let turnSeen = Date.now();
-  // Server messages are handled one after another (the engine's copy is asynchronous).
-  let chain = Promise.resolve();
-  // Notes for the page: { joined: "seats_taken" } and the like.
+  // Notes for the page: "seats_taken", "noSeat".
   let note = null;
+  // The ply shown (the move list browsed), null: the last.
+  let shown = null;
+  // Since when each seat has had no one (local ms): the server's time when it left,
+  // else when this page first saw it empty (a claim is the server's to allow).
+  const absent = { red: null, blue: null };
+  // The finished game in the visitor's own back end, for its review and analysis: its
+  // last state there, once asked for.
+  let review = null;
 
   function readTokens() {
     try {
@@ -75,8 +81,15 @@ export const backend = (() => {
     return { status, text: JSON.stringify(data) };
   }
 
-  function refusal(code, reason) {
-    return answer(409, { code: "online." + code, error: reason });
+  // The server's codes of a refused move that the board app has too (the rule, the
+  // animal): the page words them as the app's.
+  const BOARD_CODES = ["illegalBecause", "chase73", "chase175"];
+
+  // A refusal of the server's (or of this module's, for what it cannot send): the page
+  // words `refusal.online.<code>` (or the board app's code), with its arguments.
+  function refusal(code, reason, args) {
+    const page = BOARD_CODES.includes(code) ? code : "online." + code;
+    return answer(409, { code: page, error: reason, args: args || {} });
   }
 
   // One HTTP request to the server's API: { status, text } (status 0 unreachable).
@@ -120,90 +133,56 @@ export const backend = (() => {
     return null;
   }
 
-  // ----- the game's copy in the engine ----------------------------------------------
-
-  // "jungle-cn +DogSwims" as the engine's rules.
-  function engineRules(text) {
-    const words = String(text || "jungle").split(/\s+/);
-    return {
-      variant: words[0],
-      dogSwims: words.includes("+DogSwims"),
-      trappedLoseAttack: words.includes("+TrappedLoseAttack"),
-    };
-  }
-
-  async function ask(action, body) {
-    const a = await engine.request(action, body);
-    if (a.status === 200) take(JSON.parse(a.text));
-    return a.status === 200;
-  }
-
-  // The engine's state, unless it is older than the one kept.
-  function take(s) {
-    if (!engineState || s.version >= engineState.version) engineState = s;
-  }
-
-  // Makes the engine's game the server's: its moves played after the ones they share,
-  // or again from the start.
-  async function syncEngine() {
-    const moves = g.moves;
-    const e = engineState;
-    const sameStart = e && e.rules === engineStateRules() && e.moves.length <= moves.length && e.moves.every((m, i) => m === moves[i]);
-    if (!sameStart) {
-      await ask("new", { players: "both", rules: engineRules(g.rules) });
-    } else if (e.ply !== e.moves.length) {
-      await ask("goto", { ply: e.moves.length });
-    }
-    for (let i = engineState.moves.length; i < moves.length; i++) {
-      if (!(await ask("move", { move: moves[i] }))) break;
-    }
-  }
-
-  // The engine's name of the server's rules, once the engine has played under them.
-  let rulesSeen = null;
-  function engineStateRules() {
-    return rulesSeen && rulesSeen.server === g.rules ? rulesSeen.engine : null;
-  }
-
-  // ----- what the page is shown ---------------------------------------------------
+  // ----- what the page is shown -----------------------------------------------------
 
   function other(side) {
     return side === "red" ? "blue" : "red";
   }
 
+  // The animals of a position string, square by square from a1 (as the board draws
+  // them: the notation read, no rule).
+  function pieces(fen) {
+    const out = [];
+    const ranks = String(fen).split(" ")[0].split("/").reverse();
+    for (const rank of ranks) {
+      for (const c of rank) {
+        if (/[1-7]/.test(c)) {
+          for (let i = 0; i < Number(c); i++) out.push(null);
+          continue;
+        }
+        const [animal, value] = ANIMALS[c.toUpperCase()] || ["rat", 1];
+        out.push({ color: c === c.toUpperCase() ? "red" : "blue", animal, rank: value, letter: c });
+      }
+    }
+    return out;
+  }
+
   function canMove() {
-    const e = engineState;
-    return !!(g && g.you && connected && g.status === "playing" && g.to_move === g.you && e && e.ply === e.moves.length
+    return !!(g && g.you && connected && g.status === "playing" && g.to_move === g.you && shown === null
       && !pending.some((p) => p.kind === "move"));
   }
 
-  // The engine's state as the page draws an online game: the server's result, seats,
-  // clocks and offers under `online`, the board's moves only for the side whose turn it
-  // is here.
-  function view() {
-    const s = Object.assign({}, engineState);
-    s.version = ++seq;
-    s.players = g.you || "both";
-    s.seats = { red: g.you === "red" ? "You" : "", blue: g.you === "blue" ? "You" : "" };
-    s.hint = null;
-    s.canUndo = false;
-    s.canRedo = false;
-    if (!canMove()) s.legal = {};
-    s.result = null;
-    if (g.result && g.status === "over") {
-      const r = g.result;
-      const winner = r.result === "1-0" ? "red" : r.result === "0-1" ? "blue" : null;
-      let code = REASONS[r.reason] || "online." + r.reason;
-      if (!winner && r.reason === "opponent_gone") code = "online.gone_draw";
-      // The side that resigned, lost on time or left.
-      s.result = { winner, code, args: winner ? { side: other(winner) } : {}, reason: r.reason };
-    }
-    if (g.status !== "over") {
-      s.analysis = Object.assign({}, s.analysis, { on: false, lines: [] });
-      s.review = null;
-    }
+  // The rules as the page reads them ("jungle-cn +DogSwims").
+  function rulesParts(text) {
+    const words = String(text || "jungle").split(/\s+/);
+    return { variant: words[0], dogSwims: words.includes("+DogSwims"), trappedLoseAttack: words.includes("+TrappedLoseAttack") };
+  }
+
+  // The result as the page words it.
+  function result() {
+    if (!g.result || g.status !== "over") return null;
+    const r = g.result;
+    const winner = r.result === "1-0" ? "red" : r.result === "0-1" ? "blue" : null;
+    let code = REASONS[r.reason] || "online." + r.reason;
+    if (!winner && r.reason === "opponent_gone") code = "online.gone_draw";
+    // The side that resigned, lost on time or left.
+    return { winner, code, args: winner ? { side: other(winner) } : {}, reason: r.reason };
+  }
+
+  // The part of the page's state that is the online game's.
+  function onlinePart() {
     const opponent = g.you ? other(g.you) : null;
-    s.online = {
+    return {
       id: g.id,
       you: g.you,
       watching: !g.you,
@@ -219,22 +198,67 @@ export const backend = (() => {
       rematchOffer: g.rematch_offer || null,
       rematch: g.rematch || null,
       result: g.result,
-      presence: g.presence || { red: false, blue: false },
-      goneSince: opponent ? goneSince[opponent] : null,
+      presence: g.presence,
+      goneSince: opponent ? absent[opponent] : null,
       connected,
       waitingMove: pending.some((p) => p.kind === "move"),
       note,
+      reviewed: !!review,
       playUrl: location.origin + "/play/" + g.id,
       watchUrl: location.origin + "/watch/" + g.id,
     };
-    return s;
+  }
+
+  // The page's state of the server's game (the ply browsed, or the last).
+  function view() {
+    if (review) return Object.assign({}, review, { version: ++seq, online: onlinePart() });
+    const ply = shown === null ? g.moves.length : shown;
+    const last = ply === g.moves.length;
+    const fen = last ? g.fen : g.fens[ply];
+    const move = canMove();
+    return Object.assign(rulesParts(g.rules), {
+      version: ++seq,
+      rules: g.rules,
+      fen,
+      startFen: g.fens[0],
+      moves: g.moves,
+      moveKinds: g.kinds,
+      ply,
+      firstMover: "red",
+      sideToMove: fen.split(" ")[1] === "b" ? "blue" : "red",
+      board: pieces(fen),
+      terrain: g.terrain,
+      legal: move ? g.legal : {},
+      forbidden: move ? g.forbidden : {},
+      lastMove: ply > 0 ? g.moves[ply - 1] : null,
+      result: last ? result() : null,
+      players: g.you || "both",
+      seats: { red: g.you === "red" ? "You" : "", blue: g.you === "blue" ? "You" : "" },
+      engines: ["", ""],
+      engineIds: [null, null],
+      level: 1,
+      levels: [],
+      levelsSupported: false,
+      movetimeMs: 1000,
+      thinking: null,
+      hint: null,
+      watch: { running: false, clocks: [0, 0], tc: { baseMs: 0, incMs: 0 } },
+      analysis: { on: false, multipv: 1, ply, lines: [] },
+      review: null,
+      scores: [],
+      notices: [],
+      canUndo: false,
+      canRedo: false,
+      judge: null,
+      online: onlinePart(),
+    });
   }
 
   function show() {
-    if (synced && handlers) handlers.state(view());
+    if (welcomed && handlers && g) handlers.state(view());
   }
 
-  // ----- the server's messages --------------------------------------------------
+  // ----- the server's messages ----------------------------------------------------
 
   function settle(kind, result) {
     const i = pending.findIndex((p) => p.kind === kind);
@@ -248,15 +272,14 @@ export const backend = (() => {
     clockAt = serverAt - offset;
   }
 
-  function setPresence(p) {
-    for (const side of ["red", "blue"]) {
-      if (p[side]) goneSince[side] = null;
-      else if (goneSince[side] === null) goneSince[side] = Date.now();
-    }
-    g.presence = { red: !!p.red, blue: !!p.blue };
+  // The board's part of a message: where each animal may go now.
+  function setBoard(b) {
+    if (!b) return;
+    g.legal = b.legal || {};
+    g.forbidden = b.forbidden || {};
   }
 
-  async function onEvent(m) {
+  function onEvent(m) {
     if (!g || m.v <= g.v) return;
     if (m.v !== g.v + 1) {
       // A gap: ask again from the last version seen.
@@ -268,24 +291,26 @@ export const backend = (() => {
     g.status = m.status;
     g.fen = m.fen;
     setClock(m.clock, m.at);
+    setBoard(m.board);
     if (e.kind === "seated") {
       g.seated = Object.assign({}, g.seated, { [e.side]: true });
-    } else if (e.kind === "move") {
-      if (e.ply === g.moves.length) {
-        const mover = g.to_move;
-        g.moves = g.moves.concat([e.mv]);
-        g.to_move = other(mover);
-        if (g.draw_offer && g.draw_offer !== mover) g.draw_offer = null;
-        if (mover !== g.you) turnSeen = Date.now();
-        await syncEngine();
-        if (mover === g.you) settle("move", answer(200, null));
-      }
+    } else if (e.kind === "move" && e.ply === g.moves.length) {
+      const mover = g.to_move;
+      g.moves = g.moves.concat([e.mv]);
+      g.fens = g.fens.concat([m.fen]);
+      g.kinds = g.kinds.concat([m.board.kind]);
+      g.to_move = other(mover);
+      if (g.draw_offer && g.draw_offer !== mover) g.draw_offer = null;
+      if (mover !== g.you) turnSeen = Date.now();
+      if (mover === g.you) settle("move", answer(200, null));
     } else if (e.kind === "draw_offer") {
       g.draw_offer = e.side;
       if (e.side === g.you) settle("draw_offer", answer(200, null));
     } else if (e.kind === "draw_decline") {
       g.draw_offer = null;
       if (e.side === g.you) settle("draw_decline", answer(200, null));
+      // The one who offered is told.
+      else if (g.you && handlers) handlers.notice({ kind: "info", code: "online.drawDeclined", text: "Your friend declined the draw." });
     } else if (e.kind === "rematch_offer") {
       g.rematch_offer = e.side;
       if (e.side === g.you) settle("rematch", answer(200, null));
@@ -307,21 +332,33 @@ export const backend = (() => {
     }
   }
 
-  async function onState(m) {
+  function onState(m) {
     g = m;
+    g.terrain = m.board.terrain;
+    g.fens = m.board.fens;
+    g.kinds = m.board.kinds;
+    setBoard(m.board);
     offset = m.now - Date.now();
     setClock(m.clock, m.now);
-    setPresence(m.presence || {});
-    await syncEngine();
-    rulesSeen = { server: g.rules, engine: engineState.rules };
+    onPresence(Object.assign({ gone_since: m.gone_since }, m.presence));
   }
 
-  async function handle(m) {
+  function onPresence(m) {
+    g.presence = { red: !!m.red, blue: !!m.blue };
+    for (const side of ["red", "blue"]) {
+      const left = m.gone_since && m.gone_since[side];
+      if (g.presence[side]) absent[side] = null;
+      else if (left) absent[side] = left - offset;
+      else if (absent[side] === null) absent[side] = Date.now();
+    }
+  }
+
+  function handle(m) {
     // Nothing but a refusal comes before the game's state.
     if (!g && m.t !== "state" && m.t !== "refused") return;
-    if (m.t === "state") await onState(m);
-    else if (m.t === "event") await onEvent(m);
-    else if (m.t === "presence") setPresence(m);
+    if (m.t === "state") onState(m);
+    else if (m.t === "event") onEvent(m);
+    else if (m.t === "presence") onPresence(m);
     else if (m.t === "pong") offset = m.now - Date.now();
     else if (m.t === "ack") settle("move", answer(200, null));
     else if (m.t === "refused") return onRefused(m);
@@ -338,10 +375,11 @@ export const backend = (() => {
     }
     // A refusal names the command it answers (`to`); one that cannot (a message the
     // server could not read) answers the oldest.
-    if (m.to) settle(m.to, refusal(m.code, m.reason));
+    const r = refusal(m.code, m.reason, m.args);
+    if (m.to) settle(m.to, r);
     else {
       const p = pending.shift();
-      if (p) p.resolve(refusal(m.code, m.reason));
+      if (p) p.resolve(r);
     }
     show();
   }
@@ -350,9 +388,9 @@ export const backend = (() => {
     g.you = m.you;
     connected = true;
     attempts = 0;
-    if (!synced) {
-      synced = true;
-      whenSynced();
+    if (!welcomed) {
+      welcomed = true;
+      whenWelcomed();
     }
     if (handlers) handlers.open();
     sendAgain();
@@ -404,7 +442,11 @@ export const backend = (() => {
       } catch (err) {
         return;
       }
-      chain = chain.then(() => handle(m)).catch((err) => window.jungleErrors.push(String(err)));
+      try {
+        handle(m);
+      } catch (err) {
+        window.jungleErrors.push(String(err));
+      }
     };
     ws.onclose = () => {
       if (socket !== ws) return;
@@ -459,17 +501,38 @@ export const backend = (() => {
     });
   }
 
+  // The finished game's record in the visitor's own back end, for its review and
+  // analysis (once): its states and analysis are then the page's.
+  async function reviewed() {
+    if (review) return true;
+    const rec = await gameRequest("record", null);
+    if (rec.status !== 200) return false;
+    const a = await local.request("load", { text: rec.text, game: 1 });
+    if (a.status !== 200) return false;
+    review = JSON.parse(a.text);
+    local.connect({
+      open() {},
+      error: (key) => handlers.error(key),
+      state(s) {
+        review = s;
+        show();
+      },
+      analysis: (data) => handlers.analysis(data),
+      notice: (n) => handlers.notice(n),
+    });
+    return true;
+  }
+
   async function gameRequest(action, body) {
     if (action === "state") {
-      await firstSync;
+      await firstWelcome;
       return answer(200, view());
     }
     if (action === "record") {
-      const a = await fetch("/api/games/" + gameId + "/record").then(async (r) => ({ status: r.status, text: await r.text() }), (e) => ({ status: 0, code: "unreachable", text: String(e) }));
-      return a;
+      return fetch("/api/games/" + gameId + "/record").then(async (r) => ({ status: r.status, text: await r.text() }), (e) => ({ status: 0, code: "unreachable", text: String(e) }));
     }
     if (action === "move") {
-      if (!g || !g.you) return refusal("no_seat", "you are watching");
+      if (!g || !g.you) return refusal("watching", "you are watching this game");
       const ply = g.moves.length;
       const think = Math.max(0, Date.now() - turnSeen);
       const a = await command("move", { t: "move", ply, mv: String(body.move || ""), think_ms: think });
@@ -481,12 +544,19 @@ export const backend = (() => {
       const a = await command(COMMANDS[action], msg);
       return a.status === 200 ? answer(200, view()) : a;
     }
-    // Going through the game's moves, and once it is over the engine's analysis and
-    // review of it.
-    if (action === "goto" || ((action === "review" || action === "analysis") && g && g.status === "over")) {
-      const a = await engine.request(action, body);
+    if (action === "goto" && !review) {
+      // The game's positions are the server's: the ply shown, no rule.
+      const ply = Number(body && body.ply);
+      if (!g || !(ply >= 0 && ply <= g.moves.length)) return refusal("bad_ply", "no such ply");
+      shown = ply === g.moves.length ? null : ply;
+      return answer(200, view());
+    }
+    // A finished game's review and analysis: the visitor's own back end's.
+    if ((action === "goto" || action === "review" || action === "analysis") && g && g.status === "over") {
+      if (!(await reviewed())) return refusal("failed", "the game could not be reviewed");
+      const a = await local.request(action, body);
       if (a.status !== 200) return a;
-      take(JSON.parse(a.text));
+      review = JSON.parse(a.text);
       return answer(200, view());
     }
     return refusal("inGame", "not during an online game");
@@ -494,29 +564,20 @@ export const backend = (() => {
 
   return {
     name: "online",
+    // Where the visitor's own games run: "engine" (the browser) or "server".
+    local: local.name,
     async request(action, body) {
       const online = await onlineRequest(action, body);
       if (online) return online;
-      return gameId ? gameRequest(action, body) : engine.request(action, body);
+      return gameId ? gameRequest(action, body) : local.request(action, body);
     },
     connect(h) {
       handlers = h;
       if (!gameId) {
-        engine.connect(h);
+        local.connect(h);
         return;
       }
-      engine.connect({
-        open() {},
-        error: (key) => h.error(key),
-        state(s) {
-          take(s);
-          if (synced && g) show();
-        },
-        analysis(a) {
-          if (g && g.status === "over") h.analysis(a);
-        },
-        notice: (n) => h.notice(n),
-      });
+      // The visitor's own back end is asked only for a review (`reviewed`).
       seat().then((t) => {
         token = t;
         if (note === "no_game") {
@@ -540,7 +601,5 @@ export const backend = (() => {
         if (e.persisted && !socket && token !== undefined) open();
       });
     },
-    // For tests and figures: the engine's bench.
-    bench: (depth) => engine.bench(depth),
   };
 })();

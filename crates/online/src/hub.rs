@@ -4,17 +4,25 @@
 //! (a flag, an abort); on PostgreSQL, notifications from other nodes bring their
 //! events in.
 
-use crate::messages::ClientMsg;
+use crate::messages::{
+    BoardMsg, BySide, ClientMsg, ClockMsg, EventMsg, Moves, PresenceMsg, ResultMsg, ServerMsg,
+    StateMsg,
+};
 use crate::model::{Context, Decision, Event, GameState, Refusal, Side, Stored};
+use crate::notify::Notice;
 use crate::store::{AppendError, NewGame, Store};
 use crate::{now_ms, token_hash};
-use serde_json::{json, Value};
+use jungle_app::line::MoveKind;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
 
-/// A message to a game's connections (already JSON).
-pub type Out = Arc<Value>;
+/// A message to a game's connections, written once (`ServerMsg::text`).
+pub type Out = Arc<str>;
+
+/// The messages a game's channel keeps for a connection that reads late; one further
+/// behind gets the whole state again.
+const CHANNEL_DEPTH: usize = 16;
 
 /// Who is connected to a game's seats, by node (a node's counts come from its
 /// notifications), and since when a seat has had no one.
@@ -38,9 +46,23 @@ impl Presence {
         c
     }
 
+    /// Since when each seat is gone, after it had come (`None` while it is here).
+    pub fn gone_since(&self) -> BySide<Option<i64>> {
+        let gone = |side: Side| self.gone_since[side.index()].filter(|_| !self.here(side));
+        BySide {
+            red: gone(Side::Red),
+            blue: gone(Side::Blue),
+        }
+    }
+
     /// The presence message for the game's connections.
-    pub fn message(&self) -> Value {
-        json!({"t": "presence", "red": self.here(Side::Red), "blue": self.here(Side::Blue)})
+    pub fn message(&self) -> Out {
+        ServerMsg::Presence(PresenceMsg {
+            red: self.here(Side::Red),
+            blue: self.here(Side::Blue),
+            gone_since: self.gone_since(),
+        })
+        .text()
     }
 
     fn update(&mut self, node: &str, counts: [u32; 2], now: i64) {
@@ -63,9 +85,10 @@ pub struct Live {
     pub presence: Mutex<Presence>,
 }
 
+/// What a node holds of a game: its state (the log is the database's), the seats'
+/// token hashes, and its timer.
 struct Inner {
     state: GameState,
-    log: Vec<Stored>,
     hashes: [Option<String>; 2],
     timer: Option<tokio::task::JoinHandle<()>>,
 }
@@ -89,50 +112,65 @@ pub struct Hub {
     games: Mutex<HashMap<String, Arc<Live>>>,
 }
 
-/// The client's view of a game at `now`: everything but the tokens.
-pub fn state_json(
+/// The client's view of a game at `now`: everything but the tokens, the board's too.
+pub fn state_msg(
     id: &str,
     st: &GameState,
     you: Option<Side>,
     presence: &Presence,
     now: i64,
-) -> Value {
-    let clocks = st.clocks_at(now);
-    json!({
-        "t": "state",
-        "id": id,
-        "v": st.version,
-        "rules": st.rules.to_string(),
-        "tc": st.tc().to_string(),
-        "status": st.status(),
-        "you": you,
-        "seated": {"red": st.seated[0], "blue": st.seated[1]},
-        "moves": st.moves(),
-        "fen": st.game.position().to_fen(),
-        "to_move": st.to_move(),
-        "clock": {"red": clocks[0], "blue": clocks[1], "running": st.running()},
-        "deadline": st.deadline().map(|d| d.0),
-        "now": now,
-        "draw_offer": st.draw_offer,
-        "rematch_offer": st.rematch_offer,
-        "rematch": st.rematch,
-        "result": st.end.as_ref().map(|(r, why)| json!({"result": r, "reason": why})),
-        "presence": {"red": presence.here(Side::Red), "blue": presence.here(Side::Blue)},
-    })
+) -> StateMsg {
+    // Each position and each move's kind, from the start (the page browses them).
+    let mut pos = *st.game.start_position();
+    let mut fens = vec![pos.to_fen()];
+    let mut kinds = Vec::new();
+    for &m in st.game.moves() {
+        kinds.push(MoveKind::of(&pos, m));
+        pos.play(m);
+        fens.push(pos.to_fen());
+    }
+    StateMsg {
+        id: id.to_string(),
+        v: st.version,
+        rules: st.rules.to_string(),
+        tc: st.tc().to_string(),
+        status: st.status(),
+        you,
+        seated: BySide::of(st.seated),
+        moves: st.moves(),
+        fen: st.game.position().to_fen(),
+        to_move: st.to_move(),
+        clock: ClockMsg::of(st, now),
+        deadline: st.deadline().map(|d| d.0),
+        now,
+        draw_offer: st.draw_offer,
+        rematch_offer: st.rematch_offer,
+        rematch: st.rematch.clone(),
+        result: st.end.as_ref().map(|(r, why)| ResultMsg {
+            result: r.clone(),
+            reason: why.clone(),
+        }),
+        presence: BySide {
+            red: presence.here(Side::Red),
+            blue: presence.here(Side::Blue),
+        },
+        gone_since: presence.gone_since(),
+        board: BoardMsg {
+            terrain: jungle_app::view::terrains(),
+            fens,
+            kinds,
+            moves: Moves::of(st),
+        },
+    }
 }
 
-/// An event as sent: the event, with the clocks after it.
-pub fn event_json(e: &Stored, st_after: &GameState) -> Value {
-    let clocks = st_after.clocks_at(e.at);
-    json!({
-        "t": "event",
-        "v": e.v,
-        "at": e.at,
-        "e": e.ev,
-        "clock": {"red": clocks[0], "blue": clocks[1], "running": st_after.running()},
-        "fen": st_after.game.position().to_fen(),
-        "status": st_after.status(),
-    })
+/// The kind of the move event `e` would play in `st` (before it is folded in).
+fn kind_of(st: &GameState, e: &Stored) -> Option<MoveKind> {
+    let Event::Move { mv, .. } = &e.ev else {
+        return None;
+    };
+    let m = mv.parse().ok()?;
+    Some(MoveKind::of(st.game.position(), m))
 }
 
 /// A fresh random id for a game: 12 letters and digits of a 32-sign alphabet (60 bits).
@@ -173,12 +211,11 @@ impl Hub {
         };
         let log = self.store.events(id, 0).await?;
         let state = GameState::replay(&log)?;
-        let (tx, _) = broadcast::channel(256);
+        let (tx, _) = broadcast::channel(CHANNEL_DEPTH);
         let live = Arc::new(Live {
             id: id.to_string(),
             inner: tokio::sync::Mutex::new(Inner {
                 state,
-                log,
                 hashes: row.hashes,
                 timer: None,
             }),
@@ -302,32 +339,36 @@ impl Hub {
     }
 
     /// The full state for one viewer, and the version it is at.
-    pub async fn snapshot(&self, live: &Live, you: Option<Side>) -> (Value, u64) {
+    pub async fn snapshot(&self, live: &Live, you: Option<Side>) -> (StateMsg, u64) {
         let inner = live.inner.lock().await;
         let presence = live.presence.lock();
         let empty = Presence::default();
         let p = presence.as_deref().unwrap_or(&empty);
         (
-            state_json(&live.id, &inner.state, you, p, now_ms()),
+            state_msg(&live.id, &inner.state, you, p, now_ms()),
             inner.state.version,
         )
     }
 
-    /// The events after `since`, if this node still has them all in order (it keeps
-    /// the whole log), else `None`.
-    pub async fn since(&self, live: &Live, since: u64) -> Option<Vec<Value>> {
-        let inner = live.inner.lock().await;
-        if since == 0 || since > inner.state.version {
+    /// The events after `since` up to this node's version, read from the database's log
+    /// (the node keeps only the state), each with what it left; `None` when `since` is
+    /// not a version of this game or the log cannot be read.
+    pub async fn since(&self, live: &Live, since: u64) -> Option<Vec<EventMsg>> {
+        let version = live.inner.lock().await.state.version;
+        if since == 0 || since > version {
             return None;
         }
-        let start = since as usize;
-        let mut replay = GameState::replay(inner.log.get(..start.max(1))?).ok()?;
+        let log = self.store.events(&live.id, 0).await.ok()?;
+        let mut replay = GameState::replay(log.get(..since as usize)?).ok()?;
         let mut out = Vec::new();
-        for e in inner.log.get(start.max(1)..)? {
+        for e in log
+            .get(since as usize..)?
+            .iter()
+            .take_while(|e| e.v <= version)
+        {
+            let kind = kind_of(&replay, e);
             replay.apply(e).ok()?;
-            if e.v > since {
-                out.push(event_json(e, &replay));
-            }
+            out.push(EventMsg::of(e, kind, &replay));
         }
         Some(out)
     }
@@ -460,12 +501,14 @@ impl Hub {
     /// Folds stored events in and sends them to the game's connections.
     fn fold_in(&self, live: &Live, inner: &mut Inner, stored: Vec<Stored>) {
         for s in stored {
+            let kind = kind_of(&inner.state, &s);
             if let Err(e) = inner.state.apply(&s) {
                 log::error!("game {}: {e}", live.id);
                 return;
             }
-            let _ = live.tx.send(Arc::new(event_json(&s, &inner.state)));
-            inner.log.push(s);
+            let _ = live
+                .tx
+                .send(ServerMsg::Event(Box::new(EventMsg::of(&s, kind, &inner.state))).text());
         }
     }
 
@@ -480,6 +523,22 @@ impl Hub {
             inner.hashes = row.hashes;
         }
         self.arm_locked(live, inner);
+    }
+
+    /// A notification of another node's (none of ours: they are skipped).
+    pub async fn notified(self: &Arc<Self>, notice: Notice) {
+        if notice.node() == self.node {
+            return;
+        }
+        match notice {
+            Notice::Changed { game, .. } => self.changed(&game).await,
+            Notice::Presence { game, node, counts } => {
+                if let Ok(Some(live)) = self.get(&game).await {
+                    let msg = self.presence(&live, &node, counts);
+                    let _ = live.tx.send(msg);
+                }
+            }
+        }
     }
 
     /// A notification: game `id` changed on another node.
@@ -513,7 +572,7 @@ impl Hub {
     }
 
     /// Presence counts of a node for a game (ours, or another's by notification).
-    pub fn presence(&self, live: &Live, node: &str, counts: [u32; 2]) -> Value {
+    pub fn presence(&self, live: &Live, node: &str, counts: [u32; 2]) -> Out {
         let mut p = match live.presence.lock() {
             Ok(p) => p,
             Err(e) => e.into_inner(),

@@ -3,14 +3,16 @@
 //! a database (SQLite by default, PostgreSQL for several nodes). Protocol:
 //! protocol.md, section "Online games".
 //!
-//! `model` is the game with no network and no database, `messages` what clients send
-//! read into types, `store` the database, `hub` the games in memory, `server` the HTTP
-//! and websocket front.
+//! `model` is the game with no network and no database, `clock` its clock and time
+//! controls, `messages` what clients send and what the server sends, each one type,
+//! `store` the database (and `notify` what its nodes tell each other), `hub` the games
+//! in memory, `server` the HTTP and websocket front.
 
 pub mod clock;
 pub mod hub;
 pub mod messages;
 pub mod model;
+pub mod notify;
 pub mod server;
 pub mod store;
 

@@ -1,9 +1,15 @@
-//! What a client sends on a game's websocket, read into a type: at most
-//! `MAX_MESSAGE` bytes of JSON whose `t` names the kind; anything else is refused
-//! with a code. No network here, so the fuzz target and the tests use it as is.
+//! The messages of a game's websocket, each one type: what a client sends
+//! (`ClientMsg`), read from at most `MAX_MESSAGE` bytes of JSON whose `t` names the
+//! kind (anything else is refused with a code), and what the server sends
+//! (`ServerMsg`), written here only. No network here, so the fuzz target and the tests
+//! use it as is.
 
-use crate::model::Refusal;
-use serde::Deserialize;
+use crate::model::{Event, GameState, Refusal, Side, Stored};
+use jungle_app::line::MoveKind;
+use jungle_app::view::{SquareView, Target};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The largest message a client may send (bytes).
 pub const MAX_MESSAGE: usize = 4096;
@@ -66,13 +72,221 @@ impl ClientMsg {
     }
 }
 
+// ----- what the server sends --------------------------------------------------------
+
+/// Each side's value of something (`{"red": …, "blue": …}`).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BySide<T> {
+    pub red: T,
+    pub blue: T,
+}
+
+impl<T: Copy> BySide<T> {
+    pub fn of(values: [T; 2]) -> BySide<T> {
+        BySide {
+            red: values[0],
+            blue: values[1],
+        }
+    }
+}
+
+/// The clocks: each side's time left (ms) at the message's time, and whose runs.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct ClockMsg {
+    pub red: i64,
+    pub blue: i64,
+    pub running: Option<Side>,
+}
+
+impl ClockMsg {
+    pub fn of(st: &GameState, at: i64) -> ClockMsg {
+        let c = st.clocks_at(at);
+        ClockMsg {
+            red: c[0],
+            blue: c[1],
+            running: st.running(),
+        }
+    }
+}
+
+/// The result and its reason code (`model::reason`).
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct ResultMsg {
+    pub result: String,
+    pub reason: String,
+}
+
+/// What the board shows of the position now, from the rules core (the page checks no
+/// rule): where each animal of the side to move may go, and where only the anti-chase
+/// rules forbid it (the board's `legal` and `forbidden`, as `jungle gui`'s view has
+/// them). Empty once the game is over.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Moves {
+    pub legal: BTreeMap<String, Vec<Target>>,
+    pub forbidden: BTreeMap<String, Vec<String>>,
+}
+
+impl Moves {
+    pub fn of(st: &GameState) -> Moves {
+        if st.is_over() {
+            return Moves {
+                legal: BTreeMap::new(),
+                forbidden: BTreeMap::new(),
+            };
+        }
+        let (legal, forbidden) = jungle_app::view::targets_of(&st.game);
+        Moves { legal, forbidden }
+    }
+}
+
+/// The board of a whole game, in a `state` message: the terrain, each position (the
+/// start's first) and each move's kind, and the moves now.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct BoardMsg {
+    pub terrain: Vec<SquareView>,
+    pub fens: Vec<String>,
+    pub kinds: Vec<MoveKind>,
+    #[serde(flatten)]
+    pub moves: Moves,
+}
+
+/// The board after an event: the moves now, and a move's kind.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct BoardNow {
+    #[serde(flatten)]
+    pub moves: Moves,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<MoveKind>,
+}
+
+/// The whole game for one viewer (`you`: its seat), at `now`.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct StateMsg {
+    pub id: String,
+    pub v: u64,
+    pub rules: String,
+    pub tc: String,
+    pub status: &'static str,
+    pub you: Option<Side>,
+    pub seated: BySide<bool>,
+    pub moves: Vec<String>,
+    pub fen: String,
+    pub to_move: Side,
+    pub clock: ClockMsg,
+    pub deadline: Option<i64>,
+    pub now: i64,
+    pub draw_offer: Option<Side>,
+    pub rematch_offer: Option<Side>,
+    pub rematch: Option<String>,
+    pub result: Option<ResultMsg>,
+    pub presence: BySide<bool>,
+    /// Since when each seat is gone (server ms), after it had come; null while it is
+    /// here or before it first came.
+    pub gone_since: BySide<Option<i64>>,
+    pub board: BoardMsg,
+}
+
+/// An event of the game's log, with what it left: the clocks, the position, the
+/// status and the board's moves.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct EventMsg {
+    pub v: u64,
+    pub at: i64,
+    pub e: Event,
+    pub clock: ClockMsg,
+    pub fen: String,
+    pub status: &'static str,
+    pub board: BoardNow,
+}
+
+impl EventMsg {
+    /// `e`, folded into `after` (the state it left); `kind`: a move's.
+    pub fn of(e: &Stored, kind: Option<MoveKind>, after: &GameState) -> EventMsg {
+        EventMsg {
+            v: e.v,
+            at: e.at,
+            e: e.ev.clone(),
+            clock: ClockMsg::of(after, e.at),
+            fen: after.game.position().to_fen(),
+            status: after.status(),
+            board: BoardNow {
+                moves: Moves::of(after),
+                kind,
+            },
+        }
+    }
+}
+
+/// Who is connected to each seat, and since when a seat is gone.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct PresenceMsg {
+    pub red: bool,
+    pub blue: bool,
+    pub gone_since: BySide<Option<i64>>,
+}
+
+/// A refusal: the command it answers (`to`, when the server could read it), a code, a
+/// sentence, and the code's arguments (a refused move's rule and animals: the board
+/// app's codes `illegalBecause`, `chase73`, `chase175`, which the page words).
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct RefusedMsg {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<&'static str>,
+    pub code: &'static str,
+    pub reason: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub args: BTreeMap<&'static str, String>,
+}
+
+/// What the server sends on a game's websocket: one type, written as JSON here only
+/// (`text`), its kind in `t`.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ServerMsg {
+    State(Box<StateMsg>),
+    Event(Box<EventMsg>),
+    Presence(PresenceMsg),
+    /// The catch-up is done: the seat this connection holds, and the version it is at.
+    Welcome {
+        you: Option<Side>,
+        v: u64,
+    },
+    Pong {
+        now: i64,
+    },
+    /// A move sent again that the server already has.
+    Ack {
+        ply: u32,
+        v: u64,
+    },
+    Refused(RefusedMsg),
+}
+
+impl ServerMsg {
+    /// The message as sent.
+    pub fn text(&self) -> Arc<str> {
+        // Plain data: writing it cannot fail.
+        Arc::from(serde_json::to_string(self).unwrap_or_else(|_| "{}".into()))
+    }
+
+    /// The refusal of `refusal`, answering the command `to` if known.
+    pub fn refused(to: Option<&'static str>, refusal: Refusal) -> ServerMsg {
+        ServerMsg::Refused(RefusedMsg {
+            to,
+            code: refusal.code,
+            reason: refusal.reason,
+            args: refusal.args.into_iter().collect(),
+        })
+    }
+}
+
 /// The fuzz target's and the tests' exercise: each line of `data` is a message from
 /// a seat chosen by its first byte (red, blue or none), at a time moved on by its
 /// second; every message is read and decided against one game, the events folded in.
 /// Checks: nothing panics; a refusal changes nothing; every stored event is the next
 /// version and the state replays from the log to the same game.
 pub fn exercise(data: &[u8]) {
-    use crate::model::{Context, Event, GameState, Side, Stored};
+    use crate::model::Context;
     let created = Stored {
         v: 1,
         at: 0,

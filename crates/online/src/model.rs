@@ -125,6 +125,8 @@ pub struct Stored {
 pub struct Refusal {
     pub code: &'static str,
     pub reason: String,
+    /// What the code's words name (a refused move's rule and animals).
+    pub args: Vec<(&'static str, String)>,
 }
 
 impl Refusal {
@@ -132,7 +134,13 @@ impl Refusal {
         Refusal {
             code,
             reason: reason.into(),
+            args: Vec::new(),
         }
+    }
+
+    /// The refusal with the arguments its code's words name.
+    pub fn with(self, args: Vec<(&'static str, String)>) -> Refusal {
+        Refusal { args, ..self }
     }
 }
 
@@ -176,18 +184,34 @@ pub struct GameState {
     pub end: Option<(String, String)>,
 }
 
-/// The core's refusal of a move as a code and its reason.
+/// The core's refusal of a move: a code and its reason. A move the board refuses names
+/// its rule, one the anti-chase rules forbid names the rule and the animal, with the
+/// board app's codes (`illegalBecause`, `chase73`, `chase175`), which the page words.
 fn core_refusal(e: MoveError, game: &Game, text: &str) -> Refusal {
+    let parsed = text.parse::<jungle_core::board::Move>().ok();
     match e {
         MoveError::Malformed(_) => Refusal::new("malformed_move", e.to_string()),
-        MoveError::Illegal(_) => Refusal::new("illegal", e.to_string()),
+        MoveError::Illegal(_) => match parsed.and_then(|m| game.why_illegal(m)) {
+            Some(why) => {
+                let mut args = vec![("move", text.to_string()), ("why", why.code().to_string())];
+                args.extend(why.args());
+                Refusal::new("illegalBecause", format!("{e}: {why}")).with(args)
+            }
+            None => Refusal::new("illegal", e.to_string()),
+        },
         MoveError::Forbidden(_) => {
             // The explanation names the rule (7-3 or 17-5).
-            let why = jungle_core::with_move_rules!(game.rules().moves, R => game.position().parse_move_with::<R>(text))
-                .ok()
-                .and_then(|m| game.chase_explanation(m))
-                .unwrap_or_else(|| e.to_string());
-            Refusal::new("forbidden", why)
+            let why = parsed.and_then(|m| game.chase_explanation(m));
+            let code = match &why {
+                Some(w) if w.starts_with("rule 7-3") => "chase73",
+                Some(w) if w.starts_with("rule 17-5") => "chase175",
+                _ => "forbidden",
+            };
+            let animal = parsed.map_or("", |m| game.position().mover(m).name());
+            Refusal::new(code, why.unwrap_or_else(|| e.to_string())).with(vec![
+                ("move", text.to_string()),
+                ("animal", animal.to_string()),
+            ])
         }
     }
 }

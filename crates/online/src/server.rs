@@ -1,12 +1,12 @@
 //! The HTTP and websocket front (axum on tokio): creating and joining games, the
-//! lobby, "your games", records, a websocket per game, the board site's files.
-//! protocol.md, section "Online games", describes every endpoint and message.
+//! lobby, "your games", records, a websocket per game, and the page. docs/online.md
+//! describes every endpoint and message.
 
 use crate::clock::online_tc;
 use crate::hub::{Hub, Live, Reply};
-use crate::messages::{self, ClientMsg, MAX_MESSAGE};
-use crate::model::Side;
-use crate::store::{Kind, Store, CHANNEL};
+use crate::messages::{self, ClientMsg, ServerMsg, MAX_MESSAGE};
+use crate::model::{Refusal, Side};
+use crate::store::{Kind, Store};
 use crate::{now_ms, token_hash, token_ok, ServeArgs};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -15,11 +15,11 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota};
 use jungle_core::game::Rules;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::path::PathBuf;
@@ -28,6 +28,11 @@ use std::time::Duration;
 
 /// The time a new connection has to say `hello`.
 const HELLO_WAIT: Duration = Duration::from_secs(10);
+/// The buffers of a websocket (tungstenite's read buffer is 128 KB by default): a
+/// message is at most `MAX_MESSAGE` bytes in, a few kilobytes out.
+const WS_READ_BUFFER: usize = 4 * 1024;
+const WS_WRITE_BUFFER: usize = 0;
+const WS_MAX_WRITE_BUFFER: usize = 256 * 1024;
 
 /// What every handler shares.
 pub struct App {
@@ -43,47 +48,94 @@ pub type LocalBoards = dyn Fn(usize) -> Result<Router, String> + Send + Sync;
 
 type Shared = State<Arc<App>>;
 
-/// A refusal as HTTP: a status, and `{"code", "reason"}`.
-fn refuse(status: StatusCode, code: &str, reason: impl Into<String>) -> Response {
-    (status, Json(json!({"code": code, "reason": reason.into()}))).into_response()
+/// Why a request was refused: a status, a code and a sentence (`{"code", "reason"}`);
+/// an error of the server's own is logged and said as `internal`.
+#[derive(Debug)]
+pub enum ApiError {
+    Refused(StatusCode, &'static str, String),
+    Internal(String),
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, reason: impl Into<String>) -> ApiError {
+        ApiError::Refused(status, code, reason.into())
+    }
+}
+
+impl From<String> for ApiError {
+    fn from(e: String) -> ApiError {
+        ApiError::Internal(e)
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
 }
 
 /// A body that is not the JSON asked for, or too big.
-fn bad_body(e: JsonRejection) -> Response {
-    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        refuse(e.status(), "too_big", "the request body is too big")
-    } else {
-        refuse(StatusCode::BAD_REQUEST, "malformed", e.body_text())
+impl From<JsonRejection> for ApiError {
+    fn from(e: JsonRejection) -> ApiError {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(e.status(), "too_big", "the request body is too big")
+        } else {
+            ApiError::new(StatusCode::BAD_REQUEST, "malformed", e.body_text())
+        }
     }
 }
 
-fn internal(e: impl std::fmt::Display) -> Response {
-    log::error!("{e}");
-    refuse(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    code: &'a str,
+    reason: &'a str,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        match self {
+            ApiError::Refused(status, code, reason) => (
+                status,
+                Json(ErrorBody {
+                    code,
+                    reason: &reason,
+                }),
+            )
+                .into_response(),
+            ApiError::Internal(e) => {
+                log::error!("{e}");
+                let body = ErrorBody {
+                    code: "internal",
+                    reason: &e,
+                };
+                (StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response()
+            }
+        }
+    }
+}
+
+type Answer = Result<Response, ApiError>;
+
+fn no_game() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no_game", "no such game")
 }
 
 impl App {
-    /// The body of a request limited per address: refused when the address is over
-    /// its rate, or the body is not the JSON asked for.
-    fn limited_body<T>(
-        &self,
-        ip: IpAddr,
-        body: Result<Json<T>, JsonRejection>,
-    ) -> Result<T, Box<Response>> {
-        if let Some(r) = self.limited(ip) {
-            return Err(Box::new(r));
-        }
-        body.map(|Json(b)| b).map_err(|e| Box::new(bad_body(e)))
-    }
-
-    fn limited(&self, ip: IpAddr) -> Option<Response> {
-        self.limiter.check_key(&ip).is_err().then(|| {
-            refuse(
+    /// Refused when the address is over its rate.
+    fn limited(&self, ip: IpAddr) -> Result<(), ApiError> {
+        match self.limiter.check_key(&ip) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "rate",
                 "too many requests from this address: wait a little",
-            )
-        })
+            )),
+        }
+    }
+
+    /// The game `id`.
+    async fn game(&self, id: &str) -> Result<Arc<Live>, ApiError> {
+        self.hub.get(id).await?.ok_or_else(no_game)
     }
 }
 
@@ -108,8 +160,8 @@ struct MineReq {
 
 /// Checks a new game's rules and time control: `(rules text, tc text)`, or the
 /// refusal (400 `bad_tc`, `bad_rules`).
-fn game_settings(tc: &str, rules: Option<&str>) -> Result<(String, String), Box<Response>> {
-    let bad = |code: &str, why: String| Box::new(refuse(StatusCode::BAD_REQUEST, code, why));
+fn game_settings(tc: &str, rules: Option<&str>) -> Result<(String, String), ApiError> {
+    let bad = |code: &'static str, why: String| ApiError::new(StatusCode::BAD_REQUEST, code, why);
     let tc = online_tc(tc).map_err(|e| bad("bad_tc", e))?;
     let rules = rules.unwrap_or("jungle");
     if rules.len() > 200 {
@@ -129,14 +181,25 @@ fn random_side() -> Side {
     }
 }
 
-fn seat_json(id: &str, side: Side, token: &str) -> Value {
-    json!({
-        "id": id,
-        "side": side,
-        "token": token,
-        "play_url": format!("/play/{id}"),
-        "watch_url": format!("/watch/{id}"),
-        "ws_url": format!("/api/games/{id}/ws"),
+/// A seat taken: the game, the side and the token that holds it, and the links.
+#[derive(Serialize)]
+struct SeatBody {
+    id: String,
+    side: Side,
+    token: String,
+    play_url: String,
+    watch_url: String,
+    ws_url: String,
+}
+
+fn seat_body(id: &str, side: Side, token: String) -> Json<SeatBody> {
+    Json(SeatBody {
+        id: id.to_string(),
+        side,
+        token,
+        play_url: format!("/play/{id}"),
+        watch_url: format!("/watch/{id}"),
+        ws_url: format!("/api/games/{id}/ws"),
     })
 }
 
@@ -144,25 +207,20 @@ async fn create(
     State(app): Shared,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Result<Json<CreateReq>, JsonRejection>,
-) -> Response {
-    let req = match app.limited_body(addr.ip(), body) {
-        Ok(req) => req,
-        Err(refusal) => return *refusal,
-    };
-    let (rules, tc) = match game_settings(&req.tc, req.rules.as_deref()) {
-        Ok(s) => s,
-        Err(refusal) => return *refusal,
-    };
+) -> Answer {
+    app.limited(addr.ip())?;
+    let Json(req) = body?;
+    let (rules, tc) = game_settings(&req.tc, req.rules.as_deref())?;
     let side = match req.color.as_deref().unwrap_or("random") {
         "red" => Side::Red,
         "blue" => Side::Blue,
         "random" => random_side(),
         _ => {
-            return refuse(
+            return Err(ApiError::new(
                 StatusCode::BAD_REQUEST,
                 "bad_color",
                 "color: red, blue or random",
-            )
+            ))
         }
     };
     create_game(&app, &addr, &rules, &tc, side, req.lobby.unwrap_or(false)).await
@@ -175,100 +233,98 @@ async fn create_game(
     tc: &str,
     side: Side,
     lobby: bool,
-) -> Response {
+) -> Answer {
     let ip = addr.ip().to_string();
-    match app.hub.store.open_games_of(&ip).await {
-        Ok(n) if n >= app.max_open_per_ip => {
-            return refuse(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_games",
-                format!("this address has {n} games not finished"),
-            )
-        }
-        Ok(_) => {}
-        Err(e) => return internal(e),
+    let open = app.hub.store.open_games_of(&ip).await?;
+    if open >= app.max_open_per_ip {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_games",
+            format!("this address has {open} games not finished"),
+        ));
     }
-    match app.hub.create(rules, tc, side, lobby, &ip).await {
-        Ok((id, token)) => {
-            (StatusCode::CREATED, Json(seat_json(&id, side, &token))).into_response()
-        }
-        Err(e) => internal(e),
-    }
+    let (id, token) = app.hub.create(rules, tc, side, lobby, &ip).await?;
+    Ok((StatusCode::CREATED, seat_body(&id, side, token)).into_response())
 }
 
 async fn join(
     State(app): Shared,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
-) -> Response {
-    if let Some(r) = app.limited(addr.ip()) {
-        return r;
-    }
-    let live = match app.hub.get(&id).await {
-        Ok(Some(l)) => l,
-        Ok(None) => return no_game(),
-        Err(e) => return internal(e),
-    };
+) -> Answer {
+    app.limited(addr.ip())?;
+    let live = app.game(&id).await?;
     match app.hub.join(&live).await {
-        Ok((side, token)) => Json(seat_json(&id, side, &token)).into_response(),
-        Err(r) => refuse(StatusCode::CONFLICT, r.code, r.reason),
+        Ok((side, token)) => Ok(seat_body(&id, side, token).into_response()),
+        Err(r) => Err(ApiError::Refused(StatusCode::CONFLICT, r.code, r.reason)),
     }
 }
 
-fn no_game() -> Response {
-    refuse(StatusCode::NOT_FOUND, "no_game", "no such game")
+async fn game_state(State(app): Shared, Path(id): Path<String>) -> Answer {
+    let live = app.game(&id).await?;
+    Ok(Json(app.hub.snapshot(&live, None).await.0).into_response())
 }
 
-async fn game_state(State(app): Shared, Path(id): Path<String>) -> Response {
-    match app.hub.get(&id).await {
-        Ok(Some(live)) => Json(app.hub.snapshot(&live, None).await.0).into_response(),
-        Ok(None) => no_game(),
-        Err(e) => internal(e),
-    }
-}
-
-async fn record(State(app): Shared, Path(id): Path<String>) -> Response {
-    match app.hub.get(&id).await {
-        Ok(Some(live)) => {
-            let (text, _) = app.hub.record(&live).await;
+async fn record(State(app): Shared, Path(id): Path<String>) -> Answer {
+    let live = app.game(&id).await?;
+    let (text, _) = app.hub.record(&live).await;
+    Ok((
+        [
             (
-                [
-                    (
-                        header::CONTENT_TYPE,
-                        "text/plain; charset=utf-8".to_string(),
-                    ),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        format!("attachment; filename=\"jungle-{id}.txt\""),
-                    ),
-                ],
-                text,
-            )
-                .into_response()
-        }
-        Ok(None) => no_game(),
-        Err(e) => internal(e),
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"jungle-{id}.txt\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// A game of the lobby or of "your games", as listed.
+#[derive(Serialize)]
+struct RowBody {
+    id: String,
+    tc: String,
+    rules: String,
+    status: String,
+    created_at: i64,
+    open_side: Option<Side>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    side: Option<Side>,
+}
+
+fn row_body(r: &crate::store::GameRow, side: Option<Side>) -> RowBody {
+    let open_side = if r.hashes[0].is_none() {
+        Some(Side::Red)
+    } else if r.hashes[1].is_none() {
+        Some(Side::Blue)
+    } else {
+        None
+    };
+    RowBody {
+        id: r.id.clone(),
+        tc: r.tc.clone(),
+        rules: r.rules.clone(),
+        status: r.status.clone(),
+        created_at: r.created_at,
+        open_side,
+        side,
     }
 }
 
-fn row_json(r: &crate::store::GameRow) -> Value {
-    json!({
-        "id": r.id,
-        "tc": r.tc,
-        "rules": r.rules,
-        "status": r.status,
-        "created_at": r.created_at,
-        "open_side": if r.hashes[0].is_none() { Some("red") } else if r.hashes[1].is_none() { Some("blue") } else { None },
-    })
+#[derive(Serialize)]
+struct GamesBody {
+    games: Vec<RowBody>,
 }
 
-async fn lobby(State(app): Shared) -> Response {
-    match app.hub.store.lobby().await {
-        Ok(rows) => {
-            Json(json!({"games": rows.iter().map(row_json).collect::<Vec<_>>()})).into_response()
-        }
-        Err(e) => internal(e),
-    }
+async fn lobby(State(app): Shared) -> Answer {
+    let rows = app.hub.store.lobby().await?;
+    let games = rows.iter().map(|r| row_body(r, None)).collect();
+    Ok(Json(GamesBody { games }).into_response())
 }
 
 /// Quick pairing: the oldest open challenge with the same clock and rules, else a new
@@ -277,25 +333,17 @@ async fn quick(
     State(app): Shared,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Result<Json<QuickReq>, JsonRejection>,
-) -> Response {
-    let req = match app.limited_body(addr.ip(), body) {
-        Ok(req) => req,
-        Err(refusal) => return *refusal,
-    };
-    let (rules, tc) = match game_settings(&req.tc, req.rules.as_deref()) {
-        Ok(s) => s,
-        Err(refusal) => return *refusal,
-    };
-    let open = match app.hub.store.lobby().await {
-        Ok(rows) => rows,
-        Err(e) => return internal(e),
-    };
+) -> Answer {
+    app.limited(addr.ip())?;
+    let Json(req) = body?;
+    let (rules, tc) = game_settings(&req.tc, req.rules.as_deref())?;
+    let open = app.hub.store.lobby().await?;
     for row in open.iter().filter(|r| r.tc == tc && r.rules == rules) {
         let Ok(Some(live)) = app.hub.get(&row.id).await else {
             continue;
         };
         if let Ok((side, token)) = app.hub.join(&live).await {
-            return Json(seat_json(&row.id, side, &token)).into_response();
+            return Ok(seat_body(&row.id, side, token).into_response());
         }
     }
     create_game(&app, &addr, &rules, &tc, random_side(), true).await
@@ -306,38 +354,26 @@ async fn mine(
     State(app): Shared,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     body: Result<Json<MineReq>, JsonRejection>,
-) -> Response {
-    let req = match app.limited_body(addr.ip(), body) {
-        Ok(req) => req,
-        Err(refusal) => return *refusal,
-    };
+) -> Answer {
+    app.limited(addr.ip())?;
+    let Json(req) = body?;
     if req.tokens.len() > 50 || !req.tokens.iter().all(|t| token_ok(t)) {
-        return refuse(
+        return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "bad_token",
             "up to 50 tokens of 32 hex digits",
-        );
+        ));
     }
     let hashes: Vec<String> = req.tokens.iter().map(|t| token_hash(t)).collect();
-    match app.hub.store.games_of(&hashes).await {
-        Ok(rows) => {
-            let games: Vec<Value> = rows
-                .iter()
-                .map(|r| {
-                    let mut v = row_json(r);
-                    let side = if hashes.iter().any(|h| r.hashes[0].as_ref() == Some(h)) {
-                        "red"
-                    } else {
-                        "blue"
-                    };
-                    v["side"] = json!(side);
-                    v
-                })
-                .collect();
-            Json(json!({ "games": games })).into_response()
-        }
-        Err(e) => internal(e),
-    }
+    let rows = app.hub.store.games_of(&hashes).await?;
+    let games = rows
+        .iter()
+        .map(|r| {
+            let red = hashes.iter().any(|h| r.hashes[0].as_ref() == Some(h));
+            row_body(r, Some(if red { Side::Red } else { Side::Blue }))
+        })
+        .collect();
+    Ok(Json(GamesBody { games }).into_response())
 }
 
 /// A websocket upgrade is refused from a page of another site (its `Origin` names
@@ -360,119 +396,57 @@ async fn ws(
     Path(id): Path<String>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
-) -> Response {
+) -> Answer {
     if !origin_ok(&headers) {
-        return refuse(
+        return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "origin",
             "websocket from another site's page",
-        );
+        ));
     }
-    let live = match app.hub.get(&id).await {
-        Ok(Some(l)) => l,
-        Ok(None) => return no_game(),
-        Err(e) => return internal(e),
-    };
-    upgrade
+    let live = app.game(&id).await?;
+    Ok(upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| session(app, live, socket))
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(WS_WRITE_BUFFER)
+        .max_write_buffer_size(WS_MAX_WRITE_BUFFER)
+        .on_upgrade(move |socket| session(app, live, socket)))
 }
 
-fn refused(code: &str, reason: impl Into<String>) -> Value {
-    json!({"t": "refused", "code": code, "reason": reason.into()})
+type Sink = SplitSink<WebSocket, Message>;
+
+async fn send(sink: &mut Sink, text: &Arc<str>) -> bool {
+    sink.send(Message::Text(text.as_ref().into())).await.is_ok()
 }
 
-/// The refusal of a command the server read: it names the command (`to`), so that a
-/// client with several in flight settles the one refused.
-fn refused_to(kind: &str, code: &str, reason: impl Into<String>) -> Value {
-    json!({"t": "refused", "to": kind, "code": code, "reason": reason.into()})
+async fn send_msg(sink: &mut Sink, msg: ServerMsg) -> bool {
+    send(sink, &msg.text()).await
 }
 
-async fn send(sink: &mut futures_util::stream::SplitSink<WebSocket, Message>, v: &Value) -> bool {
-    sink.send(Message::Text(v.to_string().into())).await.is_ok()
+/// A refusal of what the server could not read (no command to name).
+fn unreadable(r: Refusal) -> ServerMsg {
+    ServerMsg::refused(None, r)
 }
 
-/// Reads a client's message, or the refusal to send back.
-fn parse(text: &str) -> Result<ClientMsg, Value> {
-    messages::parse(text).map_err(|r| refused(r.code, r.reason))
-}
-
-/// One websocket connection to a game: `hello`, the catch-up (the events after the
-/// client's version, or the full state), then events out and commands in.
+/// One websocket connection to a game: `hello`, the catch-up, then events out and
+/// commands in.
 async fn session(app: Arc<App>, live: Arc<Live>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
-    let hello = match tokio::time::timeout(HELLO_WAIT, stream.next()).await {
-        Ok(Some(Ok(Message::Text(t)))) => parse(&t),
-        _ => Err(refused("no_hello", "the first message must be hello")),
+    let Some((seat, since)) = hello(&app, &live, &mut sink, &mut stream).await else {
+        return;
     };
-    let (token, since) = match hello {
-        Ok(ClientMsg::Hello { token, since }) => (token, since),
-        Ok(_) => {
-            let _ = send(
-                &mut sink,
-                &refused("no_hello", "the first message must be hello"),
-            )
-            .await;
-            return;
-        }
-        Err(r) => {
-            let _ = send(&mut sink, &r).await;
-            return;
-        }
+    // Subscribed before the catch-up, so that nothing stored meanwhile is missed.
+    let rx = live.tx.subscribe();
+    let Some(last_v) = catch_up(&app, &live, seat, since, &mut sink).await else {
+        return;
     };
-    let hub = &app.hub;
-    let mut seat = None;
-    if let Some(t) = token.as_deref() {
-        seat = if token_ok(t) {
-            hub.seat_of(&live, Some(t)).await
-        } else {
-            None
-        };
-        if seat.is_none() {
-            // Watched, not played: the client is told, and can still watch.
-            if !send(
-                &mut sink,
-                &refused("no_seat", "this token holds no seat in this game"),
-            )
-            .await
-            {
-                return;
-            }
-        }
-    }
-    let mut rx = live.tx.subscribe();
-    let mut last_v;
-    match since {
-        Some(s) => match hub.since(&live, s).await {
-            Some(events) => {
-                last_v = s;
-                for e in events {
-                    last_v = e["v"].as_u64().unwrap_or(last_v);
-                    if !send(&mut sink, &e).await {
-                        return;
-                    }
-                }
-            }
-            None => {
-                let (state, v) = hub.snapshot(&live, seat).await;
-                last_v = v;
-                if !send(&mut sink, &state).await {
-                    return;
-                }
-            }
-        },
-        None => {
-            let (state, v) = hub.snapshot(&live, seat).await;
-            last_v = v;
-            if !send(&mut sink, &state).await {
-                return;
-            }
-        }
-    }
-    if !send(
+    if !send_msg(
         &mut sink,
-        &json!({"t": "welcome", "you": seat, "v": last_v}),
+        ServerMsg::Welcome {
+            you: seat,
+            v: last_v,
+        },
     )
     .await
     {
@@ -481,6 +455,93 @@ async fn session(app: Arc<App>, live: Arc<Live>, socket: WebSocket) {
     if let Some(side) = seat {
         connect(&app, &live, side, 1).await;
     }
+    play(&app, &live, seat, last_v, rx, &mut sink, &mut stream).await;
+    if let Some(side) = seat {
+        connect(&app, &live, side, -1).await;
+    }
+}
+
+/// The connection's `hello`: the seat its token holds (a token of no seat is told so
+/// and watches) and the version it has; `None` when the connection is over.
+async fn hello(
+    app: &App,
+    live: &Live,
+    sink: &mut Sink,
+    stream: &mut SplitStream<WebSocket>,
+) -> Option<(Option<Side>, Option<u64>)> {
+    let no_hello = || unreadable(Refusal::new("no_hello", "the first message must be hello"));
+    let (token, since) = match tokio::time::timeout(HELLO_WAIT, stream.next()).await {
+        Ok(Some(Ok(Message::Text(t)))) => match messages::parse(&t) {
+            Ok(ClientMsg::Hello { token, since }) => (token, since),
+            Ok(_) => {
+                send_msg(sink, no_hello()).await;
+                return None;
+            }
+            Err(r) => {
+                send_msg(sink, unreadable(r)).await;
+                return None;
+            }
+        },
+        _ => {
+            send_msg(sink, no_hello()).await;
+            return None;
+        }
+    };
+    let Some(t) = token.as_deref() else {
+        return Some((None, since));
+    };
+    let seat = if token_ok(t) {
+        app.hub.seat_of(live, Some(t)).await
+    } else {
+        None
+    };
+    if seat.is_none() {
+        let r = Refusal::new("no_seat", "this token holds no seat in this game");
+        if !send_msg(sink, unreadable(r)).await {
+            return None;
+        }
+    }
+    Some((seat, since))
+}
+
+/// What the connection missed: the events after its version, or the whole state; the
+/// version it is then at (`None`: the connection is over).
+async fn catch_up(
+    app: &App,
+    live: &Live,
+    seat: Option<Side>,
+    since: Option<u64>,
+    sink: &mut Sink,
+) -> Option<u64> {
+    if let Some(s) = since {
+        if let Some(events) = app.hub.since(live, s).await {
+            let mut last_v = s;
+            for e in events {
+                last_v = e.v;
+                if !send_msg(sink, ServerMsg::Event(Box::new(e))).await {
+                    return None;
+                }
+            }
+            return Some(last_v);
+        }
+    }
+    let (state, v) = app.hub.snapshot(live, seat).await;
+    send_msg(sink, ServerMsg::State(Box::new(state)))
+        .await
+        .then_some(v)
+}
+
+/// The connection in play: the game's messages out (an event once, in order; a whole
+/// state again when it fell behind), its commands in, rate-limited.
+async fn play(
+    app: &App,
+    live: &Arc<Live>,
+    seat: Option<Side>,
+    mut last_v: u64,
+    mut rx: tokio::sync::broadcast::Receiver<Arc<str>>,
+    sink: &mut Sink,
+    stream: &mut SplitStream<WebSocket>,
+) {
     let limiter = DefaultDirectRateLimiter::direct(
         Quota::per_second(app.messages_per_second).allow_burst(
             app.messages_per_second
@@ -491,80 +552,88 @@ async fn session(app: Arc<App>, live: Arc<Live>, socket: WebSocket) {
         tokio::select! {
             out = rx.recv() => match out {
                 Ok(msg) => {
-                    if let Some(v) = msg.get("v").and_then(Value::as_u64) {
-                        if msg["t"] == "event" {
-                            if v <= last_v {
-                                continue;
-                            }
-                            last_v = v;
+                    // An event the catch-up already sent is skipped.
+                    if let Some(v) = event_version(&msg) {
+                        if v <= last_v {
+                            continue;
                         }
+                        last_v = v;
                     }
-                    if !send(&mut sink, &msg).await {
-                        break;
+                    if !send(sink, &msg).await {
+                        return;
                     }
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    let (state, v) = hub.snapshot(&live, seat).await;
+                    let (state, v) = app.hub.snapshot(live, seat).await;
                     last_v = v;
-                    if !send(&mut sink, &state).await {
-                        break;
+                    if !send_msg(sink, ServerMsg::State(Box::new(state))).await {
+                        return;
                     }
                 }
-                Err(_) => break,
+                Err(_) => return,
             },
             incoming = stream.next() => {
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Binary(_))) => {
-                        if !send(&mut sink, &refused("malformed", "messages are JSON text")).await {
-                            break;
+                        let r = Refusal::new("malformed", "messages are JSON text");
+                        if !send_msg(sink, unreadable(r)).await {
+                            return;
                         }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
                 };
-                if limiter.check().is_err() {
-                    let slow_down = "too many messages: slow down";
-                    let answer = match parse(&text) {
-                        Ok(msg) => refused_to(msg.kind(), "rate", slow_down),
-                        Err(_) => refused("rate", slow_down),
-                    };
-                    if !send(&mut sink, &answer).await {
-                        break;
-                    }
-                    continue;
-                }
-                let reply = match parse(&text) {
-                    Err(r) => Some(r),
-                    Ok(msg) => handle(&app, &live, seat, msg).await,
+                let reply = match messages::parse(&text) {
+                    Err(r) => Some(unreadable(r)),
+                    Ok(msg) if limiter.check().is_err() => Some(ServerMsg::refused(
+                        Some(msg.kind()),
+                        Refusal::new("rate", "too many messages: slow down"),
+                    )),
+                    Ok(msg) => handle(app, live, seat, msg).await,
                 };
                 if let Some(r) = reply {
-                    if !send(&mut sink, &r).await {
-                        break;
+                    if !send_msg(sink, r).await {
+                        return;
                     }
                 }
             }
         }
     }
-    if let Some(side) = seat {
-        connect(&app, &live, side, -1).await;
-    }
+}
+
+/// The version of an event message, read from its text (written by `ServerMsg::text`,
+/// whose `t` comes first and whose event's `v` second).
+fn event_version(text: &str) -> Option<u64> {
+    let rest = text.strip_prefix(r#"{"t":"event","v":"#)?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// One command from a connection; what to answer it directly, if anything.
-async fn handle(app: &App, live: &Arc<Live>, seat: Option<Side>, msg: ClientMsg) -> Option<Value> {
+async fn handle(
+    app: &App,
+    live: &Arc<Live>,
+    seat: Option<Side>,
+    msg: ClientMsg,
+) -> Option<ServerMsg> {
     let kind = msg.kind();
     if matches!(msg, ClientMsg::Hello { .. }) {
-        return Some(refused_to(kind, "hello_again", "hello was already said"));
+        return Some(ServerMsg::refused(
+            Some(kind),
+            Refusal::new("hello_again", "hello was already said"),
+        ));
     }
     if !msg.is_command() {
-        return Some(json!({"t": "pong", "now": now_ms()}));
+        return Some(ServerMsg::Pong { now: now_ms() });
     }
     match app.hub.command(live, seat, msg).await {
         Reply::Done => None,
-        Reply::Again { ply, v } => Some(json!({"t": "ack", "ply": ply, "v": v})),
-        Reply::Refused(r) => Some(refused_to(kind, r.code, r.reason)),
+        Reply::Again { ply, v } => Some(ServerMsg::Ack { ply, v }),
+        Reply::Refused(r) => Some(ServerMsg::refused(Some(kind), r)),
     }
 }
 
@@ -580,9 +649,8 @@ async fn connect(app: &App, live: &Live, side: Side, delta: i32) {
         let counts = p.local(&hub.node, side, delta, now_ms());
         (counts, p.message())
     };
-    let _ = live.tx.send(Arc::new(msg));
-    let payload = format!("p:{}:{}:{}:{}", live.id, hub.node, counts[0], counts[1]);
-    if let Err(e) = hub.store.notify_now(&payload).await {
+    let _ = live.tx.send(msg);
+    if let Err(e) = hub.store.notify_presence(&live.id, counts).await {
         log::warn!("presence not sent to the other nodes: {e}");
     }
 }
@@ -623,7 +691,7 @@ fn file_response(path: &str, body: impl Into<axum::body::Body>) -> Response {
 async fn page_file(Path(path): Path<String>) -> Response {
     match jungle_app::page::file(&path) {
         Some(f) => file_response(f.path, f.body),
-        None => refuse(StatusCode::NOT_FOUND, "not_found", "no such file"),
+        None => ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such file").into_response(),
     }
 }
 
@@ -665,7 +733,9 @@ fn browser_engine(site: PathBuf) -> Router {
             async move {
                 match tokio::fs::read(&file).await {
                     Ok(bytes) => file_response(name, bytes),
-                    Err(e) => internal(format!("{}: {e}", file.display())),
+                    Err(e) => {
+                        ApiError::Internal(format!("{}: {e}", file.display())).into_response()
+                    }
                 }
             }
         })
@@ -739,7 +809,7 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         max_open_per_ip: args.max_open_per_ip,
     });
     if store.kind() == Kind::Postgres {
-        listen(hub.clone(), url.clone()).await?;
+        follow(hub.clone(), url.clone()).await?;
     }
     let resumed = hub.resume().await?;
     log::info!("node {node}: {resumed} games not over resumed");
@@ -806,54 +876,17 @@ async fn background(hub: Arc<Hub>) {
     }
 }
 
-/// PostgreSQL: listens to the other nodes' notifications (a game changed; a seat's
-/// presence on a node).
-async fn listen(hub: Arc<Hub>, url: String) -> Result<(), String> {
-    let mut listener = sqlx::postgres::PgListener::connect(&url)
-        .await
-        .map_err(|e| format!("cannot listen on the database: {e}"))?;
-    listener.listen(CHANNEL).await.map_err(|e| e.to_string())?;
+/// PostgreSQL: follows the other nodes' notifications (a game changed; a seat's
+/// presence on a node); after a lost connection, reads what every game missed.
+async fn follow(hub: Arc<Hub>, url: String) -> Result<(), String> {
+    let mut notices = crate::store::listen(&url).await?;
     tokio::spawn(async move {
-        loop {
-            match listener.try_recv().await {
-                Ok(Some(n)) => notified(&hub, n.payload()).await,
-                // The connection was lost (the listener connects again on the next
-                // call): what was notified meanwhile is read from the database.
-                Ok(None) => {
-                    log::warn!("database notifications: connection lost; catching up");
-                    hub.catch_up_all().await;
-                }
-                Err(e) => {
-                    log::warn!("database notifications: {e}");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
+        while let Some(n) = notices.recv().await {
+            match n {
+                Some(notice) => hub.notified(notice).await,
+                None => hub.catch_up_all().await,
             }
         }
     });
     Ok(())
-}
-
-async fn notified(hub: &Arc<Hub>, payload: &str) {
-    if let Some(rest) = payload.strip_prefix("g:") {
-        match rest.split_once(':') {
-            Some((_, node)) if node == hub.node => {}
-            Some((id, _)) => hub.changed(id).await,
-            None => {}
-        }
-    } else if let Some(rest) = payload.strip_prefix("p:") {
-        let parts: Vec<&str> = rest.split(':').collect();
-        let [id, node, red, blue] = parts[..] else {
-            return;
-        };
-        if node == hub.node {
-            return;
-        }
-        let (Ok(red), Ok(blue)) = (red.parse(), blue.parse()) else {
-            return;
-        };
-        if let Ok(Some(live)) = hub.get(id).await {
-            let msg = hub.presence(&live, node, [red, blue]);
-            let _ = live.tx.send(Arc::new(msg));
-        }
-    }
 }

@@ -6,6 +6,7 @@
 //! created on start and migrated by the versions in `schema_migrations`.
 
 use crate::model::{Event, Side, Stored};
+use crate::notify::{Notice, CHANNEL};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
@@ -104,9 +105,6 @@ pub struct Store {
     /// This node's name, in its notifications (so that it skips its own).
     node: String,
 }
-
-/// The channel of PostgreSQL notifications between nodes.
-pub const CHANNEL: &str = "jungle_online";
 
 impl Store {
     /// Opens (creating if needed) the database at `url` (`sqlite:…` or
@@ -288,21 +286,31 @@ impl Store {
         id: &str,
     ) -> Result<(), sqlx::Error> {
         if self.kind == Kind::Postgres {
+            let notice = Notice::Changed {
+                game: id.to_string(),
+                node: self.node.clone(),
+            };
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANNEL)
-                .bind(format!("g:{id}:{}", self.node))
+                .bind(notice.payload())
                 .execute(&mut **tx)
                 .await?;
         }
         Ok(())
     }
 
-    /// On PostgreSQL, sends a notification outside any transaction (presence).
-    pub async fn notify_now(&self, payload: &str) -> Result<(), sqlx::Error> {
+    /// On PostgreSQL, tells the other nodes this node's connection counts of a game's
+    /// seats (outside any transaction).
+    pub async fn notify_presence(&self, game: &str, counts: [u32; 2]) -> Result<(), sqlx::Error> {
         if self.kind == Kind::Postgres {
+            let notice = Notice::Presence {
+                game: game.to_string(),
+                node: self.node.clone(),
+                counts,
+            };
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(CHANNEL)
-                .bind(payload)
+                .bind(notice.payload())
                 .execute(&self.pool)
                 .await?;
         }
@@ -462,4 +470,41 @@ fn read_game(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         lobby: r.try_get::<i64, _>(6)? != 0,
         status: r.try_get(7)?,
     })
+}
+
+/// PostgreSQL: listens to the other nodes' notifications. Each is sent on the channel
+/// returned; `None` when the connection to the database was lost and notifications may
+/// be missing (the listener connects again on its own).
+pub async fn listen(url: &str) -> Result<tokio::sync::mpsc::Receiver<Option<Notice>>, String> {
+    let mut listener = sqlx::postgres::PgListener::connect(url)
+        .await
+        .map_err(|e| format!("cannot listen on the database: {e}"))?;
+    listener.listen(CHANNEL).await.map_err(|e| e.to_string())?;
+    let (tx, rx) = tokio::sync::mpsc::channel(1024);
+    tokio::spawn(async move {
+        loop {
+            let sent = match listener.try_recv().await {
+                Ok(Some(n)) => match Notice::parse(n.payload()) {
+                    Some(notice) => tx.send(Some(notice)).await,
+                    None => {
+                        log::warn!("database notifications: unreadable '{}'", n.payload());
+                        Ok(())
+                    }
+                },
+                Ok(None) => {
+                    log::warn!("database notifications: connection lost; catching up");
+                    tx.send(None).await
+                }
+                Err(e) => {
+                    log::warn!("database notifications: {e}");
+                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                    Ok(())
+                }
+            };
+            if sent.is_err() {
+                return;
+            }
+        }
+    });
+    Ok(rx)
 }
