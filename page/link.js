@@ -54,4 +54,13 @@ function connect(handlers) {
 
 // `backend`: the back end itself, for the browser tests and figures (window.Jungle);
 // no module uses it (tests/page_modules.rs).
-export const link = { request, connect, hostName: host.name, busy: () => inFlight > 0, backend: host };
+// `localName`: under `jungle serve`, where the visitor's own games run ("engine": this
+// browser, "server": the server's engine); otherwise undefined.
+export const link = {
+  request,
+  connect,
+  hostName: host.name,
+  localName: host.local,
+  busy: () => inFlight > 0,
+  backend: host,
+};

@@ -121,6 +121,10 @@ function openDialog() {
 }
 
 function setUpHome() {
+  // Where the computer plays: in this browser, or on the server (no browser engine
+  // built there).
+  const where = $("engine-where");
+  sayIn(where, () => t(link.localName === "engine" ? "engine.where.browser" : "engine.where.server"));
   $("online-open").hidden = false;
   $("welcome-friend").hidden = false;
   $("online-open").addEventListener("click", openDialog);

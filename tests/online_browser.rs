@@ -581,3 +581,98 @@ async fn two_windows_play_a_friend_on_postgresql() {
     let mut server = Server::start(online_common::free_port(), &args);
     two_windows(&mut server, "postgresql").await;
 }
+
+/// A fresh build with cargo only (no browser engine): the whole site is served, the
+/// page says that the computer plays on the server, a game against the computer and a
+/// lesson's task run on the server's engine, and two windows play each other by the
+/// friend's link. Screenshots `online-server-engine-*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_site_plays_on_the_server_engine_without_the_browser_engine() {
+    let dir = TempDir::new("online-server-engine");
+    let server = Server::without_browser_engine(&dir.0, &sqlite_args(&dir.0));
+    let (status, local) = server.get("/local/backend.js");
+    assert_eq!(status, 200);
+    assert!(
+        local.contains("EventSource"),
+        "the HTTP back end: {local:.200}"
+    );
+    let Some(a) = Browser::open().await else {
+        return;
+    };
+    let wa = &a.client;
+    wa.set_window_size(1280, 800).await.expect("resize");
+    let root = format!("http://{}/", server.addr);
+    wa.goto(&root).await.expect("the root");
+    until(
+        wa,
+        "the board",
+        "Jungle.game.state() && document.querySelector('#board .cell[data-piece]')",
+    )
+    .await;
+    assert_eq!(
+        text_of(wa, "#engine-where").await,
+        "The computer plays on the server."
+    );
+    if !eval::<bool>(wa, "return document.getElementById('welcome').hidden").await {
+        click(wa, "#welcome-play").await;
+    }
+    // The computer answers a move, on the server.
+    until(
+        wa,
+        "Red to move",
+        "Object.keys(Jungle.game.state().legal).length > 0",
+    )
+    .await;
+    browser_common::click_move(wa, "g3", "g4").await;
+    until(
+        wa,
+        "the computer's answer",
+        "Jungle.game.state().moves.length === 2",
+    )
+    .await;
+    shot(wa, "online-server-engine-1-computer").await;
+    // A lesson's first task, judged on the server.
+    browser_common::open_lesson(wa, "steps", "d3", "D", "online-server-engine-2-lessons").await;
+    until(
+        wa,
+        "the task ready",
+        "document.body.dataset.lesson === 'waiting'",
+    )
+    .await;
+    browser_common::click_move(wa, "d3", "d4").await;
+    browser_common::lesson_says(wa, "praise").await;
+    shot(wa, "online-server-engine-3-lesson").await;
+    no_script_errors(wa).await;
+    // Two windows play each other by the friend's link.
+    let red = server.create("5m+3s", "jungle", "red");
+    let id = red["id"].as_str().expect("an id").to_string();
+    let token = red["token"].as_str().expect("a token").to_string();
+    wa.goto(&root).await.expect("the root");
+    wa.execute(
+        &format!("localStorage.setItem('jungle.online.tokens', JSON.stringify({{ '{id}': {{ token: '{token}', side: 'red', at: Date.now() }} }}))"),
+        vec![],
+    )
+    .await
+    .expect("keeps the seat");
+    wa.goto(&format!("{root}play/{id}"))
+        .await
+        .expect("A's game");
+    let Some(b) = Browser::open_phone(390, 844).await else {
+        return;
+    };
+    let wb = &b.client;
+    wb.goto(&format!("{root}play/{id}"))
+        .await
+        .expect("B opens the link");
+    until(wb, "B seated", "(() => { const s = Jungle.game.state(); return s && s.online && s.online.you === 'blue' && s.online.status === 'playing'; })()").await;
+    for ply in 0..4 {
+        let mover = if ply % 2 == 0 { wa } else { wb };
+        play_by_click(mover, if ply % 2 == 0 { "A" } else { "B" }, ply).await;
+    }
+    shows_plies(wa, "A", 4).await;
+    shot(wa, "online-server-engine-4-a-friend").await;
+    no_script_errors(wa).await;
+    no_script_errors(wb).await;
+    b.close().await;
+    a.close().await;
+}

@@ -24,7 +24,7 @@ fn shards(dir: &Path, records: &Path, vars: &[(&str, &str)]) -> Output {
         .env("JUNGLE", env!("CARGO_BIN_EXE_jungle"))
         .env("RECORDS", records)
         .env("GAMES", "2")
-        .env("TC", "1+0.01");
+        .env("TC", "1s+0.01s");
     for (k, v) in vars {
         cmd.env(k, v);
     }

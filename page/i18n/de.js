@@ -120,6 +120,8 @@ export default {
  "players.both": "Zwei Menschen",
  "players.engines": "Engine gegen Engine",
  "level": "Stufe",
+ "engine.where.browser": "Der Computer spielt in deinem Browser.",
+ "engine.where.server": "Der Computer spielt auf dem Server.",
  "labels": "Tiere zeigen",
  "labels.pictures-names": "Bilder und Namen",
  "labels.pictures": "Bilder",

@@ -120,6 +120,8 @@ export default {
  "players.both": "Two people",
  "players.engines": "Engine against engine",
  "level": "Level",
+ "engine.where.browser": "The computer plays in your browser.",
+ "engine.where.server": "The computer plays on the server.",
  "labels": "Animals show",
  "labels.pictures-names": "pictures and names",
  "labels.pictures": "pictures",

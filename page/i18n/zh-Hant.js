@@ -120,6 +120,8 @@ export default {
  "players.both": "兩人對下",
  "players.engines": "引擎對引擎",
  "level": "級別",
+ "engine.where.browser": "電腦在你的瀏覽器裡下棋。",
+ "engine.where.server": "電腦在伺服器上下棋。",
  "labels": "動物顯示",
  "labels.pictures-names": "圖和名字",
  "labels.pictures": "圖",

@@ -120,6 +120,8 @@ export default {
  "players.both": "两人对下",
  "players.engines": "引擎对引擎",
  "level": "级别",
+ "engine.where.browser": "电脑在你的浏览器里下棋。",
+ "engine.where.server": "电脑在服务器上下棋。",
  "labels": "动物显示",
  "labels.pictures-names": "图和名字",
  "labels.pictures": "图",

@@ -59,6 +59,24 @@ impl Server {
         }
     }
 
+    /// `jungle serve` from a copy of the binary in `dir`, run there: it finds no
+    /// browser engine (no target/web beside it or in its folder), as a fresh build
+    /// with cargo only.
+    pub fn without_browser_engine(dir: &Path, args: &[String]) -> Server {
+        let exe = dir.join("jungle");
+        std::fs::copy(jungle(), &exe).expect("a copy of the binary");
+        let mut cmd = Command::new(&exe);
+        cmd.current_dir(dir)
+            .args(["serve", "--port", "0"])
+            .args(args);
+        let (child, addr) = spawn_with_url(&mut cmd);
+        Server {
+            child,
+            addr,
+            args: args.to_vec(),
+        }
+    }
+
     /// SQLite in `dir`, generous limits for the tests' many games.
     pub fn sqlite(dir: &Path) -> Server {
         Server::start(0, &sqlite_args(dir))
