@@ -168,6 +168,182 @@ fn repetition_draws_under_jungle_and_is_refused_under_jungle_cn() {
     });
 }
 
+/// What the rules core says of the game of `moves` under `rules`: the legal moves
+/// (none once the game is over, `over`) and the moves only the anti-chase rules forbid,
+/// found by trying every pair of squares, and checked against the move generator.
+fn moves_by_the_core(rules: &str, moves: &[String], over: bool) -> (Vec<String>, Vec<String>) {
+    use jungle_core::board::{Move, Square};
+    use jungle_core::game::{Game, GameResult};
+    let parsed: jungle_core::game::Rules = rules.parse().expect("rules");
+    let mut g = Game::with_rules(jungle_core::board::Position::startpos(), parsed);
+    for m in moves {
+        g.play_text(m).expect("a stored move is legal");
+    }
+    if over || g.result() != GameResult::Ongoing {
+        return (Vec::new(), Vec::new());
+    }
+    let squares: Vec<Square> = (0..7)
+        .flat_map(|f| (0..9).filter_map(move |r| Square::new(f, r)))
+        .collect();
+    let (mut legal, mut forbidden) = (Vec::new(), Vec::new());
+    for &from in &squares {
+        for &to in &squares {
+            let m = Move::new(from, to);
+            if from == to || g.why_illegal(m).is_some() {
+                continue;
+            }
+            if g.chase_explanation(m).is_some() {
+                forbidden.push(m.to_string());
+            } else {
+                legal.push(m.to_string());
+            }
+        }
+    }
+    let mut generated: Vec<String> = g.legal_moves().iter().map(|m| m.to_string()).collect();
+    generated.sort();
+    legal.sort();
+    forbidden.sort();
+    assert_eq!(
+        generated, legal,
+        "the generator and the rules disagree after {moves:?}"
+    );
+    (legal, forbidden)
+}
+
+/// The moves a `board` of the server's messages shows: the legal ones, the forbidden.
+fn moves_on_the_board(board: &Value) -> (Vec<String>, Vec<String>) {
+    let pairs = |map: &Value, target: fn(&Value) -> String| {
+        let mut out: Vec<String> = map
+            .as_object()
+            .into_iter()
+            .flatten()
+            .flat_map(|(from, tos)| {
+                tos.as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(move |t| format!("{from}{}", target(t)))
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    (
+        pairs(&board["legal"], |t| text(&t["to"])),
+        pairs(&board["forbidden"], text),
+    )
+}
+
+/// The page keeps no second game: after every message a viewer gets (its catch-up and
+/// each event), the board the server sends holds exactly the rules core's legal moves
+/// and anti-chase refusals for that position, under both rule sets; a forbidden move
+/// tried is refused naming its rule. Returns how many boards were checked and how many
+/// showed a forbidden move.
+async fn boards_follow_the_rules(
+    server: &Server,
+    rules: &str,
+    seed: u64,
+) -> Result<(usize, usize), String> {
+    let red = server.create("30m+30s", rules, "red");
+    let id = text(&red["id"]);
+    let blue = server.join(&id);
+    let mut r = Client::connect(&server.addr, &id, red["token"].as_str(), None).await?;
+    let mut b = Client::connect(&server.addr, &id, blue["token"].as_str(), None).await?;
+    let mut watcher = Client::connect(&server.addr, &id, None, None).await?;
+    let mut rng = Rng(seed);
+    // A shuffle first (the lions back and forth), which jungle-cn's 7-3 rule stops.
+    let shuffle = ["g1g2", "a9a8", "g2g1", "a8a9"];
+    let mut refusals = 0;
+    while r.result.is_none() && r.moves.len() < 120 {
+        let ply = r.moves.len();
+        let mover = if ply % 2 == 0 { &mut r } else { &mut b };
+        let scripted = shuffle[ply % 4];
+        let (legal, forbidden) = moves_by_the_core(rules, &mover.moves, false);
+        let mv = if rules == "jungle-cn" && ply < 16 && legal.contains(&scripted.to_string()) {
+            scripted.to_string()
+        } else if let Some(f) = forbidden.first() {
+            // Tried, refused with its rule, then a legal move instead.
+            let reply = mover.play(f).await?;
+            if reply["t"] != "refused"
+                || !["chase73", "chase175"].contains(&reply["code"].as_str().unwrap_or(""))
+            {
+                return Err(format!("{f}, forbidden at ply {ply}: {reply}"));
+            }
+            refusals += 1;
+            match pick(rules, &mover.moves, &mut rng) {
+                Some(m) => m,
+                None => break,
+            }
+        } else {
+            match pick(rules, &mover.moves, &mut rng) {
+                Some(m) => m,
+                None => break,
+            }
+        };
+        let reply = mover.play(&mv).await?;
+        if reply["t"] != "event" {
+            return Err(format!("{mv} at ply {ply}: {reply}"));
+        }
+        let other = if ply % 2 == 0 { &mut b } else { &mut r };
+        other.wait_moves(ply + 1).await?;
+        watcher.wait_moves(ply + 1).await?;
+    }
+    r.send(json!({"t": "resign"})).await.ok();
+    for c in [&mut r, &mut b, &mut watcher] {
+        c.wait_end().await?;
+    }
+    // Every board each viewer got, against the core at that point of the game.
+    let (mut checked, mut with_forbidden) = (0, 0);
+    for c in [&r, &b, &watcher] {
+        let mut moves: Vec<String> = Vec::new();
+        for m in &c.seen {
+            match m["t"].as_str() {
+                Some("state") => {
+                    moves = m["moves"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(text)
+                        .collect()
+                }
+                Some("event") if m["e"]["kind"] == "move" => moves.push(text(&m["e"]["mv"])),
+                Some("event") => {}
+                _ => continue,
+            }
+            let over = m["status"] == "over";
+            let want = moves_by_the_core(rules, &moves, over);
+            let got = moves_on_the_board(&m["board"]);
+            if got != want {
+                return Err(format!(
+                    "{rules}, after {moves:?}: the server's board {got:?}, the rules {want:?}"
+                ));
+            }
+            checked += 1;
+            with_forbidden += usize::from(!want.1.is_empty());
+        }
+    }
+    if rules == "jungle-cn" && refusals == 0 {
+        return Err("jungle-cn: no anti-chase refusal was met".into());
+    }
+    Ok((checked, with_forbidden))
+}
+
+#[test]
+fn the_board_shows_the_rules_own_moves_after_every_event() {
+    let dir = TempDir::new("online-boards");
+    let server = Server::sqlite(&dir.0);
+    block_on(async {
+        for (seed, rules) in [(3, "jungle"), (5, "jungle-cn"), (11, "jungle-cn")] {
+            let (checked, forbidden) = boards_follow_the_rules(&server, rules, seed).await?;
+            eprintln!("{rules}: {checked} boards checked, {forbidden} with forbidden moves");
+            assert!(checked > 30, "{rules}: only {checked} boards");
+            if rules == "jungle-cn" {
+                assert!(forbidden > 0, "{rules}: no board showed a forbidden move");
+            }
+        }
+        Ok(())
+    });
+}
+
 #[test]
 fn abuses_are_refused_with_nothing_changed() {
     let dir = TempDir::new("online-abuse");

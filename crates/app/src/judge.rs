@@ -473,8 +473,11 @@ mod tests {
     #[test]
     fn lessons_read_from_the_pages_file_and_bad_ones_are_named() {
         assert_eq!(read_lessons(LESSONS_TEXT).map(|l| l.len()), Ok(10));
-        let bad =
-            |tasks: &str| read_lessons(&format!("x = [{{\"id\": \"a\", \"tasks\": [{tasks}]}}];"));
+        let bad = |tasks: &str| {
+            read_lessons(&format!(
+                "export default [{{\"id\": \"a\", \"tasks\": [{tasks}]}}];"
+            ))
+        };
         assert!(bad(r#"{"fen": "c6/7/7/7/7/7/3D3/7/7 r", "accept": ["d3d4"]}"#).is_ok());
         for (tasks, says) in [
             (r#"{"fen": "no", "accept": []}"#, "lesson a task 1"),

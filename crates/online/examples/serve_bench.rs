@@ -1,20 +1,32 @@
 //! Load benchmark of a running `jungle serve` (not a test): N games, each two
-//! websocket players on loopback playing random legal moves as fast as the server
-//! answers, for a bounded time. Reports moves per second and the round trip from
-//! sending a move to the opponent seeing it (median, 99th percentile), and checks that
-//! no move was lost or doubled (every player's view equals the server's record).
+//! websocket players on loopback playing random legal moves, for a bounded time.
+//! Reports moves per second and the round trip from sending a move to the opponent
+//! seeing it (median, 99th percentile), and checks that no move was lost or doubled
+//! (every player's view equals the server's record).
+//!
+//! Two modes: as fast as the server answers (the default), or `--think 2-6`, players
+//! who think as people do (uniformly 2 to 6 seconds before each move; the games start
+//! spread over the first think range) so that thousands of connections are open at
+//! once. With `--pid` (the server's process id) it samples the server's resident
+//! memory and CPU time from /proc: the memory per connection is the growth over the
+//! server's size before the run, divided by the connections open at the peak.
 //!
 //! ```sh
 //! jungle serve --port 8018 --db /tmp/bench.sqlite --creates-per-minute 100000 \
 //!     --max-open-per-ip 100000 --messages-per-second 1000 &
 //! cargo run --release -p jungle-online --example serve_bench -- 127.0.0.1:8018 250 60
+//! cargo run --release -p jungle-online --example serve_bench -- 127.0.0.1:8018 10000 120 \
+//!     --think 2-6 --pid "$(pgrep -f 'jungle serve')"
 //! ```
 
+use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
 use jungle_core::board::Position;
 use jungle_core::game::{Game, GameResult};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -83,14 +95,50 @@ struct Stats {
     games: Vec<(String, Vec<String>)>,
 }
 
-/// Plays games one after another until `end`.
-async fn player_pair(addr: String, seed: u64, end: Instant) -> Result<Stats, String> {
+/// A xorshift step: the players' moves and think times, reproducible from the seed.
+fn next(rng: &mut u64) -> u64 {
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    *rng
+}
+
+/// How players pace their moves.
+#[derive(Clone, Copy)]
+struct Pace {
+    /// Milliseconds of thought before a move, drawn uniformly (0..0: none).
+    think_ms: (u64, u64),
+}
+
+impl Pace {
+    async fn think(&self, rng: &mut u64) {
+        let (lo, hi) = self.think_ms;
+        if hi > 0 {
+            let ms = lo + next(rng) % (hi - lo + 1);
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+        }
+    }
+}
+
+/// Plays games one after another until `end`, counting its open connections in `open`.
+async fn player_pair(
+    addr: String,
+    seed: u64,
+    end: Instant,
+    pace: Pace,
+    open: Arc<AtomicUsize>,
+) -> Result<Stats, String> {
     let mut stats = Stats {
         rtts: Vec::new(),
         moves: 0,
         games: Vec::new(),
     };
     let mut rng = seed | 1;
+    // Thinking players arrive spread over the first think range.
+    if pace.think_ms.1 > 0 {
+        let ms = next(&mut rng) % pace.think_ms.1;
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
     while Instant::now() < end {
         let a = addr.clone();
         let red = tokio::task::spawn_blocking(move || {
@@ -111,14 +159,16 @@ async fn player_pair(addr: String, seed: u64, end: Instant) -> Result<Stats, Str
             connect(&addr, &id, red["token"].as_str().unwrap_or_default()).await?,
             connect(&addr, &id, blue["token"].as_str().unwrap_or_default()).await?,
         ];
+        open.fetch_add(2, Ordering::Relaxed);
         let mut game = Game::new(Position::startpos());
         let mut moves = Vec::new();
         while Instant::now() < end && game.result() == GameResult::Ongoing && moves.len() < 300 {
             let legal: Vec<_> = game.legal_moves().iter().copied().collect();
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let m = legal[(rng % legal.len() as u64) as usize];
+            let m = legal[(next(&mut rng) % legal.len() as u64) as usize];
+            pace.think(&mut rng).await;
+            if Instant::now() >= end {
+                break;
+            }
             let ply = moves.len();
             let (mover, other) = if ply % 2 == 0 { (0, 1) } else { (1, 0) };
             let sent = Instant::now();
@@ -140,31 +190,145 @@ async fn player_pair(addr: String, seed: u64, end: Instant) -> Result<Stats, Str
             }
         }
         stats.games.push((id, moves));
+        for w in &mut ws {
+            let _ = w.close(None).await;
+        }
+        open.fetch_sub(2, Ordering::Relaxed);
     }
     Ok(stats)
 }
 
+/// The server's resident memory (KB) and CPU time (clock ticks) from /proc.
+fn sample(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let rss = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command's closing parenthesis: utime and stime are 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some((rss, ticks))
+}
+
+/// Peak resident memory and connections, sampled every second until `end`.
+#[derive(Default)]
+struct ServerLoad {
+    rss_before_kb: u64,
+    rss_peak_kb: u64,
+    open_at_peak: usize,
+    open_max: usize,
+    cpu_seconds: f64,
+    steady_seconds: f64,
+}
+
+async fn watch(pid: u32, open: Arc<AtomicUsize>, steady: Instant, end: Instant) -> ServerLoad {
+    let mut load = ServerLoad::default();
+    let Some((rss, _)) = sample(pid) else {
+        eprintln!("cannot read /proc/{pid}: no server figures");
+        return load;
+    };
+    load.rss_before_kb = rss;
+    let mut at_steady = None;
+    while Instant::now() < end {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let Some((rss, ticks)) = sample(pid) else {
+            break;
+        };
+        let now_open = open.load(Ordering::Relaxed);
+        load.open_max = load.open_max.max(now_open);
+        if rss > load.rss_peak_kb {
+            load.rss_peak_kb = rss;
+            load.open_at_peak = now_open;
+        }
+        let now = Instant::now();
+        match at_steady {
+            None if now >= steady => at_steady = Some((now, ticks)),
+            Some((t0, k0)) => {
+                load.steady_seconds = (now - t0).as_secs_f64();
+                load.cpu_seconds = (ticks - k0) as f64 / 100.0;
+            }
+            None => {}
+        }
+    }
+    load
+}
+
+#[derive(Parser)]
+#[command(about = "Load benchmark of a running `jungle serve`")]
+struct Args {
+    /// The server's address.
+    #[arg(default_value = "127.0.0.1:8018")]
+    addr: String,
+    /// Games played at once (two websocket clients each).
+    #[arg(default_value_t = 50)]
+    games: usize,
+    /// Seconds the run lasts.
+    #[arg(default_value_t = 20)]
+    seconds: u64,
+    /// Players think before each move, uniformly MIN-MAX seconds (e.g. 2-6).
+    #[arg(long, value_parser = parse_think)]
+    think: Option<(u64, u64)>,
+    /// The server's process id: its memory and CPU time are sampled from /proc.
+    #[arg(long)]
+    pid: Option<u32>,
+}
+
+fn parse_think(text: &str) -> Result<(u64, u64), String> {
+    let (lo, hi) = text
+        .split_once('-')
+        .ok_or("give the think time as MIN-MAX seconds, e.g. 2-6")?;
+    let secs = |s: &str| {
+        s.parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0 && *x <= 3600.0)
+            .map(|x| (x * 1000.0) as u64)
+            .ok_or(format!("'{s}' is not a number of seconds from 0 to 3600"))
+    };
+    let (lo, hi) = (secs(lo)?, secs(hi)?);
+    if lo > hi || hi == 0 {
+        return Err(format!(
+            "'{text}': MIN must not exceed MAX, and MAX must be above 0"
+        ));
+    }
+    Ok((lo, hi))
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let addr = args
-        .get(1)
-        .cloned()
-        .unwrap_or_else(|| "127.0.0.1:8018".into());
-    let games: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50);
-    let seconds: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
+    let Args {
+        addr,
+        games,
+        seconds,
+        think,
+        pid,
+    } = Args::parse();
+    let pace = Pace {
+        think_ms: think.unwrap_or((0, 0)),
+    };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
     let start = Instant::now();
     let end = start + Duration::from_secs(seconds);
-    let results = rt.block_on(async {
+    // CPU is counted once every game has started (after the first think range).
+    let steady = start + Duration::from_millis(pace.think_ms.1 * 2);
+    let open = Arc::new(AtomicUsize::new(0));
+    let (results, load) = rt.block_on(async {
+        let watcher = pid.map(|pid| tokio::spawn(watch(pid, open.clone(), steady, end)));
         let tasks: Vec<_> = (0..games)
             .map(|i| {
                 tokio::spawn(player_pair(
                     addr.clone(),
                     0x9e37_79b9 + i as u64 * 7919,
                     end,
+                    pace,
+                    open.clone(),
                 ))
             })
             .collect();
@@ -172,7 +336,11 @@ fn main() {
         for t in tasks {
             out.push(t.await);
         }
-        out
+        let load = match watcher {
+            Some(w) => w.await.ok(),
+            None => None,
+        };
+        (out, load)
     });
     let elapsed = start.elapsed().as_secs_f64();
     let mut rtts = Vec::new();
@@ -229,6 +397,23 @@ fn main() {
         pct(0.5),
         pct(0.99)
     );
+    if let Some(l) = load.filter(|l| l.rss_peak_kb > 0) {
+        let per_connection =
+            (l.rss_peak_kb.saturating_sub(l.rss_before_kb)) as f64 / l.open_at_peak.max(1) as f64;
+        let cpu_share = l.cpu_seconds / l.steady_seconds.max(1e-9);
+        let moves_per_s = moves as f64 / elapsed;
+        println!(
+            "server: {} MB before, {} MB at the peak with {} connections open ({:.1} KB each; at most {} open); CPU {:.0}% of a core over the last {:.0} s, about {:.2} ms a move",
+            l.rss_before_kb / 1024,
+            l.rss_peak_kb / 1024,
+            l.open_at_peak,
+            per_connection,
+            l.open_max,
+            cpu_share * 100.0,
+            l.steady_seconds,
+            cpu_share * 1000.0 / moves_per_s.max(1e-9),
+        );
+    }
 }
 
 fn get(addr: &str, path: &str) -> Result<(u16, String), String> {
