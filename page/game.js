@@ -1,5 +1,5 @@
 // ----- the game ------------------------------------------------------------------
-// The game as the back end last sent it (protocol.md, section 7: the state, and the
+// The game as the back end last sent it (docs/board.md, the page and its API: the state, and the
 // analysis), the requests that change it, and the message line. The page draws each
 // new state with the function handed to `onState`, and each analysis with the one
 // handed to `onAnalysis`; it keeps no game of its own.

@@ -1,7 +1,7 @@
 // ----- the back end --------------------------------------------------------------
 // The page has one back end, chosen by its host: the module it serves as backend.js,
 // which exports `backend`. There are three, with the same requests and answers
-// (protocol.md, sections 7 and 8): under `jungle gui` the server (src/gui/backend.js:
+// (docs/board.md): under `jungle gui` the server (crates/app/js/backend.js:
 // HTTP requests and Server-Sent Events), in the static site the board's controller
 // and the engine in a worker (crates/web/js/backend.js), under `jungle serve` the
 // online game's server (crates/online/js/backend.js), which leaves everything but
@@ -12,7 +12,7 @@
 // What a back end provides:
 // - `name`: a short word for logs and tests ("server", "engine"); "online" (the online
 //   game's, under `jungle serve`: crates/online/js/backend.js) also answers the
-//   requests `online.*` and, at /play/ID and /watch/ID, the game's own (section 10).
+//   requests `online.*` and, at /play/ID and /watch/ID, the game's own (docs/online.md).
 // - `request(action, body)`: sends one request and gives a Promise of its answer
 //   `{ status, text }` (it never rejects). `state` and `record` are reads (`body`
 //   null); the rest are actions with a body that is sent as JSON. `status` is the HTTP
@@ -30,7 +30,7 @@
 //   `handlers.open()` when it is connected (again after a reconnection),
 //   `handlers.error(key)` when it is not (`key`: the catalogue's words for it; none:
 //   "conn.reconnecting"), and `handlers.state(data)`, `handlers.analysis(data)` and
-//   `handlers.notice(data)` with each event's data (section 7: the state after every
+//   `handlers.notice(data)` with each event's data (docs/board.md: the state after every
 //   change, the analysis's lines, a notice), in the order they happened.
 // - `window.jungleErrors`: the page's script errors, kept from the back end's first
 //   line on (the browser tests read them).

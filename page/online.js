@@ -21,7 +21,7 @@ const { t, sideName, sayIn, refusalText, rulesName } = words;
 const { onlineTcName } = panels;
 
 const TIME_CONTROLS = ["1m+0s", "3m+0s", "3m+2s", "5m+0s", "5m+3s", "10m+0s", "10m+5s", "15m+10s", "30m+0s", "30m+30s", "1d", "2d", "3d", "7d"];
-// Seconds a seat must have been gone before its opponent may claim (protocol.md: 30 s
+// Seconds a seat must have been gone before its opponent may claim (docs/online.md: 30 s
 // live, a second more here for the news to travel; a day in correspondence).
 const CLAIM_LIVE_S = 31;
 const CLAIM_DAYS_S = 24 * 3600;

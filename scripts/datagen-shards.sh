@@ -9,7 +9,7 @@
 #
 # This made the fourth network's data (CHANGES.md) and stays to remake it. New data is
 # made by `jungle data run` from a manifest in data/manifests/, which records each
-# shard's checksum (protocol.md, "Training data").
+# shard's checksum (docs/training.md, "Training data").
 set -euo pipefail
 if [ $# -lt 7 ]; then
     sed -n '2,12p' "$0" >&2

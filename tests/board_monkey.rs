@@ -7,7 +7,7 @@
 //! that nothing is stuck (a new game is taken and the engine answers a move).
 //!
 //! Bounded for CI (`JUNGLE_MONKEY_STEPS`, 120 per back end; `JUNGLE_MONKEY_SEED`);
-//! minutes long as a documented command (README, "Testing the board"):
+//! minutes long as a documented command (docs/testing.md, "The browser tests"):
 //! `JUNGLE_MONKEY_STEPS=3000 cargo test --release --test board_monkey -- --nocapture`.
 
 mod browser_common;

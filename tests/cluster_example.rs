@@ -1,4 +1,4 @@
-//! The cluster example of README.md, run as written (with a small match): two array
+//! The cluster example of docs/matches.md, run as written (with a small match): two array
 //! tasks of the Slurm script play the two shards, and `jungle replay` over their record
 //! files prints the same summary as the unsharded match.
 
@@ -9,16 +9,16 @@ fn jungle() -> &'static str {
     env!("CARGO_BIN_EXE_jungle")
 }
 
-/// The first ```sh block after `marker` in README.md.
-fn readme_block(marker: &str) -> String {
-    let readme = include_str!("../README.md");
-    let after = &readme[readme.find(marker).expect("marker in README")..];
+/// The first ```sh block after `marker` in docs/matches.md.
+fn doc_block(marker: &str) -> String {
+    let doc = include_str!("../docs/matches.md");
+    let after = &doc[doc.find(marker).expect("marker in docs/matches.md")..];
     let start = after.find("```sh\n").expect("a sh block") + "```sh\n".len();
     let end = after[start..].find("```").expect("closed block");
     after[start..start + end].to_string()
 }
 
-/// The README's command with this machine's binary and a small, fast match.
+/// The documented command with this machine's binary and a small, fast match.
 fn localised(script: &str) -> String {
     let replaced = script
         .replace("./jungle-new", jungle())
@@ -70,8 +70,8 @@ fn shards_of_the_readme_job_array_merge_into_the_unsharded_match() {
     for d in [&sharded, &whole] {
         std::fs::create_dir_all(d).expect("temp dir");
     }
-    let job = localised(&readme_block("<!-- cluster-example -->"));
-    let merge = localised(&readme_block("<!-- cluster-merge -->"));
+    let job = localised(&doc_block("<!-- cluster-example -->"));
+    let merge = localised(&doc_block("<!-- cluster-merge -->"));
 
     bash(&sharded, &job, 1, 2);
     bash(&sharded, &job, 2, 2);

@@ -707,7 +707,7 @@ fn two_nodes_on_postgresql() {
 }
 
 /// The service down for 4.5 s: on restart each running game gets a `downtime` event,
-/// and the time down runs no one's clock (protocol.md, "Restarts and downtime").
+/// and the time down runs no one's clock (docs/online.md, "Restarts and downtime").
 #[test]
 fn downtime_runs_no_clock() {
     let dir = TempDir::new("online-downtime");

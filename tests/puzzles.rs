@@ -4,7 +4,7 @@
 //! half from games with six animals or more, every theme there; the puzzles the
 //! 3-animal tables cover verified again exactly, and a sample of those from games by
 //! the search (the full check of every puzzle is `jungle puzzles check --verify`, too
-//! slow for a test: README, "Puzzles"); a puzzle of each rare theme the verifier
+//! slow for a test: protocol.md, section 9, "Verification"); a puzzle of each rare theme the verifier
 //! accepts.
 
 use jungle::game::Rules;

@@ -143,7 +143,7 @@ class TheGame(unittest.TestCase):
     def test_start_and_bad_position_strings(self):
         g = A.Game()
         self.assertEqual((g.fen, g.variant, g.side, g.moves), (A.START_FEN, "jungle", "r", []))
-        self.assertEqual(len(g.legal_moves()), 24)  # protocol.md, section 4
+        self.assertEqual(len(g.legal_moves()), 24)  # docs/benchmarks.md, perft
         self.assertEqual(A.Game(A.START_FEN.replace(" r 0 1", " w")).fen, A.START_FEN)
         for fen in ("", "nonsense r", "7/7/7/7/1E5/7/7/7/7 r", A.START_FEN + " 5"):
             with self.assertRaises(ValueError, msg=fen):

@@ -43,7 +43,7 @@ enum Command {
     Analyse(AnalyseArgs),
     /// Tune the evaluation weights from recorded games (Texel method).
     Tune(TuneArgs),
-    /// Generate training positions by self-play (record format: protocol.md).
+    /// Generate training positions by self-play (record format: docs/training.md).
     Datagen(DatagenArgs),
     /// Training data in shards from a committed manifest: new, run (resumable), verify, stats.
     #[command(subcommand)]
@@ -58,7 +58,7 @@ enum Command {
     /// Serve a board for people in the browser: play, watch engines, analyse.
     Gui(GuiArgs),
     /// Serve online games between people by link, the server the referee and the clock
-    /// (crates/online; protocol.md, "Online games").
+    /// (crates/online; docs/online.md).
     Serve(jungle_online::ServeArgs),
     /// A one-ply greedy player speaking the protocol (the beginner the levels are measured against).
     Greedy(GreedyArgs),

@@ -115,7 +115,7 @@ impl GameSettingsArgs {
     }
 }
 
-/// `jungle data`: data made in shards from a manifest (protocol.md, "Training data").
+/// `jungle data`: data made in shards from a manifest (docs/training.md, "Training data").
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum DataCommand {
     /// Write a new manifest: the run's settings (those of `jungle datagen`), no shard made.

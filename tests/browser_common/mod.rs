@@ -18,7 +18,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The flags that work on this project's machines (see the README).
+/// The flags that work on this project's machines (docs/testing.md has the browser tests).
 const CHROMIUM_FLAGS: &[&str] = &[
     "--headless",
     "--no-sandbox",

@@ -1,7 +1,7 @@
 //! The review of a finished game: what each move cost its side, by the engine's
 //! scores before and after it, marked as an inaccuracy, a mistake or a blunder, and an
 //! accuracy figure for each side. The board's "Review" and `jungle analyse` both use
-//! these functions (protocol.md, "Game review").
+//! these functions (docs/board.md, "Game review").
 //!
 //! The scale: a score is turned into the mover's expected result (win 1, draw ½,
 //! loss 0) by `sigmoid(score / K)`, where K is the embedded network's scale: the K

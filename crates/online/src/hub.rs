@@ -629,7 +629,7 @@ impl Hub {
 
     /// On start: loads every game not over, and when the whole service was down
     /// (no heartbeat for `DOWNTIME_MIN_MS`) gives each a `Downtime` event, so that the
-    /// time the service was down runs no one's clock (protocol.md).
+    /// time the service was down runs no one's clock (docs/online.md).
     pub async fn resume(self: &Arc<Self>) -> Result<usize, String> {
         let now = now_ms();
         let last = self.store.heartbeat(now).await.map_err(|e| e.to_string())?;

@@ -1,7 +1,7 @@
 //! `jungle serve`: games between people on different devices, by link. The server is
 //! the referee (every move is checked by the rules core) and the clock; games live in
 //! a database (SQLite by default, PostgreSQL for several nodes). Protocol:
-//! protocol.md, section "Online games".
+//! docs/online.md.
 //!
 //! `model` is the game with no network and no database, `clock` its clock and time
 //! controls, `messages` what clients send and what the server sends, each one type,
@@ -20,7 +20,7 @@ use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
 /// A gap in the service's heartbeat longer than this means the whole service was
-/// down: the clocks are credited the gap (protocol.md).
+/// down: the clocks are credited the gap (docs/online.md).
 pub const DOWNTIME_MIN_MS: i64 = 3_000;
 /// How often a node records that the service is alive.
 pub const HEARTBEAT_MS: u64 = 1_000;

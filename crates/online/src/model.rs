@@ -99,7 +99,7 @@ pub enum Event {
     Rematch {
         game: String,
     },
-    /// The service was down this long: the running clock did not run (protocol.md).
+    /// The service was down this long: the running clock did not run (docs/online.md).
     Downtime {
         ms: i64,
     },

@@ -1,4 +1,4 @@
-"""The package's speed figures (README, section "Python"), each in one run:
+"""The package's speed figures (docs/python.md, "Speed"), each in one run:
 
     python crates/python/benchmarks/measure.py perft        # perft through push/pop and the core's
     python crates/python/benchmarks/measure.py playouts     # random playouts: jungle against animalchess

@@ -1,6 +1,6 @@
 // The board's controller and the engine, compiled to WebAssembly, in a worker
 // (worker.js beside this module): the same requests and answers as under `jungle gui`
-// (src/gui/backend.js), without a server. The static site's back end (backend.js), and
+// (crates/app/js/backend.js), without a server. The static site's back end (backend.js), and
 // under `jungle serve` a visitor's own games when the site is built (local/backend.js).
 // What a back end provides: page/link.js.
 

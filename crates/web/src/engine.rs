@@ -7,7 +7,7 @@
 //! previous slice completed and finds the earlier slices' work in the hash table.
 //! Between slices the worker reads its messages, so `stop` (a move, undo, "Move now")
 //! is obeyed within one slice. What slices cost is measured by the ignored test
-//! `slicing_cost` (protocol.md, section 8).
+//! `slicing_cost` (docs/board.md, "The static site").
 //!
 //! Its options, positions and time are the core protocol's (`protocol::options`,
 //! `protocol::position`, `search::time`), as in the engine's session, and it also
