@@ -14,7 +14,7 @@ use std::io;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct MatchArgs {
-    /// An engine: "cmd=PATH name=NAME [arg=A]… [proto=uci|jcei] [tc=SECONDS[+INC]]
+    /// An engine: "cmd=PATH name=NAME [arg=A]… [proto=uci|jcei] [tc=TC, e.g. 10s+0.1s]
     /// [option.NAME=VALUE]…" (underscores in option names stand for spaces; tc= gives
     /// this engine its own clock, for time odds). Give exactly two.
     #[arg(long = "engine", required = true, num_args = 1)]
