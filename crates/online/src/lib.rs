@@ -9,6 +9,7 @@
 //! in memory, `server` the HTTP and websocket front.
 
 pub mod clock;
+pub mod glicko2;
 pub mod hub;
 pub mod messages;
 pub mod model;
