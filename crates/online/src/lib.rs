@@ -8,6 +8,7 @@
 //! `store` the database (and `notify` what its nodes tell each other), `hub` the games
 //! in memory, `server` the HTTP and websocket front.
 
+pub mod accounts;
 pub mod clock;
 pub mod glicko2;
 pub mod hub;
