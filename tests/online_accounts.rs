@@ -383,9 +383,14 @@ fn logins_are_rate_limited_by_address_and_by_name() {
     assert_eq!(status, 429);
 }
 
-/// Plays a rated game between the holders of two seats to its end: a move each, then
-/// red resigns. Returns the game's id.
-async fn rated_game(server: &Server, red: &str, blue: &str, rng: u64) -> Result<String, String> {
+/// A rated game (5m+3s) that the session `red` creates as red and `blue` joins, both
+/// connected, after a move each: (its id, red's seat token, red's and blue's clients).
+async fn rated_opening(
+    server: &Server,
+    red: &str,
+    blue: &str,
+    seed: u64,
+) -> Result<(String, String, Client, Client), String> {
     let body = json!({"tc": "5m+3s", "color": "red", "rated": true}).to_string();
     let (status, v) = with(server, red, "POST", "/api/games", &body);
     if status != 201 {
@@ -396,12 +401,13 @@ async fn rated_game(server: &Server, red: &str, blue: &str, rng: u64) -> Result<
     if status != 200 {
         return Err(format!("join: {status} {b}"));
     }
-    let mut r = Client::connect(&server.addr, &id, v["token"].as_str(), None).await?;
+    let token = v["token"].as_str().unwrap_or_default().to_string();
+    let mut r = Client::connect(&server.addr, &id, Some(&token), None).await?;
     let mut bl = Client::connect(&server.addr, &id, b["token"].as_str(), None).await?;
     if r.seen.iter().all(|m| m["rated"] != true) {
         return Err("the state does not say rated".into());
     }
-    let mut rng = Rng(rng);
+    let mut rng = Rng(seed);
     for ply in 0..2 {
         let mover = if ply == 0 { &mut r } else { &mut bl };
         let mv = pick("jungle", &mover.moves, &mut rng).ok_or("no move")?;
@@ -409,6 +415,13 @@ async fn rated_game(server: &Server, red: &str, blue: &str, rng: u64) -> Result<
         r.wait_moves(ply + 1).await?;
         bl.wait_moves(ply + 1).await?;
     }
+    Ok((id, token, r, bl))
+}
+
+/// Plays a rated game between two sessions to its end: a move each, then red
+/// resigns. Returns the game's id.
+async fn rated_game(server: &Server, red: &str, blue: &str, seed: u64) -> Result<String, String> {
+    let (id, _, mut r, mut bl) = rated_opening(server, red, blue, seed).await?;
     r.send(json!({"t": "resign"})).await?;
     r.wait_end().await?;
     bl.wait_end().await?;
@@ -536,4 +549,53 @@ fn rated_abuses_are_refused() {
     assert!(lobby["games"]
         .as_array()
         .is_some_and(|g| g.iter().any(|x| x["rated"] == true)));
+}
+
+/// SIGKILL as rated games end (0–4 ms after the resignation is sent), then a restart
+/// on the same database: each game ends once (resigned again if the end was lost) and
+/// is rated once. With equal histories the two players' RDs stay equal, so the sum of
+/// their ratings stays 3000: a game rated twice, or for one player only, would show.
+#[test]
+fn killed_as_rated_games_end_each_is_rated_once() {
+    let dir = TempDir::new("accounts-kill");
+    let args = sqlite_args(&dir.0);
+    let mut server = Server::start(0, &args);
+    let ann = signup(&server, "Ann");
+    let bob = signup(&server, "Bob");
+    const ROUNDS: u64 = 20;
+    let mut lost = 0;
+    for round in 0..ROUNDS {
+        let mut seat = (String::new(), String::new());
+        block_on(async {
+            let (id, token, mut r, _bl) = rated_opening(&server, &ann, &bob, round + 1).await?;
+            r.send(json!({"t": "resign"})).await?;
+            std::thread::sleep(std::time::Duration::from_millis(round % 5));
+            seat = (id, token);
+            Ok(())
+        });
+        let (id, token) = &seat;
+        server.kill();
+        server = Server::start(0, &args);
+        if server.state(id)["status"] != "over" {
+            lost += 1;
+            block_on(async {
+                let mut r = Client::connect(&server.addr, id, Some(token), None).await?;
+                r.send(json!({"t": "resign"})).await?;
+                r.wait_end()
+                    .await
+                    .map_err(|e| format!("{e}: {:?}", r.seen))?;
+                Ok(())
+            });
+        }
+    }
+    let (a, ard, ag) = rating(&server, &ann, "jungle.blitz").expect("Ann");
+    let (b, brd, bg) = rating(&server, &bob, "jungle.blitz").expect("Bob");
+    assert_eq!(
+        (ag, bg),
+        (ROUNDS as i64, ROUNDS as i64),
+        "{lost} ends lost to the kill"
+    );
+    assert!((a + b - 3000.0).abs() < 1e-6, "{a} + {b}");
+    assert!((ard - brd).abs() < 1e-3 && a < 1500.0, "{a} {ard} {brd}");
+    eprintln!("{ROUNDS} rated games killed as they ended, {lost} ends lost and played again: each rated once");
 }
