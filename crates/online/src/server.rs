@@ -934,6 +934,11 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
     if store.kind() == Kind::Postgres {
         follow(hub.clone(), url.clone()).await?;
     }
+    // The hash an unknown name is checked against is made now, so that the first
+    // log-in with an unknown name takes no longer than any other.
+    drop(tokio::task::spawn_blocking(|| {
+        crate::accounts::verify_password("", None)
+    }));
     let resumed = hub.resume().await?;
     log::info!("node {node}: {resumed} games not over resumed");
     tokio::spawn(background(hub.clone()));
