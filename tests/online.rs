@@ -11,16 +11,6 @@ use online_common::*;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-fn block_on<F: std::future::Future<Output = Result<(), String>>>(f: F) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    if let Err(e) = rt.block_on(f) {
-        panic!("{e}");
-    }
-}
-
 fn text(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
 }

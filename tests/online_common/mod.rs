@@ -14,6 +14,17 @@ use tokio_tungstenite::tungstenite::Message;
 
 pub use crate::gui_common::{get, jungle, raw, spawn_with_url};
 
+/// Runs a test's future on a runtime of its own; panics with its error.
+pub fn block_on<F: std::future::Future<Output = Result<(), String>>>(f: F) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    if let Err(e) = rt.block_on(f) {
+        panic!("{e}");
+    }
+}
+
 /// A fresh temporary folder (removed when dropped).
 pub struct TempDir(pub PathBuf);
 
@@ -117,6 +128,32 @@ impl Server {
         (status, json)
     }
 
+    /// A request with headers of the test's own (a cookie, an `Origin`): (status,
+    /// the answer's head, its JSON body or null).
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: &str,
+        headers: &[(&str, &str)],
+    ) -> (u16, String, Value) {
+        let extra: String = headers
+            .iter()
+            .map(|(name, value)| format!("{name}: {value}\r\n"))
+            .collect();
+        let req = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        let (status, head, text) = self.raw(req.as_bytes());
+        (
+            status,
+            head,
+            serde_json::from_str(&text).unwrap_or(Value::Null),
+        )
+    }
+
     /// Creates a game; returns the creator's seat (`id`, `side`, `token`, links).
     pub fn create(&self, tc: &str, rules: &str, color: &str) -> Value {
         let (status, v) = self.post(
@@ -144,6 +181,18 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// The session token a response's `Set-Cookie` gives (`Some("")` when it clears it).
+pub fn session_cookie(head: &str) -> Option<String> {
+    head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        if !name.eq_ignore_ascii_case("set-cookie") {
+            return None;
+        }
+        let value = value.trim().strip_prefix("jungle_session=")?;
+        Some(value.split(';').next().unwrap_or_default().to_string())
+    })
 }
 
 pub fn sqlite_args(dir: &Path) -> Vec<String> {

@@ -10,7 +10,7 @@ use crate::messages::{
 };
 use crate::model::{Context, Decision, Event, GameState, Refusal, Side, Stored};
 use crate::notify::Notice;
-use crate::store::{AppendError, NewGame, Store};
+use crate::store::{AppendError, NewGame, Seat, Store};
 use crate::{now_ms, token_hash};
 use jungle_app::line::MoveKind;
 use std::collections::HashMap;
@@ -86,11 +86,37 @@ pub struct Live {
 }
 
 /// What a node holds of a game: its state (the log is the database's), the seats'
-/// token hashes, and its timer.
+/// token hashes and accounts, whether it is rated, and its timer.
 struct Inner {
     state: GameState,
     hashes: [Option<String>; 2],
+    users: [Option<String>; 2],
+    rated: bool,
     timer: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// A new game's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSpec<'a> {
+    pub rules: &'a str,
+    pub tc: &'a str,
+    pub lobby: bool,
+    /// Rated: both seats must be accounts, two different ones.
+    pub rated: bool,
+}
+
+/// Red's score in a game that `next` ends after `before`, if the end counts for the
+/// ratings: both sides moved, and the result is a win or a draw (not an abort).
+fn rated_score(before: &GameState, next: &GameState) -> Option<f64> {
+    if before.is_over() || next.ply() < 2 {
+        return None;
+    }
+    match next.end.as_ref()?.0.as_str() {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
 }
 
 /// What a connection gets back for a command.
@@ -134,6 +160,7 @@ pub fn state_msg(
         v: st.version,
         rules: st.rules.to_string(),
         tc: st.tc().to_string(),
+        rated: false,
         status: st.status(),
         you,
         seated: BySide::of(st.seated),
@@ -217,6 +244,8 @@ impl Hub {
             inner: tokio::sync::Mutex::new(Inner {
                 state,
                 hashes: row.hashes,
+                users: row.users,
+                rated: row.rated,
                 timer: None,
             }),
             tx,
@@ -230,32 +259,36 @@ impl Hub {
         Ok(Some(live))
     }
 
-    /// Creates a game: `Created` and the creator's `Seated`, in one transaction.
-    /// Returns its id and the creator's token.
+    /// Creates a game: `Created` and the creator's `Seated` (with the creator's
+    /// account, if logged in), in one transaction. Returns its id and the creator's
+    /// token.
     pub async fn create(
         self: &Arc<Self>,
-        rules: &str,
-        tc: &str,
+        spec: GameSpec<'_>,
         side: Side,
-        lobby: bool,
+        user: Option<&str>,
         ip: &str,
     ) -> Result<(String, String), String> {
         let token = crate::new_token()?;
         let hash = token_hash(&token);
         let mut hashes = [None, None];
         hashes[side.index()] = Some(hash.as_str());
-        let id = self.create_with(rules, tc, hashes, lobby, ip).await?;
+        let mut users = [None, None];
+        users[side.index()] = user;
+        let id = self.create_with(spec, hashes, users, ip).await?;
         Ok((id, token))
     }
 
     async fn create_with(
         self: &Arc<Self>,
-        rules: &str,
-        tc: &str,
+        spec: GameSpec<'_>,
         hashes: [Option<&str>; 2],
-        lobby: bool,
+        users: [Option<&str>; 2],
         ip: &str,
     ) -> Result<String, String> {
+        let GameSpec {
+            rules, tc, lobby, ..
+        } = spec;
         let now = now_ms();
         let mut events = vec![Stored {
             v: 1,
@@ -286,6 +319,8 @@ impl Hub {
                 lobby,
                 creator_ip: ip,
                 status: state.status(),
+                rated: spec.rated,
+                users,
             };
             match self.store.create(&row, &events).await {
                 Ok(()) => return Ok(id),
@@ -296,8 +331,19 @@ impl Hub {
         Err("no free game id".into())
     }
 
-    /// Takes the free seat of a game for a new token: `(side, token)`.
-    pub async fn join(self: &Arc<Self>, live: &Arc<Live>) -> Result<(Side, String), Refusal> {
+    /// Whether a game is rated.
+    pub async fn rated(&self, live: &Live) -> bool {
+        live.inner.lock().await.rated
+    }
+
+    /// Takes the free seat of a game for a new token, and for `user`'s account if
+    /// logged in: `(side, token)`. A rated game's seat needs an account other than
+    /// the one in the other seat.
+    pub async fn join(
+        self: &Arc<Self>,
+        live: &Arc<Live>,
+        user: Option<&str>,
+    ) -> Result<(Side, String), Refusal> {
         let token = crate::new_token().map_err(|e| Refusal::new("internal", e))?;
         let hash = token_hash(&token);
         let mut inner = live.inner.lock().await;
@@ -312,9 +358,28 @@ impl Hub {
             else {
                 return Err(Refusal::new("seats_taken", "both seats are taken"));
             };
+            if inner.rated {
+                let Some(me) = user else {
+                    return Err(Refusal::new(
+                        "login_required",
+                        "a rated game is played by accounts: log in to join it",
+                    ));
+                };
+                if inner.users[side.other().index()].as_deref() == Some(me) {
+                    return Err(Refusal::new(
+                        "own_game",
+                        "you cannot play yourself in a rated game",
+                    ));
+                }
+            }
             let ev = Event::Seated { side };
+            let seat = Seat {
+                side,
+                hash: &hash,
+                user,
+            };
             match self
-                .store_events(live, &mut inner, vec![ev], Some((side, &hash)), true)
+                .store_events(live, &mut inner, vec![ev], Some(seat), true)
                 .await
             {
                 Ok(()) => return Ok((side, token)),
@@ -333,9 +398,11 @@ impl Hub {
         let token = token?;
         let hash = token_hash(token);
         let inner = live.inner.lock().await;
-        [Side::Red, Side::Blue]
-            .into_iter()
-            .find(|s| inner.hashes[s.index()].as_deref() == Some(hash.as_str()))
+        [Side::Red, Side::Blue].into_iter().find(|s| {
+            inner.hashes[s.index()]
+                .as_deref()
+                .is_some_and(|h| crate::same_secret(h, &hash))
+        })
     }
 
     /// The full state for one viewer, and the version it is at.
@@ -344,10 +411,9 @@ impl Hub {
         let presence = live.presence.lock();
         let empty = Presence::default();
         let p = presence.as_deref().unwrap_or(&empty);
-        (
-            state_msg(&live.id, &inner.state, you, p, now_ms()),
-            inner.state.version,
-        )
+        let mut msg = state_msg(&live.id, &inner.state, you, p, now_ms());
+        msg.rated = inner.rated;
+        (msg, inner.state.version)
     }
 
     /// The events after `since` up to this node's version, read from the database's log
@@ -452,17 +518,18 @@ impl Hub {
         ))
     }
 
-    /// The rematch: a new game with the same rules and clock, the seats swapped.
+    /// The rematch: a new game with the same rules, clock and rating, the seats (and
+    /// their accounts) swapped.
     async fn rematch_game(self: &Arc<Self>, inner: &Inner) -> Result<String, String> {
         let hashes = [inner.hashes[1].as_deref(), inner.hashes[0].as_deref()];
-        self.create_with(
-            &inner.state.rules.to_string(),
-            &inner.state.tc().to_string(),
-            hashes,
-            false,
-            "rematch",
-        )
-        .await
+        let users = [inner.users[1].as_deref(), inner.users[0].as_deref()];
+        let spec = GameSpec {
+            rules: &inner.state.rules.to_string(),
+            tc: &inner.state.tc().to_string(),
+            lobby: false,
+            rated: inner.rated,
+        };
+        self.create_with(spec, hashes, users, "rematch").await
     }
 
     /// Stores events (the next versions), then folds them in and sends them.
@@ -471,7 +538,7 @@ impl Hub {
         live: &Arc<Live>,
         inner: &mut Inner,
         events: Vec<Event>,
-        seat: Option<(Side, &str)>,
+        seat: Option<Seat<'_>>,
         leave_lobby: bool,
     ) -> Result<(), AppendError> {
         let now = now_ms();
@@ -487,11 +554,24 @@ impl Hub {
                 .map_err(|e| AppendError::Db(sqlx::Error::Protocol(e)))?;
             stored.push(s);
         }
+        let rated_end = if inner.rated {
+            rated_score(&inner.state, &next)
+        } else {
+            None
+        };
         self.store
-            .append(&live.id, &stored, next.status(), seat, leave_lobby)
+            .append(
+                &live.id,
+                &stored,
+                next.status(),
+                seat,
+                leave_lobby,
+                rated_end,
+            )
             .await?;
-        if let Some((side, hash)) = seat {
-            inner.hashes[side.index()] = Some(hash.to_string());
+        if let Some(seat) = seat {
+            inner.hashes[seat.side.index()] = Some(seat.hash.to_string());
+            inner.users[seat.side.index()] = seat.user.map(str::to_string);
         }
         self.fold_in(live, inner, stored);
         self.arm_locked(live, inner);
@@ -521,6 +601,7 @@ impl Hub {
         }
         if let Ok(Some(row)) = self.store.game(&live.id).await {
             inner.hashes = row.hashes;
+            inner.users = row.users;
         }
         self.arm_locked(live, inner);
     }

@@ -6,14 +6,19 @@
 //! `model` is the game with no network and no database, `clock` its clock and time
 //! controls, `messages` what clients send and what the server sends, each one type,
 //! `store` the database (and `notify` what its nodes tell each other), `hub` the games
-//! in memory, `server` the HTTP and websocket front.
+//! in memory, `server` the HTTP and websocket front. Players (docs/accounts.md):
+//! `accounts` the names, passwords and rating categories, `glicko2` the ratings,
+//! `sessions` the account requests and the session cookie.
 
+pub mod accounts;
 pub mod clock;
+pub mod glicko2;
 pub mod hub;
 pub mod messages;
 pub mod model;
 pub mod notify;
 pub mod server;
+pub mod sessions;
 pub mod store;
 
 use sha2::{Digest, Sha256};
@@ -46,6 +51,13 @@ pub fn token_hash(token: &str) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// Whether two secrets (tokens, or their hashes) are equal, in a time that depends
+/// on their lengths only.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }
 
 /// A well-formed token: 32 lowercase hex digits.
@@ -92,6 +104,14 @@ pub struct ServeArgs {
     /// Messages a websocket connection may send a second (twice that in a burst).
     #[arg(long, default_value_t = 20)]
     pub messages_per_second: u32,
+    /// Log-in attempts (and password checks) an address may make a minute, and the
+    /// same for each account name.
+    #[arg(long, default_value_t = 10)]
+    pub logins_per_minute: u32,
+    /// The server is reached over https (a proxy in front of it does TLS): session
+    /// cookies get `Secure`.
+    #[arg(long)]
+    pub behind_tls: bool,
     /// This node's name in logs and presence (default: a random one).
     #[arg(long)]
     pub node: Option<String>,

@@ -166,6 +166,8 @@ pub struct StateMsg {
     pub v: u64,
     pub rules: String,
     pub tc: String,
+    /// A rated game (docs/accounts.md).
+    pub rated: bool,
     pub status: &'static str,
     pub you: Option<Side>,
     pub seated: BySide<bool>,

@@ -2,16 +2,19 @@
 //! lobby, "your games", records, a websocket per game, and the page. docs/online.md
 //! describes every endpoint and message.
 
+use crate::accounts::Category;
 use crate::clock::online_tc;
-use crate::hub::{Hub, Live, Reply};
+use crate::hub::{GameSpec, Hub, Live, Reply};
 use crate::messages::{self, ClientMsg, ServerMsg, MAX_MESSAGE};
 use crate::model::{Refusal, Side};
+use crate::sessions::{self, Session};
 use crate::store::{Kind, Store};
 use crate::{now_ms, token_hash, token_ok, ServeArgs};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -40,6 +43,11 @@ pub struct App {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
     messages_per_second: NonZeroU32,
     max_open_per_ip: i64,
+    /// Log-in attempts (and password checks) by address and by account name.
+    pub(crate) login_ip: DefaultKeyedRateLimiter<IpAddr>,
+    pub(crate) login_name: DefaultKeyedRateLimiter<String>,
+    /// Session cookies get `Secure` (`--behind-tls`).
+    pub(crate) secure_cookies: bool,
 }
 
 /// Makes the router of the visitors' boards on the server's engine (the `jungle gui`
@@ -57,7 +65,11 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: &'static str, reason: impl Into<String>) -> ApiError {
+    pub(crate) fn new(
+        status: StatusCode,
+        code: &'static str,
+        reason: impl Into<String>,
+    ) -> ApiError {
         ApiError::Refused(status, code, reason.into())
     }
 }
@@ -114,7 +126,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type Answer = Result<Response, ApiError>;
+pub(crate) type Answer = Result<Response, ApiError>;
 
 fn no_game() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no_game", "no such game")
@@ -122,7 +134,7 @@ fn no_game() -> ApiError {
 
 impl App {
     /// Refused when the address is over its rate.
-    fn limited(&self, ip: IpAddr) -> Result<(), ApiError> {
+    pub(crate) fn limited(&self, ip: IpAddr) -> Result<(), ApiError> {
         match self.limiter.check_key(&ip) {
             Ok(()) => Ok(()),
             Err(_) => Err(ApiError::new(
@@ -145,12 +157,14 @@ struct CreateReq {
     rules: Option<String>,
     color: Option<String>,
     lobby: Option<bool>,
+    rated: Option<bool>,
 }
 
 #[derive(Deserialize)]
 struct QuickReq {
     tc: String,
     rules: Option<String>,
+    rated: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -169,6 +183,30 @@ fn game_settings(tc: &str, rules: Option<&str>) -> Result<(String, String), ApiE
     }
     let rules: Rules = rules.parse().map_err(|e| bad("bad_rules", e))?;
     Ok((rules.to_string(), tc.to_string()))
+}
+
+/// A rated game's creator: the account of the session (401 `login_required`
+/// without one), and rules that are a named rule set's (400 `unrated_rules`).
+fn rated_creator<'a>(
+    session: Option<&'a Session>,
+    rules: &str,
+    tc: &str,
+) -> Result<&'a Session, ApiError> {
+    let Some(s) = session else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "login_required",
+            "a rated game is played by accounts: log in first",
+        ));
+    };
+    if Category::of_texts(rules, tc).is_none() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "unrated_rules",
+            "rated games are played under the rule sets jungle and jungle-cn, without settings of their own",
+        ));
+    }
+    Ok(s)
 }
 
 fn random_side() -> Side {
@@ -206,11 +244,17 @@ fn seat_body(id: &str, side: Side, token: String) -> Json<SeatBody> {
 async fn create(
     State(app): Shared,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Result<Json<CreateReq>, JsonRejection>,
 ) -> Answer {
     app.limited(addr.ip())?;
     let Json(req) = body?;
     let (rules, tc) = game_settings(&req.tc, req.rules.as_deref())?;
+    let session = sessions::current(&app, &headers).await?;
+    let rated = req.rated.unwrap_or(false);
+    if rated {
+        rated_creator(session.as_ref(), &rules, &tc)?;
+    }
     let side = match req.color.as_deref().unwrap_or("random") {
         "red" => Side::Red,
         "blue" => Side::Blue,
@@ -223,16 +267,21 @@ async fn create(
             ))
         }
     };
-    create_game(&app, &addr, &rules, &tc, side, req.lobby.unwrap_or(false)).await
+    let spec = GameSpec {
+        rules: &rules,
+        tc: &tc,
+        lobby: req.lobby.unwrap_or(false),
+        rated,
+    };
+    create_game(&app, &addr, spec, side, session.as_ref()).await
 }
 
 async fn create_game(
     app: &App,
     addr: &SocketAddr,
-    rules: &str,
-    tc: &str,
+    spec: GameSpec<'_>,
     side: Side,
-    lobby: bool,
+    session: Option<&Session>,
 ) -> Answer {
     let ip = addr.ip().to_string();
     let open = app.hub.store.open_games_of(&ip).await?;
@@ -243,19 +292,28 @@ async fn create_game(
             format!("this address has {open} games not finished"),
         ));
     }
-    let (id, token) = app.hub.create(rules, tc, side, lobby, &ip).await?;
+    let user = session.map(|s| s.user.id.as_str());
+    let (id, token) = app.hub.create(spec, side, user, &ip).await?;
     Ok((StatusCode::CREATED, seat_body(&id, side, token)).into_response())
 }
 
 async fn join(
     State(app): Shared,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Answer {
     app.limited(addr.ip())?;
     let live = app.game(&id).await?;
-    match app.hub.join(&live).await {
+    let session = sessions::current(&app, &headers).await?;
+    let user = session.as_ref().map(|s| s.user.id.as_str());
+    match app.hub.join(&live, user).await {
         Ok((side, token)) => Ok(seat_body(&id, side, token).into_response()),
+        Err(r) if r.code == "login_required" => Err(ApiError::Refused(
+            StatusCode::UNAUTHORIZED,
+            r.code,
+            r.reason,
+        )),
         Err(r) => Err(ApiError::Refused(StatusCode::CONFLICT, r.code, r.reason)),
     }
 }
@@ -292,6 +350,7 @@ struct RowBody {
     rules: String,
     status: String,
     created_at: i64,
+    rated: bool,
     open_side: Option<Side>,
     #[serde(skip_serializing_if = "Option::is_none")]
     side: Option<Side>,
@@ -311,6 +370,7 @@ fn row_body(r: &crate::store::GameRow, side: Option<Side>) -> RowBody {
         rules: r.rules.clone(),
         status: r.status.clone(),
         created_at: r.created_at,
+        rated: r.rated,
         open_side,
         side,
     }
@@ -327,26 +387,44 @@ async fn lobby(State(app): Shared) -> Answer {
     Ok(Json(GamesBody { games }).into_response())
 }
 
-/// Quick pairing: the oldest open challenge with the same clock and rules, else a new
-/// challenge in the lobby.
+/// Quick pairing: the oldest open challenge with the same clock, rules and rating
+/// (rated or casual; not one's own), else a new challenge in the lobby.
 async fn quick(
     State(app): Shared,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Result<Json<QuickReq>, JsonRejection>,
 ) -> Answer {
     app.limited(addr.ip())?;
     let Json(req) = body?;
     let (rules, tc) = game_settings(&req.tc, req.rules.as_deref())?;
+    let session = sessions::current(&app, &headers).await?;
+    let rated = req.rated.unwrap_or(false);
+    if rated {
+        rated_creator(session.as_ref(), &rules, &tc)?;
+    }
+    let user = session.as_ref().map(|s| s.user.id.as_str());
     let open = app.hub.store.lobby().await?;
-    for row in open.iter().filter(|r| r.tc == tc && r.rules == rules) {
+    let mine =
+        |r: &crate::store::GameRow| user.is_some() && r.users.iter().any(|u| u.as_deref() == user);
+    for row in open
+        .iter()
+        .filter(|r| r.tc == tc && r.rules == rules && r.rated == rated && !mine(r))
+    {
         let Ok(Some(live)) = app.hub.get(&row.id).await else {
             continue;
         };
-        if let Ok((side, token)) = app.hub.join(&live).await {
+        if let Ok((side, token)) = app.hub.join(&live, user).await {
             return Ok(seat_body(&row.id, side, token).into_response());
         }
     }
-    create_game(&app, &addr, &rules, &tc, random_side(), true).await
+    let spec = GameSpec {
+        rules: &rules,
+        tc: &tc,
+        lobby: true,
+        rated,
+    };
+    create_game(&app, &addr, spec, random_side(), session.as_ref()).await
 }
 
 /// "Your games": the games whose seats the given tokens hold, newest first.
@@ -378,7 +456,7 @@ async fn mine(
 
 /// A websocket upgrade is refused from a page of another site (its `Origin` names
 /// another host than the request's `Host`).
-fn origin_ok(headers: &HeaderMap) -> bool {
+pub(crate) fn origin_ok(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true; // Not a browser: nothing to check.
     };
@@ -762,7 +840,14 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/lobby", get(lobby))
         .route("/api/lobby/quick", post(quick))
         .route("/api/mine", post(mine))
+        .route("/api/account/signup", post(sessions::signup))
+        .route("/api/account/login", post(sessions::login))
+        .route("/api/account/logout", post(sessions::logout))
+        .route("/api/account/password", post(sessions::password))
+        .route("/api/account/delete", post(sessions::delete))
+        .route("/api/account/me", get(sessions::me))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
+        .layer(middleware::from_fn(same_site))
         .with_state(app);
     Router::new()
         .route("/", get(page))
@@ -776,6 +861,39 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/{*path}", get(page_file))
         .merge(api)
         .merge(local)
+}
+
+/// Refuses (403 `origin`) a request that changes something and comes from another
+/// site's page: every request but GET and HEAD that carries the session cookie or
+/// goes to `/api/account/`, when its `Origin` names another host than `Host` (or,
+/// without `Origin`, its `Sec-Fetch-Site` is `cross-site` or `same-site`).
+async fn same_site(req: axum::extract::Request, next: Next) -> Response {
+    let changes = !matches!(
+        *req.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD
+    );
+    let guarded =
+        sessions::has_cookie(req.headers()) || req.uri().path().starts_with("/api/account/");
+    if changes && guarded && !from_this_site(req.headers()) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "origin",
+            "a request from another site's page",
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// Whether a request comes from this site's pages (or from no browser at all).
+fn from_this_site(headers: &HeaderMap) -> bool {
+    if headers.contains_key(header::ORIGIN) {
+        return origin_ok(headers);
+    }
+    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        Some(site) => site == "same-origin" || site == "none",
+        None => true,
+    }
 }
 
 /// `jungle serve`.
@@ -802,15 +920,25 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         .ok_or("--creates-per-minute must be at least 1")?;
     let messages_per_second = NonZeroU32::new(args.messages_per_second)
         .ok_or("--messages-per-second must be at least 1")?;
+    let logins =
+        NonZeroU32::new(args.logins_per_minute).ok_or("--logins-per-minute must be at least 1")?;
     let app = Arc::new(App {
         hub: hub.clone(),
         limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
         messages_per_second,
         max_open_per_ip: args.max_open_per_ip,
+        login_ip: DefaultKeyedRateLimiter::keyed(Quota::per_minute(logins)),
+        login_name: DefaultKeyedRateLimiter::keyed(Quota::per_minute(logins)),
+        secure_cookies: args.behind_tls,
     });
     if store.kind() == Kind::Postgres {
         follow(hub.clone(), url.clone()).await?;
     }
+    // The hash an unknown name is checked against is made now, so that the first
+    // log-in with an unknown name takes no longer than any other.
+    drop(tokio::task::spawn_blocking(|| {
+        crate::accounts::verify_password("", None)
+    }));
     let resumed = hub.resume().await?;
     log::info!("node {node}: {resumed} games not over resumed");
     tokio::spawn(background(hub.clone()));
@@ -820,6 +948,8 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         loop {
             tokio::time::sleep(Duration::from_secs(60)).await;
             quiet.limiter.retain_recent();
+            quiet.login_ip.retain_recent();
+            quiet.login_name.retain_recent();
         }
     });
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))

@@ -5,6 +5,8 @@
 //! database the judge of which of two writers stored a move first. The schema is
 //! created on start and migrated by the versions in `schema_migrations`.
 
+use crate::accounts::Category;
+use crate::glicko2::{self, Rating};
 use crate::model::{Event, Side, Stored};
 use crate::notify::{Notice, CHANNEL};
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -19,7 +21,9 @@ pub enum Kind {
 
 /// The migrations in order: version `i + 1` is `MIGRATIONS[i]`. Append only. 2: the time
 /// controls in the one notation (`10+5`, minutes and seconds, becomes `10m+5s`; a
-/// game's log keeps its text, which `clock::stored_tc` reads).
+/// game's log keeps its text, which `clock::stored_tc` reads). 3: accounts, sessions,
+/// ratings and their history, and each game's accounts and whether it is rated
+/// (docs/accounts.md).
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE games (
@@ -54,6 +58,52 @@ CREATE TABLE service (
     "
 UPDATE games SET tc = REPLACE(tc, '+', 'm+') || 's' WHERE tc LIKE '%+%' AND tc NOT LIKE '%s'
 ",
+    "
+CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    deleted BIGINT NOT NULL DEFAULT 0,
+    is_bot BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users (id),
+    created_at BIGINT NOT NULL,
+    last_seen BIGINT NOT NULL
+);
+CREATE INDEX sessions_user ON sessions (user_id);
+CREATE TABLE ratings (
+    user_id TEXT NOT NULL REFERENCES users (id),
+    category TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    rd DOUBLE PRECISION NOT NULL,
+    vol DOUBLE PRECISION NOT NULL,
+    games BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (user_id, category)
+);
+CREATE TABLE rating_history (
+    user_id TEXT NOT NULL REFERENCES users (id),
+    category TEXT NOT NULL,
+    game_id TEXT NOT NULL REFERENCES games (id),
+    rating_before DOUBLE PRECISION NOT NULL,
+    rd_before DOUBLE PRECISION NOT NULL,
+    rating_after DOUBLE PRECISION NOT NULL,
+    rd_after DOUBLE PRECISION NOT NULL,
+    at BIGINT NOT NULL,
+    UNIQUE (game_id, user_id)
+);
+CREATE INDEX rating_history_user ON rating_history (user_id, category, at);
+ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN rated_done BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN red_user TEXT;
+ALTER TABLE games ADD COLUMN blue_user TEXT;
+CREATE INDEX games_red_user ON games (red_user);
+CREATE INDEX games_blue_user ON games (blue_user)
+",
 ];
 
 /// Why an append failed.
@@ -83,6 +133,9 @@ pub struct GameRow {
     pub hashes: [Option<String>; 2],
     pub lobby: bool,
     pub status: String,
+    pub rated: bool,
+    /// The accounts in the seats (red, blue), if they were logged in.
+    pub users: [Option<String>; 2],
 }
 
 /// A new game's row.
@@ -95,7 +148,51 @@ pub struct NewGame<'a> {
     pub lobby: bool,
     pub creator_ip: &'a str,
     pub status: &'a str,
+    pub rated: bool,
+    pub users: [Option<&'a str>; 2],
 }
+
+/// A seat taken by an append: the side, its token's hash, and its account.
+#[derive(Clone, Copy, Debug)]
+pub struct Seat<'a> {
+    pub side: Side,
+    pub hash: &'a str,
+    pub user: Option<&'a str>,
+}
+
+/// An account's row.
+#[derive(Clone, Debug)]
+pub struct UserRow {
+    pub id: String,
+    pub username: String,
+    pub password_hash: String,
+    pub created_at: i64,
+    pub deleted: bool,
+    pub is_bot: bool,
+}
+
+/// One category's rating of an account.
+#[derive(Clone, Debug)]
+pub struct RatingRow {
+    pub category: String,
+    pub rating: Rating,
+    pub games: i64,
+    pub updated_at: i64,
+}
+
+/// One rated game's change of an account's rating.
+#[derive(Clone, Debug)]
+pub struct HistoryRow {
+    pub category: String,
+    pub game_id: String,
+    pub before: (f64, f64),
+    pub after: (f64, f64),
+    pub at: i64,
+}
+
+const GAME_COLUMNS: &str =
+    "id, created_at, rules, tc, red_hash, blue_hash, lobby, status, rated, red_user, blue_user";
+const USER_COLUMNS: &str = "id, username, password_hash, created_at, deleted, is_bot";
 
 /// The connection pool and the database's kind.
 #[derive(Clone)]
@@ -212,8 +309,8 @@ impl Store {
     pub async fn create(&self, g: &NewGame<'_>, events: &[Stored]) -> Result<(), AppendError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO games (id, created_at, rules, tc, red_hash, blue_hash, lobby, creator_ip, status, version) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO games (id, created_at, rules, tc, red_hash, blue_hash, lobby, creator_ip, status, version, rated, red_user, blue_user) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(g.id)
         .bind(g.created_at)
@@ -225,6 +322,9 @@ impl Store {
         .bind(g.creator_ip)
         .bind(g.status)
         .bind(events.last().map_or(0, |e| e.v as i64))
+        .bind(i64::from(g.rated))
+        .bind(g.users[0])
+        .bind(g.users[1])
         .execute(&mut *tx)
         .await?;
         for e in events {
@@ -236,27 +336,31 @@ impl Store {
     }
 
     /// Appends events (the next versions) to a game in one transaction, with the game's
-    /// new status, taking `seat` (a side and its token's hash) if given. Committed
-    /// when this returns `Ok`: only then may they be shown.
+    /// new status, taking `seat` if given. `rated_end`, red's score when these events
+    /// end a game both sides moved in, rates a rated game in the same transaction
+    /// (once: `rated_done`). Committed when this returns `Ok`: only then may they be
+    /// shown.
     pub async fn append(
         &self,
         id: &str,
         events: &[Stored],
         status: &str,
-        seat: Option<(Side, &str)>,
+        seat: Option<Seat<'_>>,
         leave_lobby: bool,
+        rated_end: Option<f64>,
     ) -> Result<(), AppendError> {
         let mut tx = self.pool.begin().await?;
         for e in events {
             insert_event(&mut tx, id, e).await?;
         }
-        if let Some((side, hash)) = seat {
-            let sql = match side {
-                Side::Red => "UPDATE games SET red_hash = $1 WHERE id = $2 AND red_hash IS NULL",
-                Side::Blue => "UPDATE games SET blue_hash = $1 WHERE id = $2 AND blue_hash IS NULL",
+        if let Some(seat) = seat {
+            let sql = match seat.side {
+                Side::Red => "UPDATE games SET red_hash = $1, red_user = $2 WHERE id = $3 AND red_hash IS NULL",
+                Side::Blue => "UPDATE games SET blue_hash = $1, blue_user = $2 WHERE id = $3 AND blue_hash IS NULL",
             };
             let done = sqlx::query(sql)
-                .bind(hash)
+                .bind(seat.hash)
+                .bind(seat.user)
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
@@ -274,6 +378,10 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        if let Some(score) = rated_end {
+            let at = events.last().map_or_else(crate::now_ms, |e| e.at);
+            rate(&mut tx, id, score, at).await?;
+        }
         self.notify(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
@@ -331,12 +439,10 @@ impl Store {
     }
 
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, sqlx::Error> {
-        let row = sqlx::query(
-            "SELECT id, created_at, rules, tc, red_hash, blue_hash, lobby, status FROM games WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|r| read_game(&r)).transpose()
     }
 
@@ -350,10 +456,10 @@ impl Store {
 
     /// Open challenges in the lobby, oldest first.
     pub async fn lobby(&self) -> Result<Vec<GameRow>, sqlx::Error> {
-        let rows = sqlx::query(
-            "SELECT id, created_at, rules, tc, red_hash, blue_hash, lobby, status FROM games \
-             WHERE lobby = 1 AND status = 'waiting' ORDER BY created_at LIMIT 100",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE lobby = 1 AND status = 'waiting' ORDER BY created_at LIMIT 100"
+        ))
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(read_game).collect()
@@ -363,10 +469,10 @@ impl Store {
     pub async fn games_of(&self, hashes: &[String]) -> Result<Vec<GameRow>, sqlx::Error> {
         let mut out = Vec::new();
         for h in hashes.iter().take(50) {
-            let rows = sqlx::query(
-                "SELECT id, created_at, rules, tc, red_hash, blue_hash, lobby, status FROM games \
-                 WHERE red_hash = $1 OR blue_hash = $1 ORDER BY created_at DESC LIMIT 20",
-            )
+            let rows = sqlx::query(&format!(
+                "SELECT {GAME_COLUMNS} FROM games \
+                 WHERE red_hash = $1 OR blue_hash = $1 ORDER BY created_at DESC LIMIT 20"
+            ))
             .bind(h)
             .fetch_all(&self.pool)
             .await?;
@@ -425,6 +531,303 @@ impl Store {
     }
 }
 
+/// The accounts (docs/accounts.md).
+impl Store {
+    /// Stores a new account; `Conflict` when its name's key is taken.
+    pub async fn create_user(
+        &self,
+        id: &str,
+        username: &str,
+        key: &str,
+        password_hash: &str,
+        now: i64,
+    ) -> Result<(), AppendError> {
+        sqlx::query(
+            "INSERT INTO users (id, username, name_key, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(username)
+        .bind(key)
+        .bind(password_hash)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The account whose name has this key (deleted ones have no name).
+    pub async fn user_by_key(&self, key: &str) -> Result<Option<UserRow>, sqlx::Error> {
+        let row = sqlx::query(&format!(
+            "SELECT {USER_COLUMNS} FROM users WHERE name_key = $1 AND deleted = 0"
+        ))
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| read_user(&r)).transpose()
+    }
+
+    pub async fn user(&self, id: &str) -> Result<Option<UserRow>, sqlx::Error> {
+        let row = sqlx::query(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| read_user(&r)).transpose()
+    }
+
+    pub async fn create_session(
+        &self,
+        token_hash: &str,
+        user_id: &str,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, user_id, created_at, last_seen) VALUES ($1, $2, $3, $3)",
+        )
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The account of a session seen since `idle_since` (not deleted), and the
+    /// session's hash as stored; marks it seen at `now` (at most once a minute).
+    pub async fn session(
+        &self,
+        token_hash: &str,
+        now: i64,
+        idle_since: i64,
+    ) -> Result<Option<(UserRow, String)>, sqlx::Error> {
+        let row = sqlx::query(&format!(
+            "SELECT {}, s.token_hash, s.last_seen FROM sessions s JOIN users u ON u.id = s.user_id \
+             WHERE s.token_hash = $1 AND u.deleted = 0 AND s.last_seen >= $2",
+            USER_COLUMNS
+                .split(", ")
+                .map(|c| format!("u.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .bind(token_hash)
+        .bind(idle_since)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(r) = row else {
+            return Ok(None);
+        };
+        let user = read_user(&r)?;
+        let stored: String = r.try_get(6)?;
+        let last_seen: i64 = r.try_get(7)?;
+        if now - last_seen > 60_000 {
+            sqlx::query("UPDATE sessions SET last_seen = $1 WHERE token_hash = $2")
+                .bind(now)
+                .bind(token_hash)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(Some((user, stored)))
+    }
+
+    pub async fn drop_session(&self, token_hash: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A new password hash; every session of the account but `keep` ends.
+    pub async fn set_password(
+        &self,
+        user_id: &str,
+        password_hash: &str,
+        keep: &str,
+    ) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(password_hash)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
+            .bind(user_id)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await
+    }
+
+    /// Deletes an account: its name and password are gone (the name is free again),
+    /// its sessions end; its games, ratings and history stay under its id, shown
+    /// as a deleted player's.
+    pub async fn delete_user(&self, user_id: &str) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE users SET deleted = 1, username = '', name_key = '~' || id, password_hash = '' WHERE id = $1",
+        )
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await
+    }
+
+    /// An account's ratings, by category.
+    pub async fn ratings(&self, user_id: &str) -> Result<Vec<RatingRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT category, rating, rd, vol, games, updated_at FROM ratings WHERE user_id = $1 ORDER BY category",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_rating).collect()
+    }
+
+    /// An account's rating changes, oldest first.
+    pub async fn history(&self, user_id: &str) -> Result<Vec<HistoryRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT category, game_id, rating_before, rd_before, rating_after, rd_after, at \
+             FROM rating_history WHERE user_id = $1 ORDER BY at, game_id",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(HistoryRow {
+                    category: r.try_get(0)?,
+                    game_id: r.try_get(1)?,
+                    before: (r.try_get(2)?, r.try_get(3)?),
+                    after: (r.try_get(4)?, r.try_get(5)?),
+                    at: r.try_get(6)?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Rates a rated game that ends (red's score `score`) inside its end's transaction:
+/// nothing if it is not rated or was rated already (`rated_done`, set here), else
+/// both accounts' ratings in the game's category and a history row each (unique per
+/// game and account: a second rating of a game cannot be stored).
+async fn rate(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    score: f64,
+    at: i64,
+) -> Result<(), sqlx::Error> {
+    let first = sqlx::query(
+        "UPDATE games SET rated_done = 1 WHERE id = $1 AND rated = 1 AND rated_done = 0",
+    )
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    if first.rows_affected() != 1 {
+        return Ok(());
+    }
+    let row = sqlx::query("SELECT rules, tc, red_user, blue_user FROM games WHERE id = $1")
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+    let (rules, tc): (String, String) = (row.try_get(0)?, row.try_get(1)?);
+    let users: [Option<String>; 2] = [row.try_get(2)?, row.try_get(3)?];
+    let (Some(category), [Some(red), Some(blue)]) = (Category::of_texts(&rules, &tc), users) else {
+        log::warn!("game {id}: rated without a category or two accounts: not rated");
+        return Ok(());
+    };
+    if red == blue {
+        log::warn!("game {id}: rated with one account in both seats: not rated");
+        return Ok(());
+    }
+    let key = category.key();
+    let mut before = Vec::new();
+    for user in [&red, &blue] {
+        let row = sqlx::query(
+            "SELECT category, rating, rd, vol, games, updated_at FROM ratings WHERE user_id = $1 AND category = $2",
+        )
+        .bind(user)
+        .bind(&key)
+        .fetch_optional(&mut **tx)
+        .await?;
+        before.push(match row {
+            Some(r) => read_rating(&r)?,
+            None => RatingRow {
+                category: key.clone(),
+                rating: Rating::default(),
+                games: 0,
+                updated_at: at,
+            },
+        });
+    }
+    let (r, b) = (&before[0], &before[1]);
+    let (red_after, blue_after) = glicko2::game(
+        r.rating,
+        at - r.updated_at,
+        b.rating,
+        at - b.updated_at,
+        score,
+    );
+    for (user, old, new) in [(&red, r, red_after), (&blue, b, blue_after)] {
+        sqlx::query(
+            "INSERT INTO ratings (user_id, category, rating, rd, vol, games, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) \
+             ON CONFLICT (user_id, category) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, \
+             vol = excluded.vol, games = excluded.games, updated_at = excluded.updated_at",
+        )
+        .bind(user)
+        .bind(&key)
+        .bind(new.rating)
+        .bind(new.rd)
+        .bind(new.vol)
+        .bind(old.games + 1)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO rating_history (user_id, category, game_id, rating_before, rd_before, rating_after, rd_after, at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(user)
+        .bind(&key)
+        .bind(id)
+        .bind(old.rating.rating)
+        .bind(old.rating.rd)
+        .bind(new.rating)
+        .bind(new.rd)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+fn read_user(r: &AnyRow) -> Result<UserRow, sqlx::Error> {
+    Ok(UserRow {
+        id: r.try_get(0)?,
+        username: r.try_get(1)?,
+        password_hash: r.try_get(2)?,
+        created_at: r.try_get(3)?,
+        deleted: r.try_get::<i64, _>(4)? != 0,
+        is_bot: r.try_get::<i64, _>(5)? != 0,
+    })
+}
+
+fn read_rating(r: &AnyRow) -> Result<RatingRow, sqlx::Error> {
+    Ok(RatingRow {
+        category: r.try_get(0)?,
+        rating: Rating {
+            rating: r.try_get(1)?,
+            rd: r.try_get(2)?,
+            vol: r.try_get(3)?,
+        },
+        games: r.try_get(4)?,
+        updated_at: r.try_get(5)?,
+    })
+}
+
 async fn insert_event(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     id: &str,
@@ -469,6 +872,8 @@ fn read_game(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         hashes: [r.try_get(4)?, r.try_get(5)?],
         lobby: r.try_get::<i64, _>(6)? != 0,
         status: r.try_get(7)?,
+        rated: r.try_get::<i64, _>(8)? != 0,
+        users: [r.try_get(9)?, r.try_get(10)?],
     })
 }
 
