@@ -6,9 +6,11 @@
 //! `model` is the game with no network and no database, `clock` its clock and time
 //! controls, `messages` what clients send and what the server sends, each one type,
 //! `store` the database (and `notify` what its nodes tell each other), `hub` the games
-//! in memory, `server` the HTTP and websocket front.
+//! in memory, `server` the HTTP and websocket front; `export` reads the finished games
+//! back (`jungle puzzles mine --database`).
 
 pub mod clock;
+pub mod export;
 pub mod hub;
 pub mod messages;
 pub mod model;
