@@ -317,6 +317,9 @@ pub(crate) struct RateArgs {
     /// crates/core/src/puzzle/difficulty.rs) instead of writing --out.
     #[arg(long)]
     fit: bool,
+    /// Find every puzzle's themes again too (with the tables of up to 4 animals).
+    #[arg(long)]
+    themes: bool,
 }
 
 /// Runs `jungle puzzles …`; returns the exit code.
@@ -662,8 +665,28 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
     let start = Instant::now();
     let text = read_text(&args.file)?;
     let mut puzzles = read_puzzles(&text).map_err(|e| format!("{}: {e}", quote(&args.file)))?;
-    // Rating searches without tables and at the play budget: no verifier is used.
-    let mut workers = workers(usize::from(args.threads), Settings::default(), &None, 0)?;
+    // Rating searches without tables and at the play budget; the themes need the
+    // tables (an endgame, a zugzwang).
+    let (tables, animals) = if args.themes {
+        (default_tables(None, 4), 4)
+    } else {
+        (None, 0)
+    };
+    let mut workers = workers(
+        usize::from(args.threads),
+        Settings::default(),
+        &tables,
+        animals,
+    )?;
+    if args.themes {
+        let mut themed = vec![Ok(Vec::new()); puzzles.len()];
+        in_parallel(&mut workers, &puzzles, &|w, p| w.themes(p), &mut |i, r| {
+            themed[i] = r
+        });
+        for (p, t) in puzzles.iter_mut().zip(themed) {
+            p.themes = t.map_err(|e| format!("{}: {e}", p.id))?;
+        }
+    }
     let mut rated = vec![Err(String::new()); puzzles.len()];
     in_parallel(
         &mut workers,

@@ -60,8 +60,34 @@ impl Worker {
         Ok(difficulty::rate(&mut self.rater, &game, &puzzle.solution))
     }
 
+    /// `puzzle`'s themes found again (its line, goal and source as they are).
+    pub fn themes(&mut self, puzzle: &Puzzle) -> Result<Vec<Theme>, String> {
+        let game = puzzle.game()?;
+        let found = Found {
+            line: puzzle.solution.clone(),
+            goal: puzzle.goal,
+            endgame: self.verifier.table_values(&game).is_some(),
+        };
+        let mut p = self.themed(puzzle.start, puzzle.before.clone(), puzzle.rules, found)?;
+        Ok(std::mem::take(&mut p.themes))
+    }
+
     /// The puzzle of a line found from `start` after `before`: its themes and rating.
     pub fn puzzle(
+        &mut self,
+        start: Position,
+        before: Vec<Move>,
+        rules: Rules,
+        found: Found,
+    ) -> Result<Puzzle, String> {
+        let mut puzzle = self.themed(start, before, rules, found)?;
+        let game = puzzle.game()?;
+        puzzle.rating = difficulty::rate(&mut self.rater, &game, &puzzle.solution).rating;
+        Ok(puzzle)
+    }
+
+    /// The puzzle of a line with its themes (not rated).
+    fn themed(
         &mut self,
         start: Position,
         before: Vec<Move>,
@@ -92,7 +118,7 @@ impl Worker {
         }
         puzzle.themes.sort();
         puzzle.themes.dedup();
-        puzzle.rating = difficulty::rate(&mut self.rater, &game, &puzzle.solution).rating;
+        puzzle.rating = crate::puzzle::format::RATING_RANGE.0;
         puzzle.id = puzzle.make_id();
         puzzle.replay()?;
         Ok(puzzle)

@@ -349,8 +349,9 @@ impl Verifier {
 
     /// The best of `others` by a search at the verification budget when it promises
     /// the solver more than `alternative_max` percent (or a win).
+    /// (`alternative_max` 100: no search.)
     fn promising(&mut self, game: &Game, others: &[Move]) -> Option<Move> {
-        if others.is_empty() {
+        if others.is_empty() || self.settings.alternative_max >= 100.0 {
             return None;
         }
         let nodes = self.settings.nodes;
@@ -415,20 +416,23 @@ impl Verifier {
             return Err(Refusal::Several { step, moves: wins });
         }
         let rest = others(legal, &wins);
-        let depth = n + margin;
-        if let Some(other) = self
-            .prover
-            .win_within(game, &rest, depth, limit)
-            .map_err(unsettled(depth))?
-        {
-            return Err(Refusal::Several {
-                step,
-                moves: vec![wins[0], other],
-            });
-        }
+        // The search first (it refuses more cheaply), then the proofs deeper and
+        // deeper (a short second win is found before the whole depth is searched).
         if step == 1 {
             if let Some(other) = self.promising(game, &rest) {
                 return Err(Refusal::Promising {
+                    step,
+                    moves: vec![wins[0], other],
+                });
+            }
+        }
+        for depth in n + 1..=n + margin {
+            if let Some(other) = self
+                .prover
+                .win_within(game, &rest, depth, limit)
+                .map_err(unsettled(depth))?
+            {
+                return Err(Refusal::Several {
                     step,
                     moves: vec![wins[0], other],
                 });
@@ -974,7 +978,9 @@ mod tests {
             }
             other => panic!("expected a promising second move, got {other:?}"),
         }
+        // The proofs alone (no search: any promise allowed), to 2 + 5 moves.
         v.settings.margin = 5;
+        v.settings.alternative_max = 100.0;
         match v.verify(&puzzle) {
             Err(Refusal::Several { step: 1, moves }) => {
                 assert_eq!(names(&moves), ["b1c1", "c6c5"]);
@@ -995,6 +1001,7 @@ mod tests {
         let puzzle = Puzzle::parse(COOKED).expect("a puzzle");
         let mut v = verifier();
         v.settings.proof_nodes = 1_000;
+        v.settings.alternative_max = 100.0;
         match v.verify(&puzzle) {
             Err(Refusal::Unsettled { step: 1, moves }) => assert!(moves >= 2),
             other => panic!("expected an unsettled proof, got {other:?}"),
@@ -1041,13 +1048,25 @@ mod held_out {
         assert!(!matches!(search(false).1, Score::Mate(n) if n > 0));
         // As the rules: e8f8 wins in 4.
         assert_eq!(search(true), (Some("e8f8".into()), Score::Mate(4)));
+        // The verifier refuses it: its search (first) sees the win, and so do the
+        // proofs (to 2 + 4 moves).
         let mut v = Verifier::new(Settings::default(), 32, None, 0).expect("a verifier");
         match v.verify(&puzzle) {
-            Err(Refusal::Several { step: 1, moves }) => {
+            Err(Refusal::Promising { step: 1, moves }) => {
                 let names: Vec<String> = moves.iter().map(Move::to_string).collect();
                 assert_eq!(names, ["e8d8", "e8f8"]);
             }
             other => panic!("expected a second win, got {other:?}"),
         }
+        let proved = v.prover().win_within(&game, &others, 6, 20_000_000);
+        assert_eq!(
+            proved.map(|m| m.map(|m| m.to_string())),
+            Ok(Some("e8f8".into()))
+        );
+        v.settings.alternative_max = 100.0;
+        assert!(matches!(
+            v.verify(&puzzle),
+            Err(Refusal::Several { step: 1, .. })
+        ));
     }
 }
