@@ -186,21 +186,23 @@ fn the_puzzles_of_three_animals_verify_again_by_the_tables() {
 }
 
 /// The whole set verifies in the cheap exact form of `jungle puzzles check --verify
-/// --sample 25` (docs/puzzles.md, "Verification"): every puzzle the tables cover in
-/// full, one in 25 of the others in full (the proofs that no other move wins within
-/// the solution plus 4 moves), and every other line exactly (each solver move one of
-/// the fastest wins, each other move of a hold proven to lose).
+/// --sample 25 --tb-animals 3` (docs/puzzles.md, "Verification"): every puzzle of 3
+/// animals in full by the tables; one in 25 of the others in full (the tables of 4
+/// animals, the proofs that no other move wins within the solution plus 4 moves);
+/// every other line exactly but for those proofs (each solver move of a win one of
+/// the fastest wins, each other move of a hold proven to lose; a draw of 4 animals
+/// replayed).
 #[test]
 fn the_whole_set_verifies_in_its_cheap_exact_form() {
     let set = shipped();
     let tables = jungle::puzzles::default_tables(None, 4);
     let mut workers =
         jungle::puzzles::workers(2, Settings::default(), &tables, 4).expect("workers");
-    let failures = jungle::puzzles::check::check(
-        &mut workers,
-        &set,
-        jungle::puzzles::check::Depth::Sample(25),
-    );
+    let depth = jungle::puzzles::check::Depth::Sample {
+        every: 25,
+        tables: 3,
+    };
+    let failures = jungle::puzzles::check::check(&mut workers, &set, depth);
     assert!(failures.is_empty(), "{failures:?}");
     let full = set
         .iter()

@@ -116,10 +116,11 @@ pub fn summary(puzzles: &[Puzzle]) -> Vec<String> {
 pub enum Depth {
     /// The line replayed, draw puzzles' last positions looked up in the tables.
     Replay,
-    /// Everything (`Verifier::verify`) for one puzzle in `n` (by its id) and every
-    /// puzzle the tables cover; the cheap exact part (`Verifier::verify_line`) for the
-    /// rest. `Sample(1)` verifies every puzzle in full.
-    Sample(u64),
+    /// Everything (`Verifier::verify`) for one puzzle in `every` (by its id) and every
+    /// puzzle of up to `tables` animals the tables cover; the cheap exact part
+    /// (`Verifier::verify_line`, the tables up to `tables` animals) for the rest.
+    /// `every` 1 verifies every puzzle in full.
+    Sample { every: u64, tables: usize },
 }
 
 /// Whether `p` is one of the one in `n` verified in full: by its id, so that the
@@ -136,14 +137,15 @@ pub fn sampled(p: &Puzzle, n: u64) -> bool {
 pub fn check(workers: &mut [Worker], puzzles: &[Puzzle], depth: Depth) -> Vec<String> {
     let mut failures = Vec::new();
     let job = |w: &mut Worker, p: &Puzzle| -> Result<(), String> {
-        if let Depth::Sample(n) = depth {
-            let covered = p
-                .game()
-                .is_ok_and(|g| w.verifier.table_values(&g).is_some());
-            return if covered || sampled(p, n) {
+        if let Depth::Sample { every, tables } = depth {
+            let covered = p.game().is_ok_and(|g| {
+                g.position().all_occupied().count() as usize <= tables
+                    && w.verifier.table_values(&g).is_some()
+            });
+            return if covered || sampled(p, every) {
                 w.verifier.verify(p)
             } else {
-                w.verifier.verify_line(p)
+                w.verifier.verify_line(p, tables)
             }
             .map_err(|e| e.to_string());
         }

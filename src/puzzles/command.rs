@@ -608,7 +608,10 @@ fn run_check(args: &CheckArgs) -> Result<i32, String> {
     let puzzles = read_puzzle_file(&args.file)?;
     let (mut workers, _tables) = args.verifier.workers()?;
     let depth = if args.verify {
-        check::Depth::Sample(args.sample)
+        check::Depth::Sample {
+            every: args.sample,
+            tables: args.verifier.tb_animals as usize,
+        }
     } else {
         check::Depth::Replay
     };

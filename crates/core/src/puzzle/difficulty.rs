@@ -198,8 +198,9 @@ pub fn quiet_share(game: &Game, line: &[Move]) -> f64 {
 
 /// A `RATING_CURVE` for puzzles of these hardness values: the hardness at each
 /// twentieth of their order (0, 5%, …, 100%) mapped onto the rating at the same
-/// point of the normal distribution `TARGET`, clamped to `RATING_SPAN`; ties merged,
-/// so the curve rises.
+/// point of the normal distribution `TARGET`, clamped to `RATING_SPAN`; equal hardness
+/// at several points merged into one at the middle of their points, so the curve
+/// rises.
 pub fn fit_curve(hardness: &[f64]) -> Vec<(f64, f64)> {
     let mut h: Vec<f64> = hardness.iter().copied().filter(|x| x.is_finite()).collect();
     h.sort_by(f64::total_cmp);
@@ -207,19 +208,25 @@ pub fn fit_curve(hardness: &[f64]) -> Vec<(f64, f64)> {
         return RATING_CURVE.to_vec();
     }
     let (lo, hi) = RATING_SPAN;
-    let mut curve: Vec<(f64, f64)> = Vec::new();
+    // The hardness at each twentieth, and the share of the order at which it stands
+    // (equal ones merged at the middle of their shares).
+    let mut points: Vec<(f64, f64, f64)> = Vec::new();
     for k in 0..=20 {
         let p = f64::from(k) / 20.0;
         let x = h[((h.len() - 1) as f64 * p).round() as usize];
-        // Keep the tails inside the span: the ends at 0.5% and 99.5%.
-        let q = p.clamp(0.005, 0.995);
-        let y = (TARGET.0 + TARGET.1 * normal_quantile(q)).clamp(lo, hi);
-        match curve.last_mut() {
-            Some(last) if x <= last.0 => last.1 = last.1.max(y),
-            _ => curve.push((x, y)),
+        match points.last_mut() {
+            Some(last) if x <= last.0 => last.2 = p,
+            _ => points.push((x, p, p)),
         }
     }
-    curve
+    points
+        .into_iter()
+        .map(|(x, first, last)| {
+            // Keep the tails inside the span: the ends at 0.5% and 99.5%.
+            let q = ((first + last) / 2.0).clamp(0.005, 0.995);
+            (x, (TARGET.0 + TARGET.1 * normal_quantile(q)).clamp(lo, hi))
+        })
+        .collect()
 }
 
 /// The standard normal distribution's quantile (Acklam's rational approximation,
