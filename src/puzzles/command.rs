@@ -111,7 +111,7 @@ pub(crate) struct VerifyArgs {
     max_moves: u64,
     /// The most expected result (percent) a move other than the solution may promise
     /// the solver.
-    #[arg(long, default_value_t = 65.0)]
+    #[arg(long, default_value_t = 80.0)]
     alternative_max: f64,
     /// Solver moves beyond the solution's win within which no other first move may win
     /// (proven exactly): the uniqueness depth is the solution's moves plus this.

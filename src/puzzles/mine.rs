@@ -62,7 +62,7 @@ use std::time::Instant;
 pub const DEFAULT_DIR: &str = "/work/data/puzzles";
 
 /// The version of the verification: a `puzzles` row of another version is made again.
-pub const VERIFIER: u32 = 2;
+pub const VERIFIER: u32 = 3;
 
 /// Who plays one side of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

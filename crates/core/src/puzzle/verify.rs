@@ -62,7 +62,7 @@ impl Default for Settings {
         Settings {
             nodes: 2_000_000,
             max_moves: 5,
-            alternative_max: 65.0,
+            alternative_max: 80.0,
             margin: 4,
             proof_nodes: 20_000_000,
             hold_min: 25.0,
