@@ -552,7 +552,8 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
     };
     let chosen = select::select(candidates, &choice, &test_book_keys());
     let mut text = String::new();
-    text.push_str("# Jungle puzzles (protocol.md, \"Puzzles\"): id;position;before;solution;rules;goal;themes;rating\n");
+    text.push_str("# Jungle puzzles (docs/puzzles.md): id;position;before;solution;rules;goal;themes;rating\n");
+    text.push_str(&format!("# {}\n", uniqueness_note(&Settings::default())));
     for note in &args.note {
         text.push_str(&format!("# {note}\n"));
     }
@@ -639,6 +640,18 @@ fn run_check(args: &CheckArgs) -> Result<i32, String> {
         start.elapsed().as_secs_f64()
     );
     Ok(if failures.is_empty() { 0 } else { 1 })
+}
+
+/// The header line of a selected set that states what every puzzle was proven to be
+/// (issue 63: the uniqueness depth in the file's header).
+fn uniqueness_note(s: &Settings) -> String {
+    format!(
+        "Uniqueness: each solver move is the only one that wins within its fastest win \
+         plus {} moves (exact proofs), or at any length (the tables, up to 4 animals); \
+         each move of a hold the only one not lost by force within the longest loss of \
+         the others plus {} moves (exact proofs)",
+        s.margin, s.margin
+    )
 }
 
 /// A puzzle's line of `rate --explain`.
