@@ -1,40 +1,33 @@
 #!/usr/bin/env bash
-# Makes the shipped puzzle set (puzzles/puzzles.txt; protocol.md, "Puzzles"), in
-# stages that can each be stopped and run again (every output is written as
-# NAME.part and renamed when complete; finished ones are skipped):
+# Makes the shipped puzzle set (puzzles/puzzles.txt; docs/puzzles.md) in stages that
+# can each be stopped and run again (every output is written as NAME.part and renamed
+# when complete; finished ones are skipped):
 #
-#   nice -n 10 scripts/make-puzzles.sh DIR [games|mine|tables|themes|select|all]
+#   nice -n 19 scripts/make-puzzles.sh DIR [mine|previous|tables|themes|rate|select|all]
 #
-# games:  game records to mine, DIR/games/<match>-K.pgn: the levels people play
-#         (weakened rows of LEVELS) against each other and against full strength,
-#         under jungle and jungle-cn (MATCHES below), 5000 nodes a move, on openings
-#         of 9 random plies (`jungle openings --plies 9 --seed 33`: Blue to move, so
-#         never a position of the test books); 10 matches of 2000 games in shards of
-#         200, played shard by shard over the matches.
-# mine:   `jungle puzzles games` over each shard (positions with 6 animals or more,
-#         either side to move, up to 3 puzzles a game): DIR/mined/<shard>.txt, in the
-#         same order; two runs at once share the work (a shard whose log was written
-#         in the last 5 minutes is left to the other).
-# tables: `jungle puzzles tables` from random 3- and 4-animal signatures (built in
-#         memory): DIR/tables-3.txt, DIR/tables-3b.txt (every 3-animal signature,
-#         two seeds), DIR/tables-4.txt (106 of the 4-animal signatures),
-#         DIR/tables-4-s11.txt and DIR/tables-4-s12.txt (60 and 40 more).
-# themes: the rare themes: DIR/tables-4-blocked-jump.txt and DIR/tables-4-no-moves.txt
-#         (`jungle puzzles tables --theme`, every position of 7 and 5 signatures), and
-#         DIR/themes-composed.txt, the anti-chase puzzles of the two composed games of
-#         scripts/puzzle-themes.pgn.
-# select: `jungle puzzles select` of DIR/previous-set.txt (the set before this one,
-#         from git: its puzzles from the tables and from the games of then), the mined
-#         shards, the themes' files and any tables files into puzzles/puzzles.txt (at
-#         least half from games, the most alike puzzles from the tables dropped), then
-#         `jungle puzzles check` of the result.
+# mine:     `jungle puzzles mine` of the manifest puzzles/mining/selfplay.tsv: the games,
+#           their candidates and puzzles, shard by shard, in DIR/selfplay/ (the
+#           manifest's rows are added as shards finish: commit them).
+# previous: the set before issue 63 (PREVIOUS below, from git) verified again with
+#           this verifier: DIR/previous.txt without the puzzles it refuses.
+# tables:   `jungle puzzles tables` of 3- and 4-animal signatures, and the themes the
+#           tables can give (zugzwang, the rat in the river, a blocked jump, no move
+#           left, the rat taking the elephant): DIR/tables-*.txt.
+# themes:   the anti-chase puzzles of the two composed games of
+#           scripts/puzzle-themes.pgn: DIR/themes-composed.txt.
+# rate:     every candidate themed and rated again with this build:
+#           DIR/candidates.txt; and DIR/curve.txt, the rating curve fitted to them
+#           (paste it into RATING_CURVE in crates/core/src/puzzle/difficulty.rs,
+#           build, and run this stage again).
+# select:   `jungle puzzles select` of DIR/candidates.txt into puzzles/puzzles.txt,
+#           then `jungle puzzles check --verify --sample 25` of it.
 #
 # JUNGLE=path uses that binary (default: target/release/jungle, built first);
-# THREADS=k verifies k games or signatures at once (default 1).
+# THREADS=k works on k games or signatures at once (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
-    sed -n '2,33p' "$0" >&2
+    sed -n '2,29p' "$0" >&2
     exit 2
 fi
 DIR=$1
@@ -44,134 +37,87 @@ if [ -z "${JUNGLE:-}" ]; then
     cargo build --release --quiet
 fi
 J=${JUNGLE:-$PWD/target/release/jungle}
-mkdir -p "$DIR/games" "$DIR/mined"
+mkdir -p "$DIR"
+MANIFEST=puzzles/mining/selfplay.tsv
+# The most puzzles in the set (fewer when the games do not give 60% of it).
+COUNT=4000
+# The set before issue 63: its puzzles stay candidates once verified again.
+PREVIOUS=a3db4df
 
-# The most puzzles in the set (fewer when the games do not give half of it).
-COUNT=1000
-GAMES_PER_MATCH=2000
-SHARDS=10
-NODES=5000
-# name | rules | first engine | second engine: the levels people play (weakened rows of
-# `LEVELS`, by their row number in protocol.md's table, 1 the weakest) against each
-# other and against full strength ("full"). Each row's `UCI_Elo` is read from `LEVELS`,
-# so the matches follow the rows when the levels are measured again.
-MATCHES=(
-    "r4-r6|jungle|4|6"
-    "r5-r7|jungle|5|7"
-    "cn-r5-r6|jungle-cn|5|6"
-    "r6-r8|jungle|6|8"
-    "cn-r7-r8|jungle-cn|7|8"
-    "full-r5|jungle|full|5"
-    "full-r6|jungle|full|6"
-    "full-r7|jungle|full|7"
-    "cn-full-r5|jungle-cn|full|5"
-    "cn-full-r7|jungle-cn|full|7"
-)
-mapfile -t ROW_ELO < <(grep -oP '^\s*elo: \K[0-9]+' crates/core/src/search/strength.rs)
-[ "${#ROW_ELO[@]}" -ge 8 ] || {
-    echo "make-puzzles.sh: cannot read the rows of LEVELS from crates/core/src/search/strength.rs" >&2
-    exit 2
-}
-
-# The engine options of a player: "full" or a row number.
-player_options() {
-    [ "$1" = full ] || echo "option.UCI_LimitStrength=true option.UCI_Elo=${ROW_ELO[$1 - 1]}"
-}
-
-stage_games() {
-    local book=$DIR/openings-9ply.txt
-    if [ ! -f "$book" ]; then
-        "$J" openings --count 3000 --plies 9 --depth 8 --margin 300 --seed 33 > "$book.part"
-        mv "$book.part" "$book"
-    fi
-    # Shard by shard over the matches, so that every match has games early on.
-    for ((k = 1; k <= SHARDS; k++)); do
-        for m in "${MATCHES[@]}"; do
-            IFS='|' read -r name rules first second <<< "$m"
-            local out=$DIR/games/$name-$k.pgn
-            [ -f "$out" ] && continue
-            "$J" match --engine "cmd=$J name=row-$first $(player_options "$first")" \
-                --engine "cmd=$J name=row-${second}b $(player_options "$second")" \
-                --nodes $NODES --games $GAMES_PER_MATCH --shard "$k/$SHARDS" --rules "$rules" \
-                --openings "$book" --pgn "$out.part" > "$DIR/games/$name-$k.log"
-            mv "$out.part" "$out"
-            echo "$(date -u +%FT%TZ) games $name $k/$SHARDS done" >&2
-        done
-    done
+# Runs "$@" --out $1.part, renamed to $1 when it succeeds (skipped when $1 exists).
+part() {
+    local out=$1
+    shift
+    [ -f "$out" ] && return 0
+    "$@" --out "$out.part"
+    mv "$out.part" "$out"
 }
 
 stage_mine() {
-    # In the order the games are played: the weakened levels against each other
-    # first (they miss wins, so their games give the most puzzles).
-    for ((k = 1; k <= SHARDS; k++)); do
-        for m in "${MATCHES[@]}"; do
-            local name=${m%%|*}
-            local games=$DIR/games/$name-$k.pgn out=$DIR/mined/$name-$k.txt
-            [ -f "$games" ] && [ ! -f "$out" ] || continue
-            # Another run at it (its log written in the last 5 minutes): leave it.
-            [ -n "$(find "$out.log" -mmin -5 2> /dev/null)" ] && continue
-            "$J" puzzles games "$games" --out "$out" --threads "$THREADS" 2> "$out.log"
-            echo "$(date -u +%FT%TZ) mined $games: $(tail -n 1 "$out")" >&2
-        done
-    done
+    "$J" puzzles mine --manifest "$MANIFEST" --dir "$DIR" --threads "$THREADS"
+    "$J" puzzles mine --manifest "$MANIFEST" --dir "$DIR" --status
+}
+
+stage_previous() {
+    local out=$DIR/previous.txt
+    [ -f "$out" ] && return 0
+    git show "$PREVIOUS:puzzles/puzzles.txt" > "$DIR/previous-set.txt"
+    "$J" puzzles check "$DIR/previous-set.txt" --verify --threads "$THREADS" \
+        > "$DIR/previous-check.txt" || true
+    local refused
+    refused=$(sed -n 's/^refused \([0-9a-z]*\):.*/\1/p' "$DIR/previous-check.txt" | paste -sd'|')
+    if [ -n "$refused" ]; then
+        grep -vE "^($refused);" "$DIR/previous-set.txt" > "$out.part"
+    else
+        cp "$DIR/previous-set.txt" "$out.part"
+    fi
+    mv "$out.part" "$out"
 }
 
 stage_tables() {
-    [ -f "$DIR/tables-3.txt" ] || "$J" puzzles tables --animals 3 --signatures 224 --wins 2 \
-        --draws 1 --seed 3 --threads "$THREADS" --out "$DIR/tables-3.txt" 2> "$DIR/tables-3.log"
-    [ -f "$DIR/tables-3b.txt" ] || "$J" puzzles tables --animals 3 --signatures 224 --wins 2 \
-        --draws 1 --seed 5 --threads "$THREADS" --out "$DIR/tables-3b.txt" 2> "$DIR/tables-3b.log"
-    [ -f "$DIR/tables-4.txt" ] || "$J" puzzles tables --animals 4 --signatures 106 --wins 1 \
-        --draws 1 --seed 4 --threads "$THREADS" --out "$DIR/tables-4.txt" 2> "$DIR/tables-4.log"
-    [ -f "$DIR/tables-4-s11.txt" ] || "$J" puzzles tables --animals 4 --signatures 60 --wins 2 \
-        --draws 1 --seed 11 --threads "$THREADS" --out "$DIR/tables-4-s11.txt" \
-        2> "$DIR/tables-4-s11.log"
-    [ -f "$DIR/tables-4-s12.txt" ] || "$J" puzzles tables --animals 4 --signatures 40 --wins 3 \
-        --draws 1 --seed 12 --threads "$THREADS" --out "$DIR/tables-4-s12.txt" \
-        2> "$DIR/tables-4-s12.log"
+    local t=(--threads "$THREADS")
+    [ -f "$DIR/tables-3.txt" ] || part "$DIR/tables-3.txt" "$J" puzzles tables --animals 3 \
+        --signatures 224 --wins 2 --draws 1 --seed 61 "${t[@]}"
+    [ -f "$DIR/tables-4.txt" ] || part "$DIR/tables-4.txt" "$J" puzzles tables --animals 4 \
+        --signatures 60 --wins 2 --draws 1 --seed 62 "${t[@]}"
+    for spec in zugzwang:3:40:2 zugzwang:4:20:2 river-rat:4:12:2 blocked-jump:4:7:2 \
+        no-moves:4:5:1 rat-elephant:4:10:2; do
+        IFS=: read -r theme animals sigs wins <<< "$spec"
+        local out=$DIR/tables-$animals-$theme.txt
+        [ -f "$out" ] || part "$out" "$J" puzzles tables --animals "$animals" \
+            --signatures "$sigs" --wins "$wins" --draws 0 --tries 100000000 \
+            --theme "$theme" --seed 63 "${t[@]}"
+    done
 }
 
 stage_themes() {
-    [ -f "$DIR/themes-composed.txt" ] || "$J" puzzles games scripts/puzzle-themes.pgn \
-        --min-animals 2 --tb-animals 0 --out "$DIR/themes-composed.txt" \
-        2> "$DIR/themes-composed.log"
-    [ -f "$DIR/tables-4-blocked-jump.txt" ] || "$J" puzzles tables --animals 4 \
-        --signatures 7 --wins 2 --draws 0 --tries 100000000 --theme blocked-jump --seed 7 \
-        --threads "$THREADS" --out "$DIR/tables-4-blocked-jump.txt" \
-        2> "$DIR/tables-4-blocked-jump.log"
-    [ -f "$DIR/tables-4-no-moves.txt" ] || "$J" puzzles tables --animals 4 \
-        --signatures 5 --wins 1 --draws 0 --tries 100000000 --theme no-moves --seed 9 \
-        --threads "$THREADS" --out "$DIR/tables-4-no-moves.txt" \
-        2> "$DIR/tables-4-no-moves.log"
+    [ -f "$DIR/themes-composed.txt" ] || part "$DIR/themes-composed.txt" "$J" puzzles games \
+        scripts/puzzle-themes.pgn --min-animals 2 --tb-animals 0
 }
 
-# The set before this one: its puzzles stay candidates (the games it was mined from
-# are not made again).
-PREVIOUS=3175455
+stage_rate() {
+    local files=("$DIR"/previous.txt "$DIR"/selfplay/shard-*.txt "$DIR"/tables-*.txt
+        "$DIR"/themes-composed.txt)
+    cat "${files[@]}" | grep -v '^#' | sort -u > "$DIR/candidates-all.txt"
+    "$J" puzzles rate "$DIR/candidates-all.txt" --themes --threads "$THREADS" \
+        --out "$DIR/candidates.txt"
+    "$J" puzzles rate "$DIR/candidates.txt" --fit --threads "$THREADS" > "$DIR/curve.txt"
+}
 
 stage_select() {
-    local previous=$DIR/previous-set.txt
-    if [ ! -f "$previous" ]; then
-        git show "$PREVIOUS:puzzles/puzzles.txt" > "$previous.part"
-        mv "$previous.part" "$previous"
-    fi
-    local files=("$previous" "$DIR"/mined/*.txt "$DIR/themes-composed.txt"
-        "$DIR/tables-4-blocked-jump.txt" "$DIR/tables-4-no-moves.txt")
-    for f in tables-3 tables-3b tables-4 tables-4-s11 tables-4-s12; do
-        [ -f "$DIR/$f.txt" ] && files+=("$DIR/$f.txt")
-    done
-    "$J" puzzles select "${files[@]}" --count "$COUNT" --seed 1 --games-share 0.5 \
-        --out puzzles/puzzles.txt \
-        --note "Regenerate: nice -n 10 scripts/make-puzzles.sh DIR (games, mining, tables, themes, this selection)"
-    "$J" puzzles check puzzles/puzzles.txt
+    "$J" puzzles select "$DIR/candidates.txt" --count "$COUNT" --seed 1 \
+        --games-share 0.6 --theme-share 0.4 --out puzzles/puzzles.txt \
+        --note "Regenerate: nice -n 19 scripts/make-puzzles.sh DIR (docs/puzzles.md, \"The shipped set\")"
+    "$J" puzzles check puzzles/puzzles.txt --verify --sample 25 --threads "$THREADS"
 }
 
 case "$STAGE" in
-    games) stage_games ;;
     mine) stage_mine ;;
+    previous) stage_previous ;;
     tables) stage_tables ;;
     themes) stage_themes ;;
+    rate) stage_rate ;;
     select) stage_select ;;
-    all) stage_games; stage_mine; stage_tables; stage_themes; stage_select ;;
+    all) stage_mine; stage_previous; stage_tables; stage_themes; stage_rate; stage_select ;;
     *) echo "unknown stage $STAGE" >&2; exit 2 ;;
 esac

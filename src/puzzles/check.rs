@@ -11,13 +11,14 @@ pub fn summary(puzzles: &[Puzzle]) -> Vec<String> {
     let mut lines = Vec::new();
     let count = |f: &dyn Fn(&Puzzle) -> bool| puzzles.iter().filter(|p| f(p)).count();
     lines.push(format!(
-        "{} puzzles: {} win, {} draw; {} jungle, {} jungle-cn; {} from the tables",
+        "{} puzzles: {} win, {} draw, {} hold; {} jungle, {} jungle-cn; {} from the tables",
         puzzles.len(),
         count(&|p| p.goal == Goal::Win),
         count(&|p| p.goal == Goal::Draw),
+        count(&|p| p.goal == Goal::Hold),
         count(&|p| !p.rules.anti_chase),
         count(&|p| p.rules.anti_chase),
-        count(&|p| p.has(Theme::Endgame)),
+        count(&|p| !super::select::from_games(p)),
     ));
     // How many puzzles have each value of `key`, as "k: n, …".
     let tally = |key: &dyn Fn(&Puzzle) -> usize| {
@@ -46,7 +47,7 @@ pub fn summary(puzzles: &[Puzzle]) -> Vec<String> {
         "first move: {} trivial (a den entry in one move or a capture that cannot be \
          retaken); {} from games",
         count(&super::select::trivial),
-        count(&|p| !p.has(Theme::Endgame)),
+        count(&super::select::from_games),
     ));
     lines.push(format!(
         "themes: {}",
@@ -110,14 +111,43 @@ pub fn summary(puzzles: &[Puzzle]) -> Vec<String> {
     lines
 }
 
-/// Checks every puzzle with the workers' verifiers: `full` verifies every solver
-/// move again at their budget; otherwise only draw puzzles' last positions are looked
-/// up in the tables. Returns the failures as `id: reason`.
-pub fn check(workers: &mut [Worker], puzzles: &[Puzzle], full: bool) -> Vec<String> {
+/// How much of every puzzle `check` verifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// The line replayed, draw puzzles' last positions looked up in the tables.
+    Replay,
+    /// Everything (`Verifier::verify`) for one puzzle in `every` (by its id) and every
+    /// puzzle of up to `tables` animals the tables cover; the cheap exact part
+    /// (`Verifier::verify_line`, the tables up to `tables` animals) for the rest.
+    /// `every` 1 verifies every puzzle in full.
+    Sample { every: u64, tables: usize },
+}
+
+/// Whether `p` is one of the one in `n` verified in full: by its id, so that the
+/// sample is the same on every run.
+pub fn sampled(p: &Puzzle, n: u64) -> bool {
+    let h = p.id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    n <= 1 || h % n == 0
+}
+
+/// Checks every puzzle with the workers' verifiers to `depth`. Returns the failures
+/// as `id: reason`.
+pub fn check(workers: &mut [Worker], puzzles: &[Puzzle], depth: Depth) -> Vec<String> {
     let mut failures = Vec::new();
     let job = |w: &mut Worker, p: &Puzzle| -> Result<(), String> {
-        if full {
-            return w.verifier.verify(p).map_err(|e| e.to_string());
+        if let Depth::Sample { every, tables } = depth {
+            let covered = p.game().is_ok_and(|g| {
+                g.position().all_occupied().count() as usize <= tables
+                    && w.verifier.table_values(&g).is_some()
+            });
+            return if covered || sampled(p, every) {
+                w.verifier.verify(p)
+            } else {
+                w.verifier.verify_line(p, tables)
+            }
+            .map_err(|e| e.to_string());
         }
         if p.goal == Goal::Draw {
             let end = p.replay()?;

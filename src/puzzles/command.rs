@@ -28,6 +28,76 @@ pub(crate) enum PuzzlesCommand {
     /// Rate every puzzle of a file again with the strength levels as they are now
     /// (after `LEVELS` is measured again); the rest of each puzzle is kept.
     Rate(RateArgs),
+    /// Prove exactly in how few moves the side to move wins (within --max), and with
+    /// which first moves.
+    Prove(ProveArgs),
+    /// Mine games for puzzles in shards tracked by a manifest (docs/puzzles.md,
+    /// "Mining"): play (or read) the games, find the candidates, verify them.
+    Mine(MineArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct MineArgs {
+    /// The run's manifest (puzzles/mining/RUN.tsv).
+    #[arg(long, value_name = "FILE")]
+    manifest: String,
+    /// Make only this shard (a Slurm array task: --shard $SLURM_ARRAY_TASK_ID/N).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<crate::common::shard::Shard>,
+    /// What to make: the games and candidates, the puzzles, or both.
+    #[arg(long, default_value = "all", value_parser = ["games", "puzzles", "all"])]
+    stage: String,
+    /// The data folder (default: $JUNGLE_DATA/puzzles, else /work/data/puzzles).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<String>,
+    /// The games of `jungle serve`'s database (a `database` run): sqlite:FILE or
+    /// postgres://…
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+    /// Print the run's counts and stop.
+    #[arg(long)]
+    status: bool,
+    /// Create the manifest: a new run of the default matches (see docs/puzzles.md).
+    #[arg(long)]
+    create: bool,
+    /// With --create: the run's games.
+    #[arg(long, default_value_t = 20_000)]
+    games: u64,
+    /// With --create: the run's shards.
+    #[arg(long, default_value_t = 400)]
+    shards: u32,
+    /// With --create: the seed.
+    #[arg(long, default_value_t = 63)]
+    seed: u64,
+    /// With --create: a note (the commit that made it, what the run is for).
+    #[arg(long, default_value = "")]
+    note: String,
+    #[command(flatten)]
+    verify: VerifyArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct ProveArgs {
+    /// A position string.
+    fen: String,
+    /// Moves played from it first (the game's history the draws and the anti-chase
+    /// rules count).
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    moves: String,
+    /// Most moves of the side to move.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=40))]
+    max: u64,
+    /// Node budget.
+    #[arg(long, default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Only these first moves (default: all).
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    among: String,
+    /// All first moves but these.
+    #[arg(long, value_name = "MOVES", default_value = "")]
+    exclude: String,
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 /// The verifier's budget and the tables, shared by the subcommands.
@@ -41,16 +111,19 @@ pub(crate) struct VerifyArgs {
     max_moves: u64,
     /// The most expected result (percent) a move other than the solution may promise
     /// the solver.
-    #[arg(long, default_value_t = 65.0)]
+    #[arg(long, default_value_t = 80.0)]
     alternative_max: f64,
-    /// Solver moves beyond the solution's win that the search excluding the solution
-    /// must see through (it completes 2·(mate + margin) − 1 plies).
+    /// Solver moves beyond the solution's win within which no other first move may win
+    /// (proven exactly): the uniqueness depth is the solution's moves plus this.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=20))]
     margin: u64,
-    /// The search excluding the solution stops at this many times --nodes; a position
-    /// where it has not completed its depth by then is refused.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
-    alternative_factor: u64,
+    /// Nodes of each exact proof; a position whose proof needs more is refused.
+    #[arg(long, default_value_t = 20_000_000, value_parser = clap::value_parser!(u64).range(1000..))]
+    proof_nodes: u64,
+    /// The least expected result (percent) the search must give the solver after a
+    /// hold puzzle's move.
+    #[arg(long, default_value_t = 25.0)]
+    hold_min: f64,
     /// Workers (each verifies one game or puzzle on one thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -71,12 +144,19 @@ impl VerifyArgs {
                 self.alternative_max
             ));
         }
+        if !(0.0..=100.0).contains(&self.hold_min) {
+            return Err(format!(
+                "--hold-min {}: a percentage from 0 to 100",
+                self.hold_min
+            ));
+        }
         Ok(Settings {
             nodes: self.nodes,
             max_moves: self.max_moves as usize,
             alternative_max: self.alternative_max,
             margin: self.margin as usize,
-            alternative_factor: self.alternative_factor,
+            proof_nodes: self.proof_nodes,
+            hold_min: self.hold_min,
         })
     }
 
@@ -189,6 +269,9 @@ pub(crate) struct SelectArgs {
     /// fit, the most alike first.
     #[arg(long, default_value_t = select::GAMES_SHARE)]
     games_share: f64,
+    /// The most share of the set any one theme may have.
+    #[arg(long, default_value_t = select::THEME_SHARE)]
+    theme_share: f64,
     /// Lines of the file's header saying how the candidates were made (repeatable).
     #[arg(long, value_name = "TEXT")]
     note: Vec<String>,
@@ -201,10 +284,16 @@ pub(crate) struct SelectArgs {
 pub(crate) struct CheckArgs {
     /// A puzzle file.
     file: String,
-    /// Verify every solver move again (tables and searches at --nodes); otherwise
-    /// every line is replayed and draw puzzles' last positions looked up in the tables.
+    /// Verify every solver move again (the tables, the exact proofs, the searches at
+    /// --nodes); otherwise every line is replayed and draw puzzles' last positions
+    /// looked up in the tables.
     #[arg(long)]
     verify: bool,
+    /// With --verify: verify in full only one in N of the puzzles beyond the tables
+    /// (by id), and of the others the cheap exact part: every solver move of a win is
+    /// one of the fastest wins, every other move of a hold loses (proven).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    sample: u64,
     #[command(flatten)]
     verifier: VerifyArgs,
 }
@@ -220,10 +309,17 @@ pub(crate) struct RateArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
     /// Also write each puzzle's rating with its parts to this file (tab-separated:
-    /// the levels' Elo, the five parts 0–1, the only-move depths, the efforts and
+    /// the levels' Elo, the six parts 0–1, the only-move depths, the efforts and
     /// each row's chance of solving it).
     #[arg(long, value_name = "FILE")]
     explain: Option<String>,
+    /// Print a rating curve fitted to these puzzles' hardness (for `RATING_CURVE` in
+    /// crates/core/src/puzzle/difficulty.rs) instead of writing --out.
+    #[arg(long)]
+    fit: bool,
+    /// Find every puzzle's themes again too (with the tables of up to 4 animals).
+    #[arg(long)]
+    themes: bool,
 }
 
 /// Runs `jungle puzzles …`; returns the exit code.
@@ -234,6 +330,8 @@ pub(crate) fn run(cmd: PuzzlesCommand) -> i32 {
         PuzzlesCommand::Select(args) => run_select(&args),
         PuzzlesCommand::Check(args) => run_check(&args),
         PuzzlesCommand::Rate(args) => run_rate(&args),
+        PuzzlesCommand::Prove(args) => run_prove(&args),
+        PuzzlesCommand::Mine(args) => run_mine(&args),
     };
     match result {
         Ok(code) => code,
@@ -431,11 +529,13 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
             args.games_share
         ));
     }
-    if !(0.0..=1.0).contains(&args.trivial_share) {
-        return Err(format!(
-            "--trivial-share {}: a share from 0 to 1",
-            args.trivial_share
-        ));
+    for (name, share) in [
+        ("--trivial-share", args.trivial_share),
+        ("--theme-share", args.theme_share),
+    ] {
+        if !(0.0..=1.0).contains(&share) {
+            return Err(format!("{name} {share}: a share from 0 to 1"));
+        }
     }
     let mut candidates = Vec::new();
     for path in &args.files {
@@ -448,10 +548,12 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
         rare_share: args.rare_share,
         trivial_share: args.trivial_share,
         games_share: args.games_share,
+        theme_share: args.theme_share,
     };
     let chosen = select::select(candidates, &choice, &test_book_keys());
     let mut text = String::new();
-    text.push_str("# Jungle puzzles (protocol.md, \"Puzzles\"): id;position;before;solution;rules;goal;themes;rating\n");
+    text.push_str("# Jungle puzzles (docs/puzzles.md): id;position;before;solution;rules;goal;themes;rating\n");
+    text.push_str(&format!("# {}\n", uniqueness_note(&Settings::default())));
     for note in &args.note {
         text.push_str(&format!("# {note}\n"));
     }
@@ -466,12 +568,13 @@ fn run_select(args: &SelectArgs) -> Result<i32, String> {
         .collect();
     text.push_str(&format!(
         "# Chosen from {found} candidates ({}): jungle puzzles select --count {} --seed {} \
-         --trivial-share {} --games-share {} …\n",
+         --trivial-share {} --games-share {} --theme-share {} …\n",
         names.join(" "),
         args.count,
         args.seed,
         args.trivial_share,
-        args.games_share
+        args.games_share,
+        args.theme_share
     ));
     for line in check::summary(&chosen) {
         text.push_str(&format!("# {line}\n"));
@@ -505,7 +608,15 @@ fn run_check(args: &CheckArgs) -> Result<i32, String> {
     let start = Instant::now();
     let puzzles = read_puzzle_file(&args.file)?;
     let (mut workers, _tables) = args.verifier.workers()?;
-    let failures = check::check(&mut workers, &puzzles, args.verify);
+    let depth = if args.verify {
+        check::Depth::Sample {
+            every: args.sample,
+            tables: args.verifier.tb_animals as usize,
+        }
+    } else {
+        check::Depth::Replay
+    };
+    let failures = check::check(&mut workers, &puzzles, depth);
     for line in check::summary(&puzzles) {
         println!("{line}");
     }
@@ -515,8 +626,13 @@ fn run_check(args: &CheckArgs) -> Result<i32, String> {
     println!(
         "{} puzzles checked{}, {} refused, in {:.1} s",
         puzzles.len(),
-        if args.verify {
-            format!(" (verified at {} nodes)", args.verifier.nodes)
+        if args.verify && args.sample > 1 {
+            format!(
+                " (verified: the tables' and 1 in {} in full, the other lines exactly)",
+                args.sample
+            )
+        } else if args.verify {
+            " (verified in full)".to_string()
         } else {
             String::new()
         },
@@ -524,6 +640,18 @@ fn run_check(args: &CheckArgs) -> Result<i32, String> {
         start.elapsed().as_secs_f64()
     );
     Ok(if failures.is_empty() { 0 } else { 1 })
+}
+
+/// The header line of a selected set that states what every puzzle was proven to be
+/// (issue 63: the uniqueness depth in the file's header).
+fn uniqueness_note(s: &Settings) -> String {
+    format!(
+        "Uniqueness: each solver move is the only one that wins within its fastest win \
+         plus {} moves (exact proofs), or at any length (the tables, up to 4 animals); \
+         each move of a hold the only one not lost by force within the longest loss of \
+         the others plus {} moves (exact proofs)",
+        s.margin, s.margin
+    )
 }
 
 /// A puzzle's line of `rate --explain`.
@@ -553,8 +681,28 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
     let start = Instant::now();
     let text = read_text(&args.file)?;
     let mut puzzles = read_puzzles(&text).map_err(|e| format!("{}: {e}", quote(&args.file)))?;
-    // Rating searches without tables and at the play budget: no verifier is used.
-    let mut workers = workers(usize::from(args.threads), Settings::default(), &None, 0)?;
+    // Rating searches without tables and at the play budget; the themes need the
+    // tables (an endgame, a zugzwang).
+    let (tables, animals) = if args.themes {
+        (default_tables(None, 4), 4)
+    } else {
+        (None, 0)
+    };
+    let mut workers = workers(
+        usize::from(args.threads),
+        Settings::default(),
+        &tables,
+        animals,
+    )?;
+    if args.themes {
+        let mut themed = vec![Ok(Vec::new()); puzzles.len()];
+        in_parallel(&mut workers, &puzzles, &|w, p| w.themes(p), &mut |i, r| {
+            themed[i] = r
+        });
+        for (p, t) in puzzles.iter_mut().zip(themed) {
+            p.themes = t.map_err(|e| format!("{}: {e}", p.id))?;
+        }
+    }
     let mut rated = vec![Err(String::new()); puzzles.len()];
     in_parallel(
         &mut workers,
@@ -562,6 +710,20 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
         &|w, p| w.difficulty(p),
         &mut |i, r| rated[i] = r,
     );
+    if args.fit {
+        let hardness: Vec<f64> = rated
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|d| d.hardness())
+            .collect();
+        let curve = crate::puzzle::difficulty::fit_curve(&hardness);
+        println!("pub const RATING_CURVE: [(f64, f64); {}] = [", curve.len());
+        for (h, r) in &curve {
+            println!("    ({h:.4}, {r:.0}.0),");
+        }
+        println!("];");
+        return Ok(0);
+    }
     let mut changed = 0;
     let mut explained = Vec::new();
     for (p, r) in puzzles.iter_mut().zip(rated) {
@@ -574,7 +736,7 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
     }
     if let Some(path) = &args.explain {
         let mut out = PartFile::create(path)?;
-        out.line("id\trating\tsolver moves\tlevels Elo\tlevels\tfailure\tlength\tdepth\teffort\tdepths\tnodes\trows\tthemes")?;
+        out.line("id\trating\tsolver moves\tlevels Elo\tlevels\tfailure\tlength\tdepth\teffort\tquiet\tdepths\tnodes\trows\tthemes")?;
         for line in &explained {
             out.line(line)?;
         }
@@ -624,4 +786,143 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
         start.elapsed().as_secs_f64()
     );
     Ok(0)
+}
+
+fn run_prove(args: &ProveArgs) -> Result<i32, String> {
+    let rules = args.rules.rules();
+    let start = crate::board::Position::from_fen_with(&args.fen, rules.moves)
+        .map_err(|e| format!("position: {e}"))?;
+    let mut game = crate::game::Game::with_rules(start, rules);
+    for m in args.moves.split_whitespace() {
+        game.play_text(m).map_err(|e| format!("move {m}: {e}"))?;
+    }
+    let mut among = Vec::new();
+    for m in args.among.split_whitespace() {
+        among.push(
+            game.parse_move(m)
+                .map_err(|e| format!("--among {m}: {e}"))?,
+        );
+    }
+    let mut excluded = Vec::new();
+    for m in args.exclude.split_whitespace() {
+        excluded.push(
+            game.parse_move(m)
+                .map_err(|e| format!("--exclude {m}: {e}"))?,
+        );
+    }
+    if !excluded.is_empty() {
+        if among.is_empty() {
+            among = game.legal_moves().iter().copied().collect();
+        }
+        among.retain(|m| !excluded.contains(m));
+        if among.is_empty() {
+            return Err("--exclude leaves no first move".into());
+        }
+    }
+    let mut prover = crate::puzzle::prove::Prover::new(64);
+    let t = Instant::now();
+    let result = prover.fastest(&game, &among, args.max as usize, args.nodes);
+    let nodes = prover.nodes;
+    match result {
+        Ok(Some((n, moves))) => {
+            let list: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+            println!("wins in {n}: {}", list.join(" "));
+        }
+        Ok(None) => println!("no win within {}", args.max),
+        Err(_) => println!("undecided: the budget ran out"),
+    }
+    println!("{nodes} nodes in {:.2} s", t.elapsed().as_secs_f64());
+    Ok(0)
+}
+
+fn run_mine(args: &MineArgs) -> Result<i32, String> {
+    use super::mine::{self, Manifest, RunOptions, Settings, Source};
+    let path = Path::new(&args.manifest);
+    if args.create {
+        if path.exists() {
+            return Err(format!("{} exists already", quote(&args.manifest)));
+        }
+        let bench = crate::train::shards::engine_bench().map_err(|e| e.to_string())?;
+        let mut settings = Settings {
+            source: if args.database.is_some() {
+                Source::Database
+            } else {
+                Source::SelfPlay
+            },
+            bench,
+            seed: args.seed,
+            games: args.games,
+            shards: args.shards,
+            nodes: 5000,
+            opening_plies: 8,
+            max_plies: 400,
+            scan_plies: 80,
+            scan_nodes: 20_000,
+            min_animals: 4,
+            max_moves: args.verify.max_moves as u32,
+            matches: mine::default_matches(),
+        };
+        if let Some(url) = &args.database {
+            let games = super::database::finished_games(url)?;
+            settings.games = games.len() as u64;
+            settings.shards = settings.shards.min(settings.games.max(1) as u32);
+            settings.matches.clear();
+        }
+        let m = Manifest {
+            note: args.note.clone(),
+            settings,
+            shards: Default::default(),
+            puzzles: Default::default(),
+        };
+        Manifest::parse(&m.to_text())?;
+        m.save(path)?;
+        eprintln!("wrote {} (bench {bench})", args.manifest);
+        return Ok(0);
+    }
+    if args.status {
+        for line in mine::status(path)? {
+            println!("{line}");
+        }
+        return Ok(0);
+    }
+    let manifest = Manifest::load(path)?;
+    let bench = crate::train::shards::engine_bench().map_err(|e| e.to_string())?;
+    if bench != manifest.settings.bench {
+        return Err(format!(
+            "the manifest's games were made by the engine of bench {}, this one's bench is {bench}: its games would differ (build the engine of the manifest's note)",
+            manifest.settings.bench
+        ));
+    }
+    let database = match (&args.database, &manifest.settings.source) {
+        (Some(url), Source::Database) => Some(super::database::finished_games(url)?),
+        (Some(_), Source::SelfPlay) => {
+            return Err("--database: this run plays its own games".into())
+        }
+        (None, _) => None,
+    };
+    let (mut workers, _tables) = args.verify.workers()?;
+    let options = RunOptions {
+        shard: args.shard,
+        games: args.stage != "puzzles",
+        puzzles: args.stage != "games",
+    };
+    let dir = mine::data_dir(args.dir.as_deref());
+    let mut log = |line: &str| eprintln!("{} {line}", chrono_now());
+    mine::run(
+        path,
+        &dir,
+        database.as_deref(),
+        &mut workers,
+        &options,
+        &mut log,
+    )?;
+    Ok(0)
+}
+
+/// The time for log lines: seconds since the epoch (UTC).
+fn chrono_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    format!("[{secs}]")
 }

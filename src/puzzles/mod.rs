@@ -10,15 +10,17 @@
 
 pub mod check;
 pub mod command;
+pub mod database;
 pub mod games;
+pub mod mine;
 pub mod select;
 pub mod tables;
 
 use crate::board::{Move, Position};
 use crate::common::test_books::{book_keys, TEST_BOOKS};
-use crate::game::{Game, Rules};
+use crate::game::{Game, GameResult, Rules};
 use crate::puzzle::verify::{Found, Settings, Verifier};
-use crate::puzzle::{difficulty, theme, Difficulty, Puzzle};
+use crate::puzzle::{difficulty, theme, Difficulty, Goal, Puzzle, Theme};
 use crate::search::Engine;
 use crate::tb::Tablebases;
 use std::collections::HashSet;
@@ -58,8 +60,34 @@ impl Worker {
         Ok(difficulty::rate(&mut self.rater, &game, &puzzle.solution))
     }
 
+    /// `puzzle`'s themes found again (its line, goal and source as they are).
+    pub fn themes(&mut self, puzzle: &Puzzle) -> Result<Vec<Theme>, String> {
+        let game = puzzle.game()?;
+        let found = Found {
+            line: puzzle.solution.clone(),
+            goal: puzzle.goal,
+            endgame: self.verifier.table_values(&game).is_some(),
+        };
+        let mut p = self.themed(puzzle.start, puzzle.before.clone(), puzzle.rules, found)?;
+        Ok(std::mem::take(&mut p.themes))
+    }
+
     /// The puzzle of a line found from `start` after `before`: its themes and rating.
     pub fn puzzle(
+        &mut self,
+        start: Position,
+        before: Vec<Move>,
+        rules: Rules,
+        found: Found,
+    ) -> Result<Puzzle, String> {
+        let mut puzzle = self.themed(start, before, rules, found)?;
+        let game = puzzle.game()?;
+        puzzle.rating = difficulty::rate(&mut self.rater, &game, &puzzle.solution).rating;
+        Ok(puzzle)
+    }
+
+    /// The puzzle of a line with its themes (not rated).
+    fn themed(
         &mut self,
         start: Position,
         before: Vec<Move>,
@@ -78,10 +106,44 @@ impl Worker {
         };
         let game = puzzle.game()?;
         puzzle.themes = theme::detect(&game, &puzzle.solution, found.endgame);
-        puzzle.rating = difficulty::rate(&mut self.rater, &game, &puzzle.solution).rating;
+        if puzzle.goal.defends() {
+            puzzle.themes.push(Theme::Defence);
+        }
+        let animals = game.position().all_occupied().count();
+        if !puzzle.before.is_empty() && (4..=6).contains(&animals) {
+            puzzle.themes.push(Theme::GameEndgame);
+        }
+        if puzzle.goal == Goal::Win && self.zugzwang(&game, &puzzle.solution) {
+            puzzle.themes.push(Theme::Zugzwang);
+        }
+        puzzle.themes.sort();
+        puzzle.themes.dedup();
+        puzzle.rating = crate::puzzle::format::RATING_RANGE.0;
         puzzle.id = puzzle.make_id();
         puzzle.replay()?;
         Ok(puzzle)
+    }
+}
+
+impl Worker {
+    /// Whether, somewhere in a win line from `game`, the opponent to move loses by the
+    /// obligation: passing instead, the solver would not win within the moves left.
+    pub fn zugzwang(&mut self, game: &Game, line: &[Move]) -> bool {
+        let solver_moves = line.len().div_ceil(2);
+        let mut g = game.clone();
+        for (i, &m) in line.iter().enumerate() {
+            if g.play(m).is_err() || g.result() != GameResult::Ongoing {
+                return false;
+            }
+            if i % 2 == 0 {
+                // The opponent to move; the solver wins within the moves left.
+                let left = solver_moves - (i / 2 + 1);
+                if left >= 1 && self.verifier.zugzwang(&g, left) == Some(true) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
@@ -171,6 +233,93 @@ pub fn trim_tables(tables: &Option<Arc<Tablebases>>, animals: usize, keep: usize
     if big.len() > keep {
         for m in big {
             tables.forget(m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::verify::Found;
+
+    fn worker() -> Worker {
+        Worker::new(Settings::default(), default_tables(None, 3), 3).expect("a worker")
+    }
+
+    fn line(game: &Game, moves: &[&str]) -> Vec<Move> {
+        let mut g = game.clone();
+        moves
+            .iter()
+            .map(|m| g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}")))
+            .collect()
+    }
+
+    /// Red's wolf to b8 leaves Blue's cat in the corner a9 to move: both its squares
+    /// are taken next, and were it allowed to pass Red could not take it at once. The
+    /// dog next to the cat already, a waiting move leaves no zugzwang: passing, Blue
+    /// would lose the cat at once all the same.
+    #[test]
+    fn zugzwang_is_the_move_the_opponent_must_make() {
+        let mut w = worker();
+        let game = Game::new(Position::from_fen("c6/7/DW5/7/7/7/7/7/7 r 0 1").expect("fen"));
+        let moves = line(&game, &["b7b8", "a9b9", "b8b9"]);
+        assert!(w.zugzwang(&game, &moves));
+        let game = Game::new(Position::from_fen("c6/D6/7/7/7/7/7/7/6W r 0 1").expect("fen"));
+        let moves = line(&game, &["g1g2", "a9b9", "g2g3"]);
+        assert!(!w.zugzwang(&game, &moves), "{moves:?}");
+    }
+
+    /// A defended puzzle has the defence theme, a win not; a puzzle from a game (moves
+    /// before it) with 4 to 6 animals the game's endgame, one from the tables not.
+    #[test]
+    fn the_goal_and_the_source_make_themes() {
+        let mut w = worker();
+        let pos = Position::from_fen("7/7/7/7/7/7/7/2C4/2l4 r 0 1").expect("fen");
+        let found = |goal, m: &str| Found {
+            line: vec![Game::new(pos).parse_move(m).expect("legal")],
+            goal,
+            endgame: false,
+        };
+        let win = w
+            .puzzle(pos, Vec::new(), Rules::default(), found(Goal::Win, "c2c1"))
+            .expect("a puzzle");
+        assert!(
+            !win.has(Theme::Defence) && !win.has(Theme::GameEndgame),
+            "{win}"
+        );
+        let hold = w
+            .puzzle(pos, Vec::new(), Rules::default(), found(Goal::Hold, "c2b2"))
+            .expect("a puzzle");
+        assert!(hold.has(Theme::Defence), "{hold}");
+        // Five animals after a move of the game: the game's endgame; the same
+        // position from the tables (no move before), or eight animals, not.
+        let five = Position::from_fen("7/7/3l3/7/7/7/2C4/1e1E3/r6 b 0 1").expect("fen");
+        let eight = Position::from_fen("7/7/3l3/7/t6/T6/2C4/1e1E3/r5R b 0 1").expect("fen");
+        for (start, animals) in [(five, 5), (eight, 8)] {
+            let mut g = Game::new(start);
+            let last = g.play_text("d7d6").expect("legal");
+            let hold = |before: Vec<Move>, w: &mut Worker| {
+                let found = Found {
+                    line: vec![g.parse_move("c3b3").expect("legal")],
+                    goal: Goal::Hold,
+                    endgame: false,
+                };
+                let from = if before.is_empty() {
+                    *g.position()
+                } else {
+                    start
+                };
+                w.puzzle(from, before, Rules::default(), found)
+                    .expect("a puzzle")
+            };
+            let from_game = hold(vec![last], &mut w);
+            assert_eq!(
+                from_game.has(Theme::GameEndgame),
+                animals == 5,
+                "{from_game}"
+            );
+            let from_tables = hold(Vec::new(), &mut w);
+            assert!(!from_tables.has(Theme::GameEndgame), "{from_tables}");
         }
     }
 }

@@ -1,10 +1,15 @@
-//! The shipped set chosen from candidate puzzles: each position once (a position with
-//! the colours exchanged or mirrored left to right is the same puzzle), none from the
-//! test books, every puzzle with a rare theme, and the rest spread evenly over the
-//! ratings; trivial puzzles (a den entry in one move, a capture that cannot be
-//! retaken) at most `TRIVIAL_SHARE` of the set; at least `GAMES_SHARE` of the set from
-//! games, the puzzles from the tables cut to fit by dropping the most alike (those of
-//! the signatures, goals and themes with most puzzles) first.
+//! The shipped set chosen from candidate puzzles (docs/puzzles.md, "Commands"): each
+//! position once (a position with the colours exchanged or mirrored left to right is
+//! the same puzzle), none from the test books, and within the set's limits: at least
+//! `games_share` of the set from games, no theme on more than `theme_share` of it,
+//! trivial puzzles (a den entry in one move, a capture that cannot be retaken) at most
+//! `trivial_share`.
+//! The puzzles are taken in turns: from games first, every one of a rare theme, then
+//! in turns from each rating bucket (each in a random order); then from the tables,
+//! the rare themes, then in turns from each group of the same signature, goal and
+//! themes, so that the most alike are left out first. A puzzle that would break a
+//! limit of the set's size is passed over; when the limits leave the set smaller than
+//! asked, it is chosen again for that size until it holds.
 
 use super::tables::transformed;
 use crate::board::Position;
@@ -21,11 +26,14 @@ pub const BUCKET: u32 = 100;
 /// (`jungle puzzles select`'s default).
 pub const TRIVIAL_SHARE: f64 = 0.1;
 /// The least share of the set from games (`jungle puzzles select`'s default).
-pub const GAMES_SHARE: f64 = 0.5;
+pub const GAMES_SHARE: f64 = 0.6;
+/// The most share of the set with any one theme (`jungle puzzles select`'s default).
+pub const THEME_SHARE: f64 = 0.4;
 
-/// True for a puzzle mined from a game (not from the tables).
+/// True for a puzzle mined from a game (not from the tables): a game's puzzle carries
+/// the game's last move (or moves) in `before`, one from the tables none.
 pub fn from_games(p: &Puzzle) -> bool {
-    !p.has(Theme::Endgame)
+    !p.before.is_empty()
 }
 
 /// A puzzle whose first solver move needs no finding: it enters the den (a puzzle of
@@ -72,7 +80,7 @@ pub fn symmetry_key(p: &Puzzle) -> u64 {
 /// How the set is chosen.
 #[derive(Clone, Copy, Debug)]
 pub struct Choice {
-    /// Puzzles in the set (all when there are fewer).
+    /// Puzzles in the set (fewer when the limits or the candidates do not allow it).
     pub count: usize,
     pub seed: u64,
     /// A theme of at most this share of the candidates is rare.
@@ -81,197 +89,174 @@ pub struct Choice {
     pub trivial_share: f64,
     /// The least share of the set from games.
     pub games_share: f64,
+    /// The most share of the set any one theme may have.
+    pub theme_share: f64,
 }
 
-/// Chooses puzzles from `candidates` as `choice` says: each position once, none of
-/// `excluded`, trivial ones at most `trivial_share` of the set (the lowest rated kept).
+/// Chooses puzzles from `candidates` as `choice` says (see the module's comment).
 /// Sorted by id.
 pub fn select(candidates: Vec<Puzzle>, choice: &Choice, excluded: &HashSet<u64>) -> Vec<Puzzle> {
-    let Choice {
-        count,
-        seed,
-        rare_share,
-        trivial_share,
-        games_share,
-    } = *choice;
     let mut seen = HashSet::new();
     let mut ids = HashSet::new();
     let unique: Vec<Puzzle> = candidates
         .into_iter()
         .filter(|p| !super::in_test_books(p, excluded))
+        // A puzzle from neither a game nor the tables (no move before it, not
+        // decided by the tables) has no place.
+        .filter(|p| from_games(p) || p.has(Theme::Endgame))
         .filter(|p| seen.insert(symmetry_key(p)) && ids.insert(p.id.clone()))
         .collect();
-    let (mut easy, pool): (Vec<Puzzle>, Vec<Puzzle>) = unique.into_iter().partition(trivial);
-    let easy_room = ((trivial_share * count as f64).floor() as usize).min(easy.len());
-    let hard = count - easy_room;
-    // From games first, then from the tables as many as the games' share allows.
-    let (games, tables): (Vec<Puzzle>, Vec<Puzzle>) = pool.into_iter().partition(from_games);
-    let mut chosen = if games.len() <= hard {
-        games
-    } else {
-        choose(games, hard, seed, rare_share)
-    };
-    let games_share = games_share.clamp(0.0, 1.0);
-    let tables_room = if games_share <= 0.0 {
-        usize::MAX
-    } else {
-        ((1.0 - games_share) / games_share * chosen.len() as f64).floor() as usize
+    let order = priority(unique, choice);
+    let games = order.iter().filter(|p| from_games(p)).count();
+    let mut size = choice.count;
+    if choice.games_share > 0.0 {
+        size = size.min((games as f64 / choice.games_share).floor() as usize);
     }
-    .min(hard - chosen.len());
-    chosen.extend(thin(tables, tables_room, seed, rare_share));
-    // The trivial ones: at most `trivial_share` of the set, taken in turns from each
-    // set of themes (so that captures on a trap or of the last animal stay beside den
-    // entries), the easiest of each first (in a random order among equals).
-    let share = trivial_share.clamp(0.0, 1.0);
-    let of_set = if share >= 1.0 {
-        usize::MAX
-    } else {
-        (share / (1.0 - share) * chosen.len() as f64).floor() as usize
-    };
-    let room = easy_room.min(of_set);
-    easy.sort_by_key(|p| std::cmp::Reverse((p.rating, Rng::new(seed ^ start_key(p)).next_u64())));
-    let mut by_themes: BTreeMap<Vec<Theme>, Vec<Puzzle>> = BTreeMap::new();
-    for p in easy {
-        let themes = p.themes.iter().copied().filter(|&t| t != Theme::Endgame);
-        by_themes.entry(themes.collect()).or_default().push(p);
-    }
-    // Those of a theme no chosen puzzle has first (the rare themes of the trivial end,
-    // the opponent left without a move), then in turns.
-    let mut taken = 0;
-    for group in by_themes.values_mut() {
-        let new = |p: &Puzzle| {
-            p.themes
-                .iter()
-                .any(|t| *t != Theme::Endgame && !chosen.iter().any(|c| c.has(*t)))
-        };
-        if let Some(i) = group.iter().rposition(new) {
-            if taken < room {
-                chosen.push(group.remove(i));
-                taken += 1;
-            }
+    // The limits are shares of the size: take again for a smaller size until all hold.
+    loop {
+        let chosen = take(&order, size, choice);
+        if chosen.len() >= size || chosen.is_empty() {
+            let mut out: Vec<Puzzle> = chosen.into_iter().cloned().collect();
+            out.sort_by(|a, b| a.id.cmp(&b.id));
+            return out;
         }
+        size = chosen.len();
     }
-    while taken < room && by_themes.values().any(|g| !g.is_empty()) {
-        for group in by_themes.values_mut() {
-            if taken < room {
-                if let Some(p) = group.pop() {
-                    // A trivial one from the tables only while the games keep their share.
-                    let games = chosen.iter().filter(|p| from_games(p)).count();
-                    if from_games(&p) || (games as f64) >= games_share * (chosen.len() + 1) as f64 {
-                        chosen.push(p);
-                        taken += 1;
-                    }
-                }
-            }
+}
+
+/// Takes puzzles from `order` while they keep the limits of a set of `size`.
+fn take<'a>(order: &'a [Puzzle], size: usize, choice: &Choice) -> Vec<&'a Puzzle> {
+    let cap = |share: f64| (share.clamp(0.0, 1.0) * size as f64).floor() as usize;
+    let theme_cap = cap(choice.theme_share);
+    let tables_cap =
+        size - ((choice.games_share.clamp(0.0, 1.0) * size as f64).ceil() as usize).min(size);
+    let trivial_cap = cap(choice.trivial_share);
+    let mut themes: BTreeMap<Theme, usize> = BTreeMap::new();
+    let (mut tables, mut trivials) = (0, 0);
+    let mut chosen = Vec::new();
+    for p in order {
+        if chosen.len() >= size {
+            break;
         }
+        if p.themes
+            .iter()
+            .any(|t| themes.get(t).copied().unwrap_or(0) >= theme_cap)
+        {
+            continue;
+        }
+        let table = !from_games(p);
+        if table && tables >= tables_cap {
+            continue;
+        }
+        let easy = trivial(p);
+        if easy && trivials >= trivial_cap {
+            continue;
+        }
+        for &t in &p.themes {
+            *themes.entry(t).or_default() += 1;
+        }
+        tables += usize::from(table);
+        trivials += usize::from(easy);
+        chosen.push(p);
     }
-    chosen.sort_by(|a, b| a.id.cmp(&b.id));
     chosen
 }
 
-/// `count` puzzles of `pool` (all when there are fewer), the most alike dropped first:
-/// every puzzle with a rare theme, then in turns from each group of the same
-/// signature, goal and themes, in a random order within each, so that the groups with
-/// most puzzles lose most.
-fn thin(pool: Vec<Puzzle>, count: usize, seed: u64, rare_share: f64) -> Vec<Puzzle> {
-    if pool.len() <= count {
-        return pool;
-    }
-    let rare = rare_themes(&pool, rare_share);
-    let (mut chosen, rest): (Vec<Puzzle>, Vec<Puzzle>) = pool
-        .into_iter()
-        .partition(|p| p.themes.iter().any(|t| rare.contains(t)));
-    chosen.truncate(count);
-    let mut groups: BTreeMap<Alike, Vec<(u64, Puzzle)>> = BTreeMap::new();
-    for p in rest {
+/// The candidates in the order they are taken: from games, then from the tables;
+/// within each, those of a rare theme first, then in turns from each group (rating
+/// buckets for games, alike puzzles for the tables), each group in a random order.
+fn priority(pool: Vec<Puzzle>, choice: &Choice) -> Vec<Puzzle> {
+    let (games, tables): (Vec<Puzzle>, Vec<Puzzle>) = pool.into_iter().partition(from_games);
+    let mut out = in_turns(games, choice, |p| u64::from(p.rating / BUCKET));
+    out.extend(in_turns(tables, choice, |p| {
         let pos = p.game().map_or(p.start, |g| *g.position());
         let m = crate::tb::Material::of(&pos).canonical();
-        let key = (
-            u16::from(m.red) << 8 | u16::from(m.blue),
-            p.themes.clone(),
-            p.goal == crate::puzzle::Goal::Win,
-        );
-        let order = Rng::new(seed ^ start_key(&p)).next_u64();
-        groups.entry(key).or_default().push((order, p));
+        let mut h = Rng::new(u64::from(m.red) << 8 | u64::from(m.blue)).next_u64();
+        for t in &p.themes {
+            h = Rng::new(h ^ *t as u64).next_u64();
+        }
+        h ^ u64::from(p.goal.name().len() as u8)
+    }));
+    out
+}
+
+/// `pool` in the order to take it: every puzzle with a rare theme first (rarest
+/// theme first), then in turns from each group of `group`, each in a random order.
+fn in_turns(pool: Vec<Puzzle>, choice: &Choice, group: impl Fn(&Puzzle) -> u64) -> Vec<Puzzle> {
+    let rare = rare_themes(&pool, choice.rare_share);
+    let random = |p: &Puzzle| Rng::new(choice.seed ^ start_key(p)).next_u64();
+    let (mut first, rest): (Vec<Puzzle>, Vec<Puzzle>) = pool
+        .into_iter()
+        .partition(|p| p.themes.iter().any(|t| rare.contains(t)));
+    // The rarest theme's puzzles first, so that a cap never passes them over.
+    let rank = |p: &Puzzle| rare.iter().position(|t| p.has(*t)).unwrap_or(rare.len());
+    first.sort_by_key(|p| (rank(p), random(p)));
+    let mut groups: BTreeMap<u64, Vec<(u64, Puzzle)>> = BTreeMap::new();
+    for p in rest {
+        groups.entry(group(&p)).or_default().push((random(&p), p));
     }
     for g in groups.values_mut() {
         g.sort_by_key(|(order, _)| std::cmp::Reverse(*order));
     }
-    while chosen.len() < count && groups.values().any(|g| !g.is_empty()) {
+    while groups.values().any(|g| !g.is_empty()) {
         for g in groups.values_mut() {
-            if chosen.len() >= count {
-                break;
-            }
             if let Some((_, p)) = g.pop() {
-                chosen.push(p);
+                first.push(p);
             }
         }
     }
-    chosen
+    first
 }
 
-/// What makes puzzles from the tables alike: the signature (Red's and Blue's animals),
-/// the themes and whether it is a win.
-type Alike = (u16, Vec<Theme>, bool);
-
-/// The themes held by at most `rare_share` of `pool` (and by one at least).
+/// The themes held by at most `rare_share` of `pool` (and by one at least), rarest
+/// first.
 fn rare_themes(pool: &[Puzzle], rare_share: f64) -> Vec<Theme> {
-    Theme::ALL
+    let mut rare: Vec<(usize, Theme)> = Theme::ALL
         .into_iter()
-        .filter(|&t| {
-            let n = pool.iter().filter(|p| p.has(t)).count();
-            n > 0 && (n as f64) <= rare_share * pool.len() as f64
-        })
-        .collect()
-}
-
-fn choose(pool: Vec<Puzzle>, count: usize, seed: u64, rare_share: f64) -> Vec<Puzzle> {
-    let rare = rare_themes(&pool, rare_share);
-    let (mut chosen, rest): (Vec<Puzzle>, Vec<Puzzle>) = pool
-        .into_iter()
-        .partition(|p| p.themes.iter().any(|t| rare.contains(t)));
-    chosen.truncate(count);
-    // The rest by rating bucket, each bucket in a random order, taken in turns.
-    let mut buckets: BTreeMap<u32, Vec<(u64, Puzzle)>> = BTreeMap::new();
-    for p in rest {
-        let order = Rng::new(seed ^ start_key(&p)).next_u64();
-        buckets
-            .entry(p.rating / BUCKET)
-            .or_default()
-            .push((order, p));
-    }
-    for b in buckets.values_mut() {
-        b.sort_by_key(|(order, _)| std::cmp::Reverse(*order));
-    }
-    while chosen.len() < count && buckets.values().any(|b| !b.is_empty()) {
-        for b in buckets.values_mut() {
-            if chosen.len() >= count {
-                break;
-            }
-            if let Some((_, p)) = b.pop() {
-                chosen.push(p);
-            }
-        }
-    }
-    chosen
+        .map(|t| (pool.iter().filter(|p| p.has(t)).count(), t))
+        .filter(|&(n, _)| n > 0 && (n as f64) <= rare_share * pool.len() as f64)
+        .collect();
+    rare.sort();
+    rare.into_iter().map(|(_, t)| t).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn puzzle(id: &str, fen_rat: &str, rating: u32, themes: &str) -> Puzzle {
+    /// A den entry in two from a game (a move before it) with Blue's rat on `rat`.
+    fn puzzle(id: &str, rat: &str, rating: u32, themes: &str) -> Puzzle {
         Puzzle::parse(&format!(
-            "{id};7/7/3L3/7/7/7/7/7/{fen_rat} r 0 1;-;d7d8 a1a2 d8d9;jungle;win;{themes};{rating}"
+            "{id};7/7/3L3/7/7/7/7/7/{rat} b 0 1;a1a2;d7d8 a2a1 d8d9;jungle;win;{themes};{rating}"
         ))
         .unwrap_or_else(|e| panic!("{id}: {e}"))
+    }
+
+    /// The same from the tables (no move before it).
+    fn table_puzzle(id: &str, rat: &str, rating: u32, themes: &str) -> Puzzle {
+        Puzzle::parse(&format!(
+            "{id};7/7/3L3/7/7/7/7/7/{rat} r 0 1;-;d7d8 a1a2 d8d9;jungle;win;{themes};{rating}"
+        ))
+        .unwrap_or_else(|e| panic!("{id}: {e}"))
+    }
+
+    const RATS: [&str; 6] = ["r6", "r5R", "r4R1", "r3R2", "r1R4", "rR5"];
+
+    fn choice(count: usize) -> Choice {
+        Choice {
+            count,
+            seed: 1,
+            rare_share: 0.2,
+            trivial_share: 1.0,
+            games_share: 0.0,
+            theme_share: 1.0,
+        }
     }
 
     #[test]
     fn the_set_takes_rare_themes_spreads_ratings_and_drops_repeats() {
         let mut candidates = Vec::new();
-        let rats = ["r6", "r5R", "r4R1", "r3R2", "r1R4", "rR5"];
-        for (i, rat) in rats.iter().enumerate() {
+        for (i, rat) in RATS.iter().enumerate() {
             // Ratings 800, 800, 800, 800, 1500 and one rare theme at 2000.
             let (rating, themes) = match i {
                 4 => (1500, "den"),
@@ -281,23 +266,18 @@ mod tests {
             candidates.push(puzzle(&format!("p{i}"), rat, rating, themes));
         }
         // The same position again under another id, and turned round (Blue's lion
-        // on d3 to enter Red's den, Red's rat on a9).
+        // on d3 to enter Red's den, Red's rat on a8).
         candidates.push(puzzle("again", "r6", 900, "den"));
         candidates.push(
-            Puzzle::parse("turned;R6/7/7/7/7/7/3l3/7/7 b 0 1;-;d3d2 a9a8 d2d1;jungle;win;den;900")
-                .expect("a puzzle"),
+            Puzzle::parse(
+                "turned;7/R6/7/7/7/7/3l3/7/7 b 0 1;-;d3d2 a8a9 d2d1;jungle;win;den,endgame;900",
+            )
+            .expect("a puzzle"),
         );
         assert_eq!(
             symmetry_key(&candidates[0]),
             symmetry_key(&candidates[candidates.len() - 1])
         );
-        let choice = |count| Choice {
-            count,
-            seed: 1,
-            rare_share: 0.2,
-            trivial_share: 1.0,
-            games_share: 0.0,
-        };
         let chosen = select(candidates.clone(), &choice(3), &HashSet::new());
         let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(chosen.len(), 3);
@@ -312,15 +292,18 @@ mod tests {
     fn the_games_keep_their_share_and_the_most_alike_tables_puzzles_go() {
         // Two puzzles from games; five from the tables, four of one signature (Red's
         // lion and rat, Blue's rat) and one of another (Red's lion and dog).
-        let rats = ["r6", "r5R", "r4R1", "r3R2", "r1R4", "rR5"];
         let mut candidates = Vec::new();
-        for (i, rat) in rats.iter().enumerate() {
-            let (themes, id) = if i < 2 {
-                ("den", format!("game{i}"))
+        for (i, rat) in RATS.iter().enumerate() {
+            candidates.push(if i < 2 {
+                puzzle(&format!("game{i}"), rat, 800 + 10 * i as u32, "den")
             } else {
-                ("den,endgame", format!("table{i}"))
-            };
-            candidates.push(puzzle(&id, rat, 800 + 10 * i as u32, themes));
+                table_puzzle(
+                    &format!("table{i}"),
+                    rat,
+                    800 + 10 * i as u32,
+                    "den,endgame",
+                )
+            });
         }
         candidates.push(
             Puzzle::parse(
@@ -328,14 +311,12 @@ mod tests {
             )
             .expect("a puzzle"),
         );
-        let choice = Choice {
-            count: 100,
-            seed: 1,
+        let c = Choice {
             rare_share: 0.0,
-            trivial_share: 1.0,
             games_share: 0.5,
+            ..choice(100)
         };
-        let chosen = select(candidates, &choice, &HashSet::new());
+        let chosen = select(candidates, &c, &HashSet::new());
         let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(chosen.len(), 4, "{ids:?}");
         assert_eq!(
@@ -349,11 +330,37 @@ mod tests {
         );
     }
 
+    /// No theme on more than its share: with den on every candidate but two and a
+    /// cap of half the set, the set is four (two den, two not).
+    #[test]
+    fn no_theme_takes_more_than_its_share() {
+        let mut candidates: Vec<Puzzle> = RATS
+            .iter()
+            .enumerate()
+            .map(|(i, rat)| puzzle(&format!("den{i}"), rat, 800 + 100 * i as u32, "den"))
+            .collect();
+        candidates.push(
+            Puzzle::parse("hold1;r6/7/7/7/7/7/7/2C4/4l2 b 0 1;a9a8;c2b2;jungle;hold;defence;1200")
+                .expect("a puzzle"),
+        );
+        candidates.push(
+            Puzzle::parse("hold2;r6/7/7/7/7/7/7/2C4/5l1 b 0 1;a9a8;c2b2;jungle;hold;defence;1300")
+                .expect("a puzzle"),
+        );
+        let c = Choice {
+            theme_share: 0.5,
+            ..choice(100)
+        };
+        let chosen = select(candidates, &c, &HashSet::new());
+        let den = chosen.iter().filter(|p| p.has(Theme::Den)).count();
+        assert_eq!((chosen.len(), den), (4, 2));
+    }
+
     #[test]
     fn trivial_puzzles_are_capped() {
         // A den entry in one move, a capture that cannot be retaken (Red's elephant
-        // takes the lion; Blue's rat is far away), and a den entry in two moves.
-        let den = Puzzle::parse("den1;7/3L3/7/7/7/7/7/7/r6 r 0 1;-;d8d9;jungle;win;den;600")
+        // takes the lion; Blue's rat is far away), a den entry in two moves.
+        let den = Puzzle::parse("den1;7/3L3/7/7/7/7/7/7/r6 b 0 1;a1b1;d8d9;jungle;win;den;600")
             .expect("a puzzle");
         let free =
             Puzzle::parse("free;7/7/7/3l3/3E3/7/7/7/r6 r 0 1;-;d5d6;jungle;draw;endgame;700")
@@ -361,34 +368,21 @@ mod tests {
         let retaken =
             Puzzle::parse("back;7/7/3e3/3l3/3E3/7/7/7/7 r 0 1;-;d5d6;jungle;draw;endgame;700")
                 .expect("a puzzle");
+        let trap =
+            Puzzle::parse("trap;7/7/7/7/7/7/7/2C4/2l4 r 0 1;-;c2c1;jungle;win;trap,endgame;700")
+                .expect("a puzzle");
         let two = puzzle("two", "r6", 800, "den");
-        assert!(trivial(&den) && trivial(&free));
+        assert!(trivial(&den) && trivial(&free) && trivial(&trap));
         assert!(!trivial(&retaken) && !trivial(&two));
-        // A third of 10 may be trivial, but no more than a third of the set: with two
-        // others, one. (Two den entries: the first one's position with the rat on b1.)
-        let choice = Choice {
-            count: 10,
-            seed: 1,
-            rare_share: 0.0,
+        // A third of the set at most: of four, one.
+        let c = Choice {
             trivial_share: 0.34,
-            games_share: 0.0,
+            rare_share: 0.0,
+            ..choice(10)
         };
-        let mut den2 = den.clone();
-        den2.id = "den2".into();
-        den2.rating = 650;
-        den2.start = Position::from_fen("7/3L3/7/7/7/7/7/7/1r5 r 0 1").expect("a position");
-        let candidates = vec![den, den2, free, retaken, two];
-        let chosen = select(candidates.clone(), &choice, &HashSet::new());
+        let chosen = select(vec![den, free, retaken, two], &c, &HashSet::new());
         let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
-        assert_eq!(ids.len(), 3, "one trivial puzzle: {ids:?}");
+        assert_eq!(chosen.iter().filter(|p| trivial(p)).count(), 1, "{ids:?}");
         assert!(ids.contains(&"back") && ids.contains(&"two"), "{ids:?}");
-        // With room for two, one of each set of themes, the easiest den entry.
-        let choice = Choice {
-            trivial_share: 0.5,
-            ..choice
-        };
-        let chosen = select(candidates, &choice, &HashSet::new());
-        let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
-        assert_eq!(ids, ["back", "den1", "free", "two"]);
     }
 }

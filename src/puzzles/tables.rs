@@ -11,7 +11,7 @@ use crate::board::{Animal, Color, WinReason};
 use crate::game::Game;
 use crate::game::GameResult;
 use crate::puzzle::verify::wins_at_once;
-use crate::puzzle::{theme, Goal, Puzzle, Theme};
+use crate::puzzle::{Goal, Puzzle, Theme};
 use crate::rng::Rng;
 use crate::tb::{Material, Tablebases, TbValue};
 use std::collections::HashSet;
@@ -124,15 +124,13 @@ pub fn mine_signature(
         let Ok(found) = w.verifier.find(&game, goal) else {
             continue;
         };
-        if let Some(t) = settings.theme {
-            if !theme::detect(&game, &found.line, found.endgame).contains(&t) {
-                continue;
-            }
-        }
         let puzzle = w.puzzle(pos, Vec::new(), *game.rules(), found)?;
+        if settings.theme.is_some_and(|t| !puzzle.has(t)) {
+            continue;
+        }
         match goal {
             Goal::Win => wins += 1,
-            Goal::Draw => draws += 1,
+            Goal::Draw | Goal::Hold => draws += 1,
         }
         out.push(puzzle);
     }
@@ -149,7 +147,8 @@ pub fn may_have(m: Material, theme: Theme) -> bool {
         Theme::BlockedJump => has(Animal::Rat) && (has(Animal::Lion) || has(Animal::Tiger)),
         Theme::RatTakesElephant => has(Animal::Rat) && has(Animal::Elephant),
         Theme::RiverJump => has(Animal::Lion) || has(Animal::Tiger),
-        Theme::Chase73 | Theme::Chase175 => false,
+        Theme::Chase73 | Theme::Chase175 | Theme::GameEndgame => false,
+        Theme::RiverRat => has(Animal::Rat),
         _ => true,
     }
 }
@@ -175,6 +174,14 @@ fn may_start(pos: &Position, theme: Theme) -> bool {
                             ..
                         }
                     )
+            })
+        }
+        // The opponent to move after the first solver move has few moves.
+        Theme::Zugzwang => {
+            let game = Game::new(*pos);
+            game.legal_moves().iter().any(|&m| {
+                let mut g = game.clone();
+                g.play(m).is_ok() && g.result() == GameResult::Ongoing && g.legal_moves().len() <= 3
             })
         }
         _ => true,

@@ -6,12 +6,14 @@
 //! `model` is the game with no network and no database, `clock` its clock and time
 //! controls, `messages` what clients send and what the server sends, each one type,
 //! `store` the database (and `notify` what its nodes tell each other), `hub` the games
-//! in memory, `server` the HTTP and websocket front. Players (docs/accounts.md):
-//! `accounts` the names, passwords and rating categories, `glicko2` the ratings,
-//! `sessions` the account requests and the session cookie.
+//! in memory, `server` the HTTP and websocket front; `export` reads the finished games
+//! back (`jungle puzzles mine --database`). Players (docs/accounts.md): `accounts` the
+//! names, passwords and rating categories, `glicko2` the ratings, `sessions` the
+//! account requests and the session cookie.
 
 pub mod accounts;
 pub mod clock;
+pub mod export;
 pub mod glicko2;
 pub mod hub;
 pub mod messages;

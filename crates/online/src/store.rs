@@ -446,6 +446,15 @@ impl Store {
         row.map(|r| read_game(&r)).transpose()
     }
 
+    /// The ids of the games over, oldest first (by creation, then id).
+    pub async fn finished(&self) -> Result<Vec<String>, sqlx::Error> {
+        let rows =
+            sqlx::query("SELECT id FROM games WHERE status = 'over' ORDER BY created_at, id")
+                .fetch_all(&self.pool)
+                .await?;
+        rows.iter().map(|r| r.try_get(0)).collect()
+    }
+
     /// The ids of the games not over.
     pub async fn unfinished(&self) -> Result<Vec<String>, sqlx::Error> {
         let rows = sqlx::query("SELECT id FROM games WHERE status <> 'over'")

@@ -150,6 +150,13 @@ pub fn mobility(pos: &Position, side: Color) -> u32 {
     count_parts::<Standard>(side, &pos.occupied, &pos.squares)
 }
 
+/// How many moves `side` would have here if it were its turn, under the move rules
+/// `R`; 0 when the game is over on the board.
+#[inline]
+pub fn mobility_with<R: MoveRules>(pos: &Position, side: Color) -> u32 {
+    count_parts::<R>(side, &pos.occupied, &pos.squares)
+}
+
 /// The number of legal replies after `m`, without making the whole move (no key,
 /// mailbox or counters).
 #[inline]

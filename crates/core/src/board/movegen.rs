@@ -15,7 +15,7 @@ use super::rules::{MoveRules, Standard};
 use super::square::Square;
 use crate::text::quote;
 
-pub use super::count::{count, count_after_with, count_with, mobility};
+pub use super::count::{count, count_after_with, count_with, mobility, mobility_with};
 
 /// Where each animal of the side to move may go, apart from geometry.
 #[derive(Clone, Copy)]

@@ -22,8 +22,12 @@
 //! which the engine at full strength keeps playing a right move, summed over the
 //! solver moves, and the search's effort, the nodes that search spent until then
 //! (continuous where the depths are steps: it grows with the choices and the
-//! defences to see through). Each part is scaled to 0–1 (`Difficulty::hardness`)
-//! and their weighted sum (`WEIGHTS`) maps linearly onto `RATING_SPAN`.
+//! defences to see through), and how quiet its moves are (a solver move that takes
+//! nothing, threatens no den and enters none is harder to look for). Each part is
+//! scaled to 0–1 (`Difficulty::hardness`); their weighted sum (`WEIGHTS`) maps onto
+//! the rating by `RATING_CURVE`, a monotone piecewise-linear curve fitted to the
+//! candidates' hardness (`fit_curve`), so that the ratings spread over the scale as
+//! people's do rather than bunching where most hardness values lie.
 
 use super::verify::{accepted, last_lines};
 use crate::board::Move;
@@ -55,9 +59,19 @@ pub const DEEP_LINE: i32 = 16;
 /// The effort (nodes summed over the solver moves) at which the effort part is 0,
 /// and at which it is 1; the part is logarithmic between them.
 pub const EFFORT_SPAN: (f64, f64) = (10.0, 1_000_000.0);
-/// Weights of the levels' Elo, their failure rate, the length, the only-move depth
-/// and the effort in the hardness.
-pub const WEIGHTS: [f64; 5] = [0.35, 0.15, 0.15, 0.15, 0.2];
+/// Weights of the levels' Elo, their failure rate, the length, the only-move depth,
+/// the effort and the quiet moves in the hardness.
+pub const WEIGHTS: [f64; 6] = [0.3, 0.15, 0.1, 0.15, 0.15, 0.15];
+
+/// Hardness to rating: (hardness, rating) points, hardness rising; linear between
+/// them, constant beyond the ends. Fitted by `fit_curve` (`jungle puzzles rate --fit`)
+/// to the hardness of the candidates of the shipped set (docs/puzzles.md,
+/// "Difficulty").
+pub const RATING_CURVE: [(f64, f64); 2] = [(0.0, 600.0), (1.0, 2600.0)];
+
+/// The ratings `fit_curve` spreads the hardness over: a normal distribution of this
+/// mean and deviation, within `RATING_SPAN`.
+pub const TARGET: (f64, f64) = (1450.0, 460.0);
 
 /// For each row of `LEVELS`, the probability of playing a right move at one solver
 /// move.
@@ -76,6 +90,10 @@ pub struct Difficulty {
     /// Each solver move's effort: the nodes the search spent until its only-move
     /// depth was complete (twice `PLAY_NODES` when it never keeps a right move).
     pub nodes: Vec<u64>,
+    /// The share of the solver moves that are quiet: no capture, no step onto an enemy
+    /// trap (next to the den), no den entry (a last move that wins at once is not
+    /// counted, unless it is the only move).
+    pub quiet: f64,
     pub rating: u32,
 }
 
@@ -85,12 +103,12 @@ impl Difficulty {
         self.parts().iter().zip(WEIGHTS).map(|(x, w)| x * w).sum()
     }
 
-    /// The five parts of the hardness, each 0 to 1: the Elo's place on
+    /// The six parts of the hardness, each 0 to 1: the Elo's place on
     /// `[ELO_MIN − BELOW, ELO_MAX + ABOVE]`, the levels' failure rate (the mean over
     /// the rows of `LEVELS` of the chance of not solving the line), the length (1 to
-    /// `LONG_LINE` solver moves), the only-move depths beyond 1 (0 to `DEEP_LINE`)
-    /// and the effort (`EFFORT_SPAN`, logarithmic).
-    pub fn parts(&self) -> [f64; 5] {
+    /// `LONG_LINE` solver moves), the only-move depths beyond 1 (0 to `DEEP_LINE`),
+    /// the effort (`EFFORT_SPAN`, logarithmic) and the quiet moves' share.
+    pub fn parts(&self) -> [f64; 6] {
         let lo = f64::from(ELO_MIN) - BELOW;
         let hi = f64::from(ELO_MAX) + ABOVE;
         let levels = (self.elo - lo) / (hi - lo);
@@ -106,7 +124,7 @@ impl Difficulty {
         let nodes = self.nodes.iter().sum::<u64>().max(1) as f64;
         let (e0, e1) = EFFORT_SPAN;
         let effort = (nodes.log10() - e0.log10()) / (e1.log10() - e0.log10());
-        [levels, failure, length, depth, effort].map(|x| x.clamp(0.0, 1.0))
+        [levels, failure, length, depth, effort, self.quiet].map(|x| x.clamp(0.0, 1.0))
     }
 }
 
@@ -135,10 +153,129 @@ pub fn rate(engine: &mut Engine, game: &Game, line: &[Move]) -> Difficulty {
         elo,
         depths,
         nodes,
+        quiet: quiet_share(game, line),
         rating: 0,
     };
     difficulty.rating = rating_of_hardness(difficulty.hardness());
     difficulty
+}
+
+/// The share of the solver moves of `line` from `game` that are quiet (no capture,
+/// no step onto an enemy trap, no den entry); a last move that wins at once is left
+/// out unless it is the only one.
+pub fn quiet_share(game: &Game, line: &[Move]) -> f64 {
+    use crate::board::geometry::TRAPS;
+    let mut g = game.clone();
+    let solver_moves = line.len().div_ceil(2);
+    let (mut quiet, mut counted) = (0usize, 0usize);
+    for (i, &m) in line.iter().enumerate() {
+        if i % 2 == 0 {
+            let pos = g.position();
+            let them = pos.side_to_move().other();
+            let last = i / 2 + 1 == solver_moves;
+            let ends = {
+                let mut after = g.clone();
+                after.play(m).is_ok() && after.result() != crate::game::GameResult::Ongoing
+            };
+            if !(last && ends && solver_moves > 1) {
+                counted += 1;
+                let loud = pos.is_capture(m)
+                    || pos.is_den_entry(m)
+                    || TRAPS[them.index()].contains(m.to());
+                quiet += usize::from(!loud);
+            }
+        }
+        if g.play(m).is_err() {
+            break;
+        }
+    }
+    if counted == 0 {
+        0.0
+    } else {
+        quiet as f64 / counted as f64
+    }
+}
+
+/// A `RATING_CURVE` for puzzles of these hardness values: the hardness at each
+/// twentieth of their order (0, 5%, …, 100%) mapped onto the rating at the same
+/// point of the normal distribution `TARGET`, clamped to `RATING_SPAN`; equal hardness
+/// at several points merged into one at the middle of their points, so the curve
+/// rises.
+pub fn fit_curve(hardness: &[f64]) -> Vec<(f64, f64)> {
+    let mut h: Vec<f64> = hardness.iter().copied().filter(|x| x.is_finite()).collect();
+    h.sort_by(f64::total_cmp);
+    if h.len() < 2 {
+        return RATING_CURVE.to_vec();
+    }
+    let (lo, hi) = RATING_SPAN;
+    // The hardness at each twentieth, and the share of the order at which it stands
+    // (equal ones merged at the middle of their shares).
+    let mut points: Vec<(f64, f64, f64)> = Vec::new();
+    for k in 0..=20 {
+        let p = f64::from(k) / 20.0;
+        let x = h[((h.len() - 1) as f64 * p).round() as usize];
+        match points.last_mut() {
+            Some(last) if x <= last.0 => last.2 = p,
+            _ => points.push((x, p, p)),
+        }
+    }
+    points
+        .into_iter()
+        .map(|(x, first, last)| {
+            // Keep the tails inside the span: the ends at 0.5% and 99.5%.
+            let q = ((first + last) / 2.0).clamp(0.005, 0.995);
+            (x, (TARGET.0 + TARGET.1 * normal_quantile(q)).clamp(lo, hi))
+        })
+        .collect()
+}
+
+/// The standard normal distribution's quantile (Acklam's rational approximation,
+/// relative error below 1.2e-9).
+fn normal_quantile(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    if p < 0.02425 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.02425 {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
 }
 
 /// Where a search at full strength settles on a right move.
@@ -351,10 +488,26 @@ pub fn puzzle_elo(steps: &[RowChances]) -> f64 {
         .unwrap_or(f64::from(ELO_MAX) + ABOVE)
 }
 
-/// The puzzle rating of a hardness: 0–1 mapped linearly onto `RATING_SPAN`.
+/// The puzzle rating of a hardness by `RATING_CURVE`.
 pub fn rating_of_hardness(hardness: f64) -> u32 {
+    rating_on(&RATING_CURVE, hardness)
+}
+
+/// The rating of a hardness on `curve` ((hardness, rating) points, hardness rising).
+pub fn rating_on(curve: &[(f64, f64)], hardness: f64) -> u32 {
     let (r0, r1) = RATING_SPAN;
-    let r = r0 + hardness * (r1 - r0);
+    let r = match curve.iter().position(|&(x, _)| x >= hardness) {
+        None => curve.last().map_or(r0, |p| p.1),
+        Some(0) => curve[0].1,
+        Some(i) => {
+            let ((x0, y0), (x1, y1)) = (curve[i - 1], curve[i]);
+            if x1 > x0 {
+                y0 + (hardness - x0) / (x1 - x0) * (y1 - y0)
+            } else {
+                y1
+            }
+        }
+    };
     r.round().clamp(r0, r1) as u32
 }
 
@@ -391,8 +544,54 @@ mod tests {
             elo,
             depths: depths.to_vec(),
             nodes: vec![10; depths.len()],
+            quiet: 0.0,
             rating: 0,
         }
+    }
+
+    /// The fitted curve rises, spans the target's middle, and puts a twentieth of
+    /// the fitted puzzles between each two points.
+    #[test]
+    fn a_fitted_curve_spreads_the_ratings() {
+        // Hardness bunched low, as the puzzles' is: most near 0.2.
+        let h: Vec<f64> = (0..1000)
+            .map(|i| 0.15 + 0.1 * (f64::from(i) / 1000.0).powi(3) + if i > 900 { 0.3 } else { 0.0 })
+            .collect();
+        let curve = fit_curve(&h);
+        assert!(
+            curve
+                .windows(2)
+                .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1),
+            "{curve:?}"
+        );
+        let mut rated: Vec<u32> = h.iter().map(|&x| rating_on(&curve, x)).collect();
+        rated.sort_unstable();
+        let (q1, q3) = (rated[250], rated[750]);
+        assert!(q3 - q1 >= 550, "{q1} {q3}");
+        let high = rated.iter().filter(|&&r| r >= 1800).count();
+        assert!(high >= 180, "{high}");
+        assert!((normal_quantile(0.975) - 1.959_964).abs() < 1e-5);
+        assert!(normal_quantile(0.5).abs() < 1e-9);
+    }
+
+    /// Captures, steps next to the den and den entries are not quiet.
+    #[test]
+    fn quiet_moves_are_counted() {
+        let (den, _) = den_entry();
+        let enter = den.parse_move("d8d9").expect("legal");
+        assert_eq!(quiet_share(&den, &[enter]), 0.0);
+        let far =
+            Game::new(crate::board::Position::from_fen("7/7/3R3/7/7/7/7/7/l6 r 0 1").expect("fen"));
+        let line: Vec<Move> = ["d7c7", "a1a2", "c7c8", "a2a1", "c8c9"]
+            .iter()
+            .scan(far.clone(), |g, m| {
+                let mv = g.parse_move(m).ok()?;
+                g.play(mv).ok()?;
+                Some(mv)
+            })
+            .collect();
+        // d7c7 and c7c8 quiet; c8c9 steps onto a trap (and wins no game yet) is loud.
+        assert!((quiet_share(&far, &line) - 2.0 / 3.0).abs() < 1e-9);
     }
 
     #[test]
@@ -406,6 +605,7 @@ mod tests {
         assert_eq!(difficulty(0.0, &[1]).hardness(), 0.0);
         let mut hardest = difficulty(hi, &[DEPTH_CAP + 1; LONG_LINE]);
         hardest.nodes = vec![EFFORT_SPAN.1 as u64; LONG_LINE];
+        hardest.quiet = 1.0;
         assert!((hardest.hardness() - 1.0).abs() < 1e-9);
         assert!((WEIGHTS.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     }
@@ -427,7 +627,10 @@ mod tests {
         often.steps[0][LEVELS.len() - 2] = 0.0;
         assert!(often.hardness() > two);
         // And by the nodes the search needs: ten times as many (a decade of the
-        // five) add a fifth of the effort's weight.
+        // five) add a fifth of the effort's weight; and by quiet moves.
+        let mut quiet = difficulty(elo, &[3, 1]);
+        quiet.quiet = 0.5;
+        assert!((quiet.hardness() - two - WEIGHTS[5] / 2.0).abs() < 1e-9);
         let mut effort = difficulty(elo, &[3, 1]);
         effort.nodes.iter_mut().for_each(|n| *n *= 10);
         let gained = effort.hardness() - two;

@@ -10,8 +10,9 @@
 //!   history the anti-chase rules count, or the opponent's last move), `-` for none;
 //! - `solution`: the solver's move, the opponent's reply, …, ending on a solver move;
 //! - `rules`: the rule set as a record's `[Rules]` tag writes it (`jungle`, `jungle-cn`);
-//! - `goal`: `win` (the last move wins the game) or `draw` (every solver move is the only
-//!   one that does not lose);
+//! - `goal`: `win` (the last move wins the game), `draw` (every solver move is the only
+//!   one that does not lose, by the tables) or `hold` (every solver move is the only one
+//!   that does not lose by force within the proof's depth);
 //! - `themes`: names separated by `,` (`-` for none);
 //! - `rating`: the puzzle's rating on the Glicko scale.
 //!
@@ -32,22 +33,33 @@ pub enum Goal {
     /// Every solver move is the only one that wins (or keeps the win); the last one
     /// wins the game on the board.
     Win,
-    /// Every solver move is the only one that does not lose.
+    /// Every solver move is the only one that does not lose (by the endgame tables);
+    /// the line ends in a drawn position of the tables.
     Draw,
+    /// Every solver move is the only one after which the opponent has no forced win
+    /// within the proof's depth, where every other move loses by force (a position
+    /// too big for the tables); the line ends with the game going on.
+    Hold,
 }
 
 impl Goal {
+    pub const ALL: [Goal; 3] = [Goal::Win, Goal::Draw, Goal::Hold];
+
     pub fn name(self) -> &'static str {
         match self {
             Goal::Win => "win",
             Goal::Draw => "draw",
+            Goal::Hold => "hold",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Goal> {
-        [Goal::Win, Goal::Draw]
-            .into_iter()
-            .find(|g| g.name() == name)
+        Goal::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// The solver defends: every other move loses (`draw`, `hold`).
+    pub fn defends(self) -> bool {
+        self != Goal::Win
     }
 }
 
@@ -128,9 +140,10 @@ impl Puzzle {
             (Goal::Win, other) => Err(format!(
                 "the solution should win for {solver} but ends with the game {other}"
             )),
-            (Goal::Draw, GameResult::Ongoing) => Ok(game),
-            (Goal::Draw, other) => Err(format!(
-                "a draw puzzle's line should leave the game going on, but it is {other}"
+            (Goal::Draw | Goal::Hold, GameResult::Ongoing) => Ok(game),
+            (goal, other) => Err(format!(
+                "a {} puzzle's line should leave the game going on, but it is {other}",
+                goal.name()
             )),
         }
     }
@@ -181,7 +194,7 @@ impl Puzzle {
             return Err("the solution has no moves".into());
         }
         let goal = Goal::from_name(goal)
-            .ok_or_else(|| format!("bad goal '{}': win or draw", quote(goal)))?;
+            .ok_or_else(|| format!("bad goal '{}': win, draw or hold", quote(goal)))?;
         let themes = if themes == "-" {
             Vec::new()
         } else {

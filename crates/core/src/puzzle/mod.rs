@@ -13,6 +13,7 @@
 pub mod attempt;
 pub mod difficulty;
 pub mod format;
+pub mod prove;
 pub mod theme;
 pub mod verify;
 

@@ -31,10 +31,24 @@ pub enum Theme {
     Chase73,
     /// Somewhere in the line (`jungle-cn`), the 17-5 rule forbids a move.
     Chase175,
+    /// A solver move of its rat into, within or out of the river.
+    RiverRat,
+    /// The solver defends: every other move loses (goal `draw` or `hold`).
+    Defence,
+    /// The line ends in the den after the opponent took an animal the solver had just
+    /// moved where it could be taken (not by a capture of an animal at least as
+    /// strong).
+    Sacrifice,
+    /// After a solver move the opponent must move and loses by it: were it allowed to
+    /// pass, the solver would not win (within the line's moves; the tables or a proof
+    /// say so).
+    Zugzwang,
+    /// From a game, with 4 to 6 animals on the board.
+    GameEndgame,
 }
 
 impl Theme {
-    pub const ALL: [Theme; 10] = [
+    pub const ALL: [Theme; 15] = [
         Theme::Den,
         Theme::TrapCapture,
         Theme::RiverJump,
@@ -45,6 +59,22 @@ impl Theme {
         Theme::Endgame,
         Theme::Chase73,
         Theme::Chase175,
+        Theme::RiverRat,
+        Theme::Defence,
+        Theme::Sacrifice,
+        Theme::Zugzwang,
+        Theme::GameEndgame,
+    ];
+
+    /// Themes whose names the page's catalogues do not have yet (the page words them
+    /// in its own change: docs/puzzles.md, "Themes"); tests/page_data.rs waits for
+    /// them.
+    pub const AWAITING_WORDS: [Theme; 5] = [
+        Theme::RiverRat,
+        Theme::Defence,
+        Theme::Sacrifice,
+        Theme::Zugzwang,
+        Theme::GameEndgame,
     ];
 
     /// The name in puzzle files.
@@ -60,6 +90,11 @@ impl Theme {
             Theme::Endgame => "endgame",
             Theme::Chase73 => "chase-7-3",
             Theme::Chase175 => "chase-17-5",
+            Theme::RiverRat => "river-rat",
+            Theme::Defence => "defence",
+            Theme::Sacrifice => "sacrifice",
+            Theme::Zugzwang => "zugzwang",
+            Theme::GameEndgame => "game-endgame",
         }
     }
 
@@ -69,7 +104,8 @@ impl Theme {
 }
 
 /// The themes of a line played from `game` (the puzzle's start, with its history);
-/// `endgame` when the tables verified it. Sorted, each once.
+/// `endgame` when the tables verified it. Sorted, each once. (The themes of the
+/// goal, the source and zugzwang are the caller's: `Puzzle`'s maker adds them.)
 pub fn detect(game: &Game, line: &[Move], endgame: bool) -> Vec<Theme> {
     let mut themes = Vec::new();
     if endgame {
@@ -78,10 +114,21 @@ pub fn detect(game: &Game, line: &[Move], endgame: bool) -> Vec<Theme> {
     let solver = game.position().side_to_move();
     let mut g = game.clone();
     chase_themes(&g, &mut themes);
+    // An animal the solver offered and the opponent took.
+    let mut offered = false;
+    // The position before the solver's last move.
+    let mut before = *g.position();
     for (i, &m) in line.iter().enumerate() {
         let pos = *g.position();
         if i % 2 == 0 {
             solver_move_themes(&pos, m, solver, &mut themes);
+            before = pos;
+        } else if pos.is_capture(m) && m.to() == line[i - 1].to() {
+            // The reply takes the animal the solver just moved; an offer unless the
+            // solver's move took an animal at least as strong.
+            let given = pos.piece_at(m.to()).map_or(0, |p| p.animal.rank());
+            let taken = before.captured_by(line[i - 1]).map_or(0, Animal::rank);
+            offered |= taken < given;
         }
         if g.play(m).is_err() {
             break;
@@ -98,6 +145,9 @@ pub fn detect(game: &Game, line: &[Move], endgame: bool) -> Vec<Theme> {
                 WinReason::NoAnimals => Theme::LastAnimal,
                 WinReason::NoMoves => Theme::NoMoves,
             });
+            if offered && reason == WinReason::Den {
+                themes.push(Theme::Sacrifice);
+            }
         }
     }
     themes.sort();
@@ -118,6 +168,9 @@ fn solver_move_themes(pos: &Position, m: Move, solver: Color, themes: &mut Vec<T
     }
     if mover.jumps() && JUMPS[m.from().index()].targets().contains(m.to()) {
         themes.push(Theme::RiverJump);
+    }
+    if mover == Animal::Rat && (WATER.contains(m.from()) || WATER.contains(m.to())) {
+        themes.push(Theme::RiverRat);
     }
 }
 
@@ -180,4 +233,137 @@ pub fn chase_forbids(g: &Game) -> (bool, bool) {
         out.1 |= seventeen_five.forbids(animal, m.to());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::game::{Rules, Variant};
+
+    /// The themes of `line` (moves as text) played from `fen` after `history`.
+    fn themes_with(fen: &str, rules: Rules, history: &[&str], line: &[&str]) -> Vec<Theme> {
+        let pos = Position::from_fen(fen).expect("a position");
+        let mut game = Game::with_rules(pos, rules);
+        for m in history {
+            game.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        let mut g = game.clone();
+        let moves: Vec<Move> = line
+            .iter()
+            .map(|m| g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}")))
+            .collect();
+        detect(&game, &moves, false)
+    }
+
+    fn themes(fen: &str, line: &[&str]) -> Vec<Theme> {
+        themes_with(fen, Rules::default(), &[], line)
+    }
+
+    /// Each detector on a line where it must fire and one where it must not.
+    #[test]
+    fn each_theme_fires_where_it_should_and_only_there() {
+        // The trap: Red's cat takes Blue's lion on c1 (a Red trap); a capture on b1
+        // (no trap) is none.
+        let t = themes("7/7/7/7/7/7/7/2C4/2l4 r 0 1", &["c2c1"]);
+        assert!(
+            t.contains(&Theme::TrapCapture) && t.contains(&Theme::LastAnimal),
+            "{t:?}"
+        );
+        let t = themes("7/7/7/7/7/7/7/1L5/1c5 r 0 1", &["b2b1"]);
+        assert!(!t.contains(&Theme::TrapCapture), "{t:?}");
+        // The jump: Red's lion across the river b3-b7; a step is none.
+        assert!(themes("7/7/7/7/7/7/1L5/7/r6 r 0 1", &["b3b7"]).contains(&Theme::RiverJump));
+        assert!(!themes("7/7/7/7/7/7/1L5/7/r6 r 0 1", &["b3a3"]).contains(&Theme::RiverJump));
+        // The rat takes the elephant; taking the rat is none.
+        let t = themes("7/7/7/7/7/7/7/Re5/7 r 0 1", &["a2b2"]);
+        assert!(t.contains(&Theme::RatTakesElephant), "{t:?}");
+        let t = themes("7/7/7/7/7/7/7/Rr5/7 r 0 1", &["a2b2"]);
+        assert!(!t.contains(&Theme::RatTakesElephant), "{t:?}");
+        // Blue's rat swims from b4 into b5, in the way of Red's lion's jump a5-d5 onto
+        // Blue's dog: the rat in the river and the blocked jump; the dog stepping
+        // away is neither.
+        let fen = "7/7/7/7/L2d3/1r5/7/7/7 b 0 1";
+        let t = themes(fen, &["b4b5"]);
+        assert!(
+            t.contains(&Theme::BlockedJump) && t.contains(&Theme::RiverRat),
+            "{t:?}"
+        );
+        let t = themes(fen, &["d5d4"]);
+        assert!(
+            !t.contains(&Theme::BlockedJump) && !t.contains(&Theme::RiverRat),
+            "{t:?}"
+        );
+        // The rat walking on land is not in the river.
+        let t = themes("7/7/7/7/7/7/7/R6/4e2 r 0 1", &["a2a3"]);
+        assert!(!t.contains(&Theme::RiverRat), "{t:?}");
+        // No move left: Red's dog to a2 boxes Blue's rat in; taking it is the last
+        // animal instead.
+        let fen = "7/7/7/7/7/7/D6/7/rC5 r 0 1";
+        let t = themes(fen, &["a3a2"]);
+        assert!(
+            t.contains(&Theme::NoMoves) && !t.contains(&Theme::LastAnimal),
+            "{t:?}"
+        );
+        let t = themes(fen, &["b1a1"]);
+        assert!(
+            t.contains(&Theme::LastAnimal) && !t.contains(&Theme::NoMoves),
+            "{t:?}"
+        );
+        // The den: entered, or not.
+        assert!(themes("7/3L3/7/7/7/7/7/7/2r4 r 0 1", &["d8d9"]).contains(&Theme::Den));
+        assert!(!themes("7/3L3/7/7/7/7/7/7/2r4 r 0 1", &["d8c8"]).contains(&Theme::Den));
+    }
+
+    /// Red's dog steps onto d8 (a Blue trap) and Blue's cat takes it there, which lets
+    /// the lion in by e9: a sacrifice. Without the offer, or when the dog took Blue's
+    /// dog first (a trade), none.
+    #[test]
+    fn a_sacrifice_is_an_animal_given_on_the_way_to_the_den() {
+        let line = ["d7d8", "c8d8", "e8e9", "a1a2", "e9d9"];
+        let t = themes("7/2c1L2/3D3/7/7/7/7/7/r6 r 0 1", &line);
+        assert!(
+            t.contains(&Theme::Sacrifice) && t.contains(&Theme::Den),
+            "{t:?}"
+        );
+        let t = themes("7/2c1L2/3D3/7/7/7/7/7/r6 r 0 1", &["e8e9", "a1a2", "e9d9"]);
+        assert!(!t.contains(&Theme::Sacrifice), "{t:?}");
+        let t = themes("7/2cdL2/3D3/7/7/7/7/7/r6 r 0 1", &line);
+        assert!(!t.contains(&Theme::Sacrifice), "{t:?}");
+    }
+
+    /// protocol.md's examples of the anti-chase rules: after them the rule forbids a
+    /// move, and the theme is there; before them (or under jungle), it is not.
+    #[test]
+    fn the_anti_chase_themes_need_the_rule_to_forbid_a_move() {
+        let cn = Variant::JungleCn.rules();
+        let fen = "6l/7/1t5/7/7/7/W5R/7/7 r 0 1";
+        let shuffle = [
+            "a3a2", "g9f9", "a2a3", "f9f8", "a3a2", "f8g8", "a2a3", "g8g9", "a3a2", "g9f9", "a2a3",
+            "f9f8",
+        ];
+        let t = themes_with(fen, cn, &shuffle, &["a3b3"]);
+        assert!(
+            t.contains(&Theme::Chase73) && !t.contains(&Theme::Chase175),
+            "{t:?}"
+        );
+        let t = themes_with(fen, cn, &shuffle[..8], &["a3a2"]);
+        assert!(!t.contains(&Theme::Chase73), "{t:?}");
+        let t = themes_with(fen, Rules::default(), &shuffle, &["a3b3"]);
+        assert!(!t.contains(&Theme::Chase73), "{t:?}");
+        // Red's lion walks a1-a2-b2-b1 17 times while Blue's walks its corner; Red's
+        // rat on g1 has not moved: the lion may not go back to those squares (17-5).
+        let fen = "6l/7/7/7/r6/7/7/7/1L4R r 0 1";
+        let red = ["b1a1", "a1a2", "a2b2", "b2b1"];
+        let blue = ["g9f9", "f9f8", "f8g8", "g8g9"];
+        let mut walk = Vec::new();
+        for i in 0..17 {
+            walk.push(red[i % 4]);
+            walk.push(blue[i % 4]);
+        }
+        let t = themes_with(fen, cn, &walk, &["g1g2"]);
+        assert!(t.contains(&Theme::Chase175), "{t:?}");
+        let t = themes_with(fen, cn, &walk[..20], &["g1g2"]);
+        assert!(!t.contains(&Theme::Chase175), "{t:?}");
+    }
 }

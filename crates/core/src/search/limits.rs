@@ -59,6 +59,11 @@ pub struct SearchOptions {
     pub tb_probe_limit: u32,
     /// The search's margins and reduction constants (the `SearchParams` option).
     pub params: SearchParams,
+    /// Score repetitions as the rules do: a position that repeats one from before the
+    /// root (or the root) is a draw only at its third occurrence, counting the game's
+    /// moves. Off (play), every repetition is a draw at once; either way a repetition
+    /// inside the search is (the puzzles' verifier turns it on: docs/puzzles.md).
+    pub rules_repetition: bool,
 }
 
 impl Default for SearchOptions {
@@ -73,6 +78,7 @@ impl Default for SearchOptions {
             eval: EvalKind::default(),
             tb_probe_limit: crate::tb::MAX_ANIMALS as u32,
             params: SearchParams::DEFAULT,
+            rules_repetition: false,
         }
     }
 }

@@ -121,6 +121,11 @@ pub struct Worker<'a, R: MoveRules> {
     move_rules: PhantomData<R>,
     /// Keys of the game so far and of the search path, the current position last.
     keys: Vec<u64>,
+    /// Index in `keys` of the root position.
+    root_index: usize,
+    /// A repetition of a position from before the root (or of the root) is a draw
+    /// only at its third occurrence (`SearchOptions::rules_repetition`).
+    pub rules_repetition: bool,
     pub nodes: u64,
     pub seldepth: usize,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
@@ -177,6 +182,8 @@ impl<'a, R: MoveRules> Worker<'a, R> {
                 Vec::new()
             },
             move_rules: PhantomData,
+            root_index: game_keys.len().saturating_sub(1),
+            rules_repetition: false,
             keys,
             nodes: 0,
             seldepth: 0,
@@ -354,16 +361,27 @@ impl<'a, R: MoveRules> Worker<'a, R> {
     }
 
     /// The position repeats an earlier one with the same side to move since the last
-    /// capture (a repetition inside the search is scored as a draw at once).
+    /// capture (a repetition inside the search is scored as a draw at once). With
+    /// `rules_repetition`, one of a position from before the root (or of the root)
+    /// only when it is the occurrence the rules draw at.
     #[inline]
     fn is_repetition(&self, pos: &Position) -> bool {
         let n = self.keys.len();
         let window = (pos.halfmove_clock() as usize).min(n - 1);
         let key = pos.key();
+        let needed = usize::from(self.rules.draw.repetitions).max(2);
+        let mut earlier = 0;
         let mut i = 2;
         while i <= window {
-            if self.keys[n - 1 - i] == key {
-                return true;
+            let j = n - 1 - i;
+            if self.keys[j] == key {
+                if !self.rules_repetition || j > self.root_index {
+                    return true;
+                }
+                earlier += 1;
+                if earlier + 1 >= needed {
+                    return true;
+                }
             }
             i += 2;
         }

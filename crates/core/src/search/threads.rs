@@ -267,6 +267,7 @@ impl Engine {
                 nnue,
             );
             w.tb = tb;
+            w.rules_repetition = options.rules_repetition;
             w.set_params(options.params);
             iterate(&mut w, &pos, limits, &options, skill, None, 0);
             w.publish_nodes();
@@ -286,6 +287,7 @@ impl Engine {
                 nnue,
             );
             w.tb = tb;
+            w.rules_repetition = options.rules_repetition;
             w.set_params(options.params);
             let reporter = if options.report { Some(report) } else { None };
             iterate(&mut w, &pos, limits, &options, skill, reporter, shown_lines);
@@ -680,5 +682,28 @@ mod tests {
         assert_eq!(copy.seed_state(), None);
         copy.set_seed_state(state);
         assert_eq!(play(&mut original, 2), play(&mut copy, 2));
+    }
+
+    /// With `rules_repetition`, going back to a position of the game that occurred
+    /// once is its second occurrence, not a draw (the rules draw at the third); in
+    /// play every repetition scores as a draw at once.
+    #[test]
+    fn a_second_occurrence_before_the_root_is_no_draw_by_the_rules() {
+        let mut game = Game::new(Position::from_fen("l6/7/7/7/7/7/7/7/T5L r").expect("valid"));
+        for m in ["a1a2", "a9a8", "a2a1"] {
+            game.play_text(m).expect("legal");
+        }
+        let score = |rules_repetition: bool| {
+            let mut engine = Engine::new(2).expect("small table");
+            engine.options.report = false;
+            engine.options.eval = crate::nnue::EvalKind::Classical;
+            engine.options.rules_repetition = rules_repetition;
+            let shared = SharedState::new(1);
+            let out = engine.search(&game, &Limits::depth(3), &shared, &|_| {});
+            (out.best.map(|m| m.to_string()), out.score)
+        };
+        assert_eq!(score(false), (Some("a8a9".into()), Score::Cp(0)));
+        let (_, by_rules) = score(true);
+        assert!(matches!(by_rules, Score::Cp(cp) if cp < 0), "{by_rules:?}");
     }
 }
