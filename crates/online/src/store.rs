@@ -201,7 +201,30 @@ pub struct Store {
     kind: Kind,
     /// This node's name, in its notifications (so that it skips its own).
     node: String,
+    /// The group commit's queue (`append`).
+    appends: tokio::sync::mpsc::Sender<Append>,
 }
+
+/// An append waiting for the group commit, and where its outcome goes.
+struct Append {
+    id: String,
+    events: Vec<Stored>,
+    status: String,
+    seat: Option<OwnedSeat>,
+    leave_lobby: bool,
+    rated_end: Option<f64>,
+    done: tokio::sync::oneshot::Sender<Result<(), AppendError>>,
+}
+
+/// A seat taken by an append: the side, its token's hash, the account if any.
+struct OwnedSeat {
+    side: Side,
+    hash: String,
+    user: Option<String>,
+}
+
+/// At most this many appends share one transaction.
+const GROUP_COMMIT_MAX: usize = 256;
 
 impl Store {
     /// Opens (creating if needed) the database at `url` (`sqlite:…` or
@@ -239,11 +262,14 @@ impl Store {
             .connect(url)
             .await
             .map_err(|e| format!("cannot open the database: {e}"))?;
+        let (appends, queue) = tokio::sync::mpsc::channel(4 * GROUP_COMMIT_MAX);
         let store = Store {
             pool,
             kind,
             node: node.to_string(),
+            appends,
         };
+        tokio::spawn(store.clone().group_commit(queue));
         store
             .migrate()
             .await
@@ -340,6 +366,11 @@ impl Store {
     /// end a game both sides moved in, rates a rated game in the same transaction
     /// (once: `rated_done`). Committed when this returns `Ok`: only then may they be
     /// shown.
+    ///
+    /// The appends of all games go through one queue: those waiting when the writer
+    /// is free share one transaction, each in its own savepoint (one append's conflict
+    /// undoes only its own), so that a commit, which waits for the disk, serves every
+    /// move made meanwhile (a group commit).
     pub async fn append(
         &self,
         id: &str,
@@ -349,41 +380,116 @@ impl Store {
         leave_lobby: bool,
         rated_end: Option<f64>,
     ) -> Result<(), AppendError> {
-        let mut tx = self.pool.begin().await?;
-        for e in events {
-            insert_event(&mut tx, id, e).await?;
+        let (done, outcome) = tokio::sync::oneshot::channel();
+        let append = Append {
+            id: id.to_string(),
+            events: events.to_vec(),
+            status: status.to_string(),
+            seat: seat.map(|seat| OwnedSeat {
+                side: seat.side,
+                hash: seat.hash.to_string(),
+                user: seat.user.map(str::to_string),
+            }),
+            leave_lobby,
+            rated_end,
+            done,
+        };
+        let stopped = || AppendError::Db(sqlx::Error::PoolClosed);
+        self.appends.send(append).await.map_err(|_| stopped())?;
+        outcome.await.map_err(|_| stopped())?
+    }
+
+    /// The writer: takes the appends waiting, commits them together, answers each.
+    async fn group_commit(self, mut queue: tokio::sync::mpsc::Receiver<Append>) {
+        while let Some(first) = queue.recv().await {
+            let mut group = vec![first];
+            while group.len() < GROUP_COMMIT_MAX {
+                match queue.try_recv() {
+                    Ok(next) => group.push(next),
+                    Err(_) => break,
+                }
+            }
+            let outcomes = self.commit_group(&group).await;
+            for (append, outcome) in group.into_iter().zip(outcomes) {
+                // The caller may have gone (its connection closed): nothing to tell.
+                let _ = append.done.send(outcome);
+            }
         }
-        if let Some(seat) = seat {
+    }
+
+    /// Each append in a savepoint of one transaction; the outcome of each (all fail
+    /// when the commit does).
+    async fn commit_group(&self, group: &[Append]) -> Vec<Result<(), AppendError>> {
+        let failed = |e: &sqlx::Error| {
+            (0..group.len())
+                .map(|_| Err(AppendError::Db(sqlx::Error::Protocol(e.to_string()))))
+                .collect()
+        };
+        let mut tx = match self.pool.begin().await {
+            Ok(tx) => tx,
+            Err(e) => return failed(&e),
+        };
+        let mut outcomes = Vec::with_capacity(group.len());
+        for a in group {
+            let mut savepoint = match sqlx::Connection::begin(&mut *tx).await {
+                Ok(sp) => sp,
+                Err(e) => return failed(&e),
+            };
+            let outcome = self.append_in(&mut savepoint, a).await;
+            let closed = match outcome {
+                Ok(()) => savepoint.commit().await,
+                Err(_) => savepoint.rollback().await,
+            };
+            if let Err(e) = closed {
+                return failed(&e);
+            }
+            outcomes.push(outcome);
+        }
+        match tx.commit().await {
+            Ok(()) => outcomes,
+            Err(e) => failed(&e),
+        }
+    }
+
+    /// One append's statements, in `tx`.
+    async fn append_in(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        a: &Append,
+    ) -> Result<(), AppendError> {
+        for e in &a.events {
+            insert_event(tx, &a.id, e).await?;
+        }
+        if let Some(seat) = &a.seat {
             let sql = match seat.side {
                 Side::Red => "UPDATE games SET red_hash = $1, red_user = $2 WHERE id = $3 AND red_hash IS NULL",
                 Side::Blue => "UPDATE games SET blue_hash = $1, blue_user = $2 WHERE id = $3 AND blue_hash IS NULL",
             };
             let done = sqlx::query(sql)
-                .bind(seat.hash)
-                .bind(seat.user)
-                .bind(id)
-                .execute(&mut *tx)
+                .bind(seat.hash.as_str())
+                .bind(seat.user.as_deref())
+                .bind(a.id.as_str())
+                .execute(&mut **tx)
                 .await?;
             if done.rows_affected() != 1 {
                 return Err(AppendError::Conflict);
             }
         }
-        let version = events.last().map_or(0, |e| e.v as i64);
+        let version = a.events.last().map_or(0, |e| e.v as i64);
         sqlx::query(
             "UPDATE games SET version = $1, status = $2, lobby = CASE WHEN $3 = 1 THEN 0 ELSE lobby END WHERE id = $4",
         )
         .bind(version)
-        .bind(status)
-        .bind(i64::from(leave_lobby))
-        .bind(id)
-        .execute(&mut *tx)
+        .bind(a.status.as_str())
+        .bind(i64::from(a.leave_lobby))
+        .bind(a.id.as_str())
+        .execute(&mut **tx)
         .await?;
-        if let Some(score) = rated_end {
-            let at = events.last().map_or_else(crate::now_ms, |e| e.at);
-            rate(&mut tx, id, score, at).await?;
+        if let Some(score) = a.rated_end {
+            let at = a.events.last().map_or_else(crate::now_ms, |e| e.at);
+            rate(tx, &a.id, score, at).await?;
         }
-        self.notify(&mut tx, id).await?;
-        tx.commit().await?;
+        self.notify(tx, &a.id).await?;
         Ok(())
     }
 
@@ -921,4 +1027,67 @@ pub async fn listen(url: &str) -> Result<tokio::sync::mpsc::Receiver<Option<Noti
         }
     });
     Ok(rx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(v: u64, ev: Event) -> Stored {
+        Stored {
+            v,
+            at: v as i64,
+            ev,
+        }
+    }
+
+    /// Appends made at once share a commit, each in its savepoint: the one that
+    /// conflicts (a version stored already) fails alone, the others are stored.
+    #[tokio::test]
+    async fn a_group_commit_fails_only_the_append_that_conflicts() {
+        let dir = std::env::temp_dir().join(format!("jungle-group-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let url = format!("sqlite:{}?mode=rwc", dir.join("games.sqlite").display());
+        let store = Store::open(&url, "test").await.expect("opens");
+        let ids: Vec<String> = (0..20).map(|i| format!("g{i}")).collect();
+        for id in &ids {
+            let game = NewGame {
+                id,
+                created_at: 0,
+                rules: "jungle",
+                tc: "5m+3s",
+                hashes: [None, None],
+                lobby: false,
+                creator_ip: "127.0.0.1",
+                status: "waiting",
+                rated: false,
+                users: [None, None],
+            };
+            let created = Event::Created {
+                rules: "jungle".into(),
+                tc: "5m+3s".into(),
+            };
+            store
+                .create(&game, &[stored(1, created)])
+                .await
+                .expect("created");
+        }
+        let seated = [stored(2, Event::Seated { side: Side::Red })];
+        let appends = ids
+            .iter()
+            .chain(std::iter::once(&ids[0]))
+            .map(|id| store.append(id, &seated, "waiting", None, false, None));
+        let outcomes = futures_util::future::join_all(appends).await;
+        let conflicts = outcomes
+            .iter()
+            .filter(|o| matches!(o, Err(AppendError::Conflict)))
+            .count();
+        assert_eq!(conflicts, 1, "{outcomes:?}");
+        assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 20);
+        for id in &ids {
+            let log = store.events(id, 0).await.expect("read");
+            assert_eq!(log.iter().map(|e| e.v).collect::<Vec<_>>(), [1, 2], "{id}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
