@@ -2,3 +2,5 @@
 //! statistics). The tables themselves are `jungle_core::tb`.
 
 pub mod command;
+pub mod manifest;
+pub mod shards;
