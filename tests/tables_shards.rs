@@ -135,3 +135,27 @@ fn the_list_shows_each_shard_in_build_order_with_sizes() {
     }
     assert_eq!(seen, 2128);
 }
+
+#[test]
+fn reach_counts_the_signatures_games_and_suites_pass_through() {
+    let dir = temp_dir("reach");
+    // Red's lion takes Blue's cat (4 animals to 3), then nothing is taken.
+    let games = "[Game \"1\"]\n[FEN \"7/3e3/7/7/7/c6/L6/7/6R r 0 1\"]\n\n1. a3a4 d8d7 *\n";
+    std::fs::write(dir.join("games.pgn"), games).unwrap();
+    std::fs::write(
+        dir.join("suite.txt"),
+        "# two positions\n7/3e3/7/7/7/7/L6/7/6R r 0 1 ; animals 3\n7/3e3/7/7/7/7/L6/7/7 r 0 1\n",
+    )
+    .unwrap();
+    let (out, _) = run(&[
+        "tb",
+        "reach",
+        "--animals",
+        "3",
+        dir.join("games.pgn").to_str().unwrap(),
+        dir.join("suite.txt").to_str().unwrap(),
+    ]);
+    let rows: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows, ["LRvE\t1\t1"], "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

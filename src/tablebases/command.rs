@@ -73,6 +73,15 @@ pub enum TbCommand {
         #[command(flatten)]
         rules: TbRulesArgs,
     },
+    /// Which N-animal signatures the games of record files (and the positions of
+    /// position files) reach, most first: a --first file for `tb build`.
+    Reach {
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_ANIMALS as i64), default_value_t = 5)]
+        animals: u32,
+        /// Record files (PGN-like, from `jungle match --pgn`) or position files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// The value of a position, with DTM, DTZ and every legal move's value.
     Probe {
         /// The position string.
@@ -164,6 +173,7 @@ pub fn run(cmd: TbCommand) -> i32 {
             let manifest = manifest.unwrap_or_else(|| shards::default_manifest(&dir, n));
             shards::status(n, &r, &dir, &manifest)
         }),
+        TbCommand::Reach { animals, files } => super::reach::print(animals as usize, &files),
         TbCommand::Probe { fen, dir, rules } => rules.tb_rules().and_then(|r| probe(&fen, dir, r)),
     };
     match result {

@@ -3,4 +3,5 @@
 
 pub mod command;
 pub mod manifest;
+pub mod reach;
 pub mod shards;
