@@ -262,6 +262,10 @@ pub fn build_shard(
             },
         )?;
         built += 1;
+        eprintln!(
+            "{m}: {seconds:.1} s on {threads} thread(s); peak memory so far {}",
+            super::command::peak_memory()
+        );
         // Memory: this table, and the tables one capture away that the next one does
         // not need.
         tb.forget(m);

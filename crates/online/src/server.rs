@@ -40,6 +40,8 @@ pub struct App {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
     messages_per_second: NonZeroU32,
     max_open_per_ip: i64,
+    /// The endgame tables of `/api/tablebase`.
+    tables: Arc<jungle_core::tb::Tablebases>,
 }
 
 /// Makes the router of the visitors' boards on the server's engine (the `jungle gui`
@@ -319,6 +321,31 @@ fn row_body(r: &crate::store::GameRow, side: Option<Side>) -> RowBody {
 #[derive(Serialize)]
 struct GamesBody {
     games: Vec<RowBody>,
+}
+
+#[derive(Deserialize)]
+struct TablebaseQuery {
+    fen: String,
+}
+
+/// `GET /api/tablebase?fen=…` (`tablebase`): loading a table takes a moment, off the
+/// runtime's threads.
+async fn tablebase(
+    State(app): Shared,
+    axum::extract::Query(q): axum::extract::Query<TablebaseQuery>,
+) -> Answer {
+    let tables = Arc::clone(&app.tables);
+    let answer = tokio::task::spawn_blocking(move || crate::tablebase::probe(&tables, &q.fen))
+        .await
+        .map_err(|e| e.to_string())?;
+    match answer {
+        Ok(body) => Ok(Json(body).into_response()),
+        Err((status, code, reason)) => Err(ApiError::new(
+            StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
+            code,
+            reason,
+        )),
+    }
 }
 
 async fn lobby(State(app): Shared) -> Answer {
@@ -762,6 +789,7 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/lobby", get(lobby))
         .route("/api/lobby/quick", post(quick))
         .route("/api/mine", post(mine))
+        .route("/api/tablebase", get(tablebase))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
         .with_state(app);
     Router::new()
@@ -807,6 +835,7 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
         messages_per_second,
         max_open_per_ip: args.max_open_per_ip,
+        tables: Arc::new(crate::tablebase::tables(args.tablebases.clone())),
     });
     if store.kind() == Kind::Postgres {
         follow(hub.clone(), url.clone()).await?;
