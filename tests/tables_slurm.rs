@@ -304,8 +304,13 @@ fn a_slurm_array_builds_the_tables_of_the_in_memory_build() {
         .replace("--array=0-99", "--array=0-3")
         .replace("--cpus-per-task=2", "--cpus-per-task=1")
         .replace("--mem=8G", "--mem=100M")
-        .replace("--time=24:00:00", "--time=5:00");
-    assert!(!localised.contains("./jungle") && localised.contains("--array=0-3"));
+        .replace("--time=4:00:00", "--time=5:00");
+    assert!(
+        !localised.contains("./jungle")
+            && localised.contains("--array=0-3")
+            && localised.contains("--time=5:00"),
+        "{localised}"
+    );
     std::fs::write(dir.join("tb5.sh"), &localised).unwrap();
     std::fs::create_dir_all(dir.join("tables")).unwrap();
 
