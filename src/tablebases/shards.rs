@@ -27,7 +27,7 @@ use std::time::Instant;
 
 /// Bytes a position takes on disk when no table of the set is there to tell: the
 /// 4-animal set's average (1,114 files, 644 MB).
-pub const DEFAULT_BYTES_PER_POSITION: f64 = 0.1157;
+pub const DEFAULT_BYTES_PER_POSITION: f64 = 644_365_377.0 / 5_565_652_536.0;
 
 /// The manifest's path when `--manifest` does not give one: beside the tables.
 pub fn default_manifest(dir: &Path, animals: usize) -> PathBuf {
