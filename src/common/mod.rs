@@ -7,7 +7,8 @@
 //!   (the engine's session and the greedy player).
 //! - `engine_process`: another engine as a process spoken to over the protocol (the
 //!   match referee, the board's driver, calibrated books).
-//! - `shard`: part K of N of a fixed schedule of work (`match`, `datagen`).
+//! - `shard`: part K of N of a fixed schedule of work (`match`, `datagen`), and the
+//!   checksum that names a finished part in a manifest.
 //! - `test_books`: the committed books, whose positions are kept out of training data
 //!   and puzzles.
 

@@ -7,8 +7,11 @@
 //! most one, and come in order, so the outputs of shards 1…N concatenate into the
 //! output of the unsharded job.
 
+use sha2::{Digest, Sha256};
 use std::fmt;
+use std::io;
 use std::ops::Range;
+use std::path::Path;
 use std::str::FromStr;
 
 /// Part `index` (1-based) of `count`.
@@ -64,6 +67,19 @@ impl FromStr for Shard {
         let n: u32 = n.trim().parse().map_err(|_| bad())?;
         Shard::new(k, n).ok_or_else(bad)
     }
+}
+
+/// The SHA-256 of a file in lower-case hex: how the manifests of sharded jobs name a
+/// shard's output.
+pub fn sha256_file(path: &Path) -> io::Result<String> {
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    io::copy(&mut file, &mut hasher)?;
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }
 
 #[cfg(test)]

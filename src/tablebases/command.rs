@@ -1,7 +1,9 @@
-//! `jungle tb build` and `jungle tb probe`.
+//! `jungle tb build`, `jungle tb status` and `jungle tb probe`.
 
+use super::shards;
 use crate::board::Position;
 use crate::common::args::RulesArgs;
+use crate::common::shard::Shard;
 use crate::tb::build::{Geometry, MoveGraphs};
 use crate::tb::material::{Material, TbRules, MAX_ANIMALS};
 use crate::tb::probe::{probe_moves, probe_position};
@@ -22,8 +24,29 @@ pub enum TbCommand {
         #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_ANIMALS as i64), conflicts_with = "material")]
         animals: Option<u32>,
         /// One signature (e.g. "LE v R": Red's animals, v, Blue's) with its dependencies.
-        #[arg(long)]
+        #[arg(long, alias = "signature")]
         material: Option<String>,
+        /// Build only group K of N of the --animals signatures (groups of about equal
+        /// size, the same on every machine: one Slurm array task each), skipping the
+        /// tables already built and sound, each finished table recorded in the
+        /// manifest. --animals 5 without it is --shard 1/1.
+        #[arg(long, requires = "animals")]
+        shard: Option<Shard>,
+        /// Print the signatures (of --shard, or all) with their sizes in build order,
+        /// and build nothing.
+        #[arg(long, requires = "animals")]
+        list: bool,
+        /// The manifest of a sharded build (default: DIR/manifest-N.tsv).
+        #[arg(long)]
+        manifest: Option<PathBuf>,
+        /// A file of signatures (one a line) that a shard builds before its others,
+        /// in that order (e.g. the ones games reach most).
+        #[arg(long)]
+        first: Option<PathBuf>,
+        /// With --shard: stop (successfully) before the next table once the
+        /// directory's tables of this size take this many gigabytes (10^9 bytes).
+        #[arg(long)]
+        max_gb: Option<f64>,
         /// Directory of the table files.
         #[arg(long, default_value = "tablebases")]
         dir: PathBuf,
@@ -36,6 +59,28 @@ pub enum TbCommand {
         in_memory: bool,
         #[command(flatten)]
         rules: TbRulesArgs,
+    },
+    /// How much of the set of N-animal tables is in a directory, against its
+    /// manifest, with the estimate of the rest.
+    Status {
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_ANIMALS as i64), default_value_t = 5)]
+        animals: u32,
+        #[arg(long, default_value = "tablebases")]
+        dir: PathBuf,
+        /// The manifest (default: DIR/manifest-N.tsv).
+        #[arg(long)]
+        manifest: Option<PathBuf>,
+        #[command(flatten)]
+        rules: TbRulesArgs,
+    },
+    /// Which N-animal signatures the games of record files (and the positions of
+    /// position files) reach, most first: a --first file for `tb build`.
+    Reach {
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_ANIMALS as i64), default_value_t = 5)]
+        animals: u32,
+        /// Record files (PGN-like, from `jungle match --pgn`) or position files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
     /// The value of a position, with DTM, DTZ and every legal move's value.
     Probe {
@@ -80,14 +125,55 @@ pub fn run(cmd: TbCommand) -> i32 {
             threads,
             in_memory,
             rules,
+            shard,
+            list,
+            manifest,
+            first,
+            max_gb,
         } => rules.tb_rules().and_then(|r| {
+            let first = first.as_deref().map(shards::read_first).transpose()?;
+            let first = first.unwrap_or_default();
+            if list {
+                let n = animals.unwrap_or(3) as usize;
+                shards::list(n, &r, shard, &first, (!in_memory).then_some(dir.as_path()));
+                return Ok(());
+            }
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads.unwrap_or(0) as usize)
                 .build()
                 .map_err(|e| format!("cannot start {threads:?} threads: {e}"))?;
-            let dir = (!in_memory).then_some(dir);
-            pool.install(|| build(animals, material.as_deref(), dir, r))
+            match (animals, shard) {
+                (Some(n), shard) if shard.is_some() || n as usize == MAX_ANIMALS => {
+                    if in_memory {
+                        return Err(
+                            "a sharded build writes its tables: not with --in-memory".into()
+                        );
+                    }
+                    let n = n as usize;
+                    let manifest = manifest.unwrap_or_else(|| shards::default_manifest(&dir, n));
+                    let shard = shard.unwrap_or(Shard::WHOLE);
+                    let max_bytes = max_gb.map(|g| (g * 1e9) as u64);
+                    pool.install(|| {
+                        shards::build_shard(n, r, shard, &dir, &manifest, &first, max_bytes)
+                    })
+                }
+                _ => {
+                    let dir = (!in_memory).then_some(dir);
+                    pool.install(|| build(animals, material.as_deref(), dir, r))
+                }
+            }
         }),
+        TbCommand::Status {
+            animals,
+            dir,
+            manifest,
+            rules,
+        } => rules.tb_rules().and_then(|r| {
+            let n = animals as usize;
+            let manifest = manifest.unwrap_or_else(|| shards::default_manifest(&dir, n));
+            shards::status(n, &r, &dir, &manifest)
+        }),
+        TbCommand::Reach { animals, files } => super::reach::print(animals as usize, &files),
         TbCommand::Probe { fen, dir, rules } => rules.tb_rules().and_then(|r| probe(&fen, dir, r)),
     };
     match result {
@@ -199,7 +285,7 @@ fn build(
     Ok(())
 }
 
-fn summary_line(k: usize, of: usize, t: &Table) {
+pub(super) fn summary_line(k: usize, of: usize, t: &Table) {
     let s = &t.stats;
     let total = |a: [u64; 2]| a[0] + a[1];
     println!(

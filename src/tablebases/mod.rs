@@ -2,3 +2,6 @@
 //! statistics). The tables themselves are `jungle_core::tb`.
 
 pub mod command;
+pub mod manifest;
+pub mod reach;
+pub mod shards;

@@ -33,7 +33,6 @@ use super::data::RECORD_BYTES;
 use super::datagen::{self, DatagenError, Settings, Stats};
 use crate::common::shard::Shard;
 use crate::nnue::EvalKind;
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
@@ -454,14 +453,7 @@ fn parse_row(f: &[&str]) -> Result<(u32, ShardRow), String> {
 
 /// The SHA-256 of a file in lower-case hex.
 pub fn sha256_file(path: &Path) -> Result<String, ShardError> {
-    let mut file = fs::File::open(path).map_err(io_error(path))?;
-    let mut hasher = Sha256::new();
-    io::copy(&mut file, &mut hasher).map_err(io_error(path))?;
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    crate::common::shard::sha256_file(path).map_err(io_error(path))
 }
 
 /// The state of one shard's file against its row.

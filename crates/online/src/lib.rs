@@ -22,6 +22,7 @@ pub mod notify;
 pub mod server;
 pub mod sessions;
 pub mod store;
+pub mod tablebase;
 
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -117,6 +118,11 @@ pub struct ServeArgs {
     /// This node's name in logs and presence (default: a random one).
     #[arg(long)]
     pub node: Option<String>,
+    /// A directory of endgame table files (`jungle tb build`) that `GET
+    /// /api/tablebase?fen=…` answers from; without it, positions of up to 3 animals
+    /// only (built in memory).
+    #[arg(long)]
+    pub tablebases: Option<PathBuf>,
 }
 
 /// Runs `jungle serve`; returns the exit code.

@@ -48,6 +48,8 @@ pub struct App {
     pub(crate) login_name: DefaultKeyedRateLimiter<String>,
     /// Session cookies get `Secure` (`--behind-tls`).
     pub(crate) secure_cookies: bool,
+    /// The endgame tables of `/api/tablebase`.
+    tables: Arc<jungle_core::tb::Tablebases>,
 }
 
 /// Makes the router of the visitors' boards on the server's engine (the `jungle gui`
@@ -379,6 +381,31 @@ fn row_body(r: &crate::store::GameRow, side: Option<Side>) -> RowBody {
 #[derive(Serialize)]
 struct GamesBody {
     games: Vec<RowBody>,
+}
+
+#[derive(Deserialize)]
+struct TablebaseQuery {
+    fen: String,
+}
+
+/// `GET /api/tablebase?fen=…` (`tablebase`): loading a table takes a moment, off the
+/// runtime's threads.
+async fn tablebase(
+    State(app): Shared,
+    axum::extract::Query(q): axum::extract::Query<TablebaseQuery>,
+) -> Answer {
+    let tables = Arc::clone(&app.tables);
+    let answer = tokio::task::spawn_blocking(move || crate::tablebase::probe(&tables, &q.fen))
+        .await
+        .map_err(|e| e.to_string())?;
+    match answer {
+        Ok(body) => Ok(Json(body).into_response()),
+        Err((status, code, reason)) => Err(ApiError::new(
+            StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST),
+            code,
+            reason,
+        )),
+    }
 }
 
 async fn lobby(State(app): Shared) -> Answer {
@@ -846,6 +873,7 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/account/password", post(sessions::password))
         .route("/api/account/delete", post(sessions::delete))
         .route("/api/account/me", get(sessions::me))
+        .route("/api/tablebase", get(tablebase))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
         .layer(middleware::from_fn(same_site))
         .with_state(app);
@@ -930,6 +958,7 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         login_ip: DefaultKeyedRateLimiter::keyed(Quota::per_minute(logins)),
         login_name: DefaultKeyedRateLimiter::keyed(Quota::per_minute(logins)),
         secure_cookies: args.behind_tls,
+        tables: Arc::new(crate::tablebase::tables(args.tablebases.clone())),
     });
     if store.kind() == Kind::Postgres {
         follow(hub.clone(), url.clone()).await?;

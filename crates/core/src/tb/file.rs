@@ -85,8 +85,10 @@ pub fn encode(table: &Table) -> Result<Vec<u8>, TbError> {
     Ok(out)
 }
 
-/// Writes the table's file into `dir` (through a temporary file renamed into place,
-/// so that a reader never sees half a file); returns its path and size.
+/// Writes the table's file into `dir` through a temporary file (`NAME.jtb.ID.part`,
+/// its own for each writer, flushed to the disk) renamed into place, so that a reader
+/// never sees half a file and a process killed at any point leaves either no table or a
+/// whole one; returns its path and size.
 pub fn write(table: &Table, dir: &Path) -> Result<(PathBuf, u64), TbError> {
     let bytes = encode(table)?;
     std::fs::create_dir_all(dir).map_err(|e| {
@@ -96,20 +98,51 @@ pub fn write(table: &Table, dir: &Path) -> Result<(PathBuf, u64), TbError> {
         ))
     })?;
     let path = path_in(dir, table.material, &table.rules);
-    let tmp = path.with_extension("jtb.tmp");
-    std::fs::write(&tmp, &bytes).map_err(|e| {
-        TbError::Io(format!(
+    let tmp = part_path(&path);
+    let written = (|| {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(&bytes)?;
+        file.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(TbError::Io(format!(
             "cannot write {}: {e}",
             crate::text::quote_path(&tmp)
-        ))
-    })?;
+        )));
+    }
     std::fs::rename(&tmp, &path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
         TbError::Io(format!(
             "cannot rename {} into place: {e}",
             crate::text::quote_path(&tmp)
         ))
     })?;
+    // The rename itself, on the disk (where the system allows opening a directory).
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
     Ok((path, bytes.len() as u64))
+}
+
+/// A temporary name beside `path` that no other writer uses: the process and the time,
+/// so that tasks on several machines sharing the directory do not meet.
+fn part_path(path: &Path) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".{}-{nanos}.part", std::process::id()));
+    PathBuf::from(name)
+}
+
+/// Whether `name` is a temporary file that `write` left for the table file `table`
+/// (a writer stopped before its rename).
+pub fn is_part_of(name: &str, table: &str) -> bool {
+    name.strip_prefix(table)
+        .and_then(|rest| rest.strip_prefix('.'))
+        .is_some_and(|rest| rest.ends_with(".part"))
 }
 
 /// Reads and checks the table of `material` under `rules` from `path`.

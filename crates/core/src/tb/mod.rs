@@ -15,6 +15,7 @@ pub mod build;
 pub mod file;
 pub mod index;
 pub mod material;
+pub mod plan;
 pub mod probe;
 pub mod store;
 pub mod table;
