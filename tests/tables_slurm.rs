@@ -1,7 +1,7 @@
 //! Slurm for real: a one-node cluster from Debian's `slurm-wlm` and `munge` on this
 //! machine (munged as user munge with a key of its own, `slurmctld -D` and `slurmd -D`
 //! as root, a temporary configuration with state, spool and logs in a temporary
-//! folder), the array script of docs/tablebases-5.md submitted as written but for 3
+//! folder), the array script of docs/tablebases.md submitted as written but for 3
 //! animals in 4 tasks, and the tables it leaves checked byte for byte against the
 //! in-memory build, with the manifest.
 //!
@@ -26,9 +26,9 @@ const CLIENTS: [&str; 4] = ["sbatch", "squeue", "scontrol", "runuser"];
 /// How long the array may take (it takes about 15 s).
 const DEADLINE: Duration = Duration::from_secs(120);
 
-/// The first ```sh block after `marker` in docs/tablebases-5.md.
+/// The first ```sh block after `marker` in docs/tablebases.md.
 fn docs_block(marker: &str) -> String {
-    let doc = include_str!("../docs/tablebases-5.md");
+    let doc = include_str!("../docs/tablebases.md");
     let after = &doc[doc.find(marker).expect("marker in the docs")..];
     let start = after.find("```sh\n").expect("a sh block") + "```sh\n".len();
     let end = after[start..].find("```").expect("closed block");

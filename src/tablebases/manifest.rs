@@ -140,7 +140,7 @@ impl Manifest {
         let mut rows: Vec<&Row> = self.rows.values().collect();
         rows.sort_by_key(|r| (r.material.count(), r.positions, r.material.to_string()));
         let mut out = String::from(
-            "# Jungle endgame tables (jungle tb build --shard; docs/tablebases-5.md): one row per\n\
+            "# Jungle endgame tables (jungle tb build --shard; docs/tablebases.md): one row per\n\
              # finished table file. seconds: wall time of its build on `threads` threads (-: found\n\
              # built). Rewritten whole by each task; comment lines are not kept.\n",
         );
