@@ -9,53 +9,9 @@ mod online_common;
 
 use jungle_online::model::{Event, Side, Stored};
 use jungle_online::store::{NewGame, Seat, Store};
+use online_common::accounts::*;
 use online_common::*;
 use serde_json::{json, Value};
-
-const PASSWORD: &str = "correct horse battery";
-
-/// Signs up `name`; returns its session token.
-fn signup(server: &Server, name: &str) -> String {
-    let body = json!({"username": name, "password": PASSWORD}).to_string();
-    let (status, head, v) = server.request("POST", "/api/account/signup", &body, &[]);
-    assert_eq!(status, 201, "{v}");
-    session_cookie(&head).expect("a session cookie")
-}
-
-fn cookie(token: &str) -> String {
-    format!("jungle_session={token}")
-}
-
-/// A request with the session's cookie.
-fn with(server: &Server, token: &str, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let c = cookie(token);
-    let (status, _, v) = server.request(method, path, body, &[("Cookie", &c)]);
-    (status, v)
-}
-
-fn me(server: &Server, token: &str) -> (u16, Value) {
-    with(server, token, "GET", "/api/account/me", "")
-}
-
-/// The account's rating in `category`: (rating, rd, games), if it has one.
-fn rating(server: &Server, token: &str, category: &str) -> Option<(f64, f64, i64)> {
-    let (status, v) = me(server, token);
-    assert_eq!(status, 200, "{v}");
-    v["ratings"].as_array()?.iter().find_map(|r| {
-        (r["category"] == category).then(|| {
-            (
-                r["rating"].as_f64().unwrap_or_default(),
-                r["rd"].as_f64().unwrap_or_default(),
-                r["games"].as_i64().unwrap_or_default(),
-            )
-        })
-    })
-}
-
-fn login(server: &Server, name: &str, password: &str) -> (u16, String, Value) {
-    let body = json!({"username": name, "password": password}).to_string();
-    server.request("POST", "/api/account/login", &body, &[])
-}
 
 #[test]
 fn the_store_keeps_accounts_and_rates_a_game_once_on_sqlite_and_postgresql() {
@@ -78,7 +34,7 @@ fn append(e: impl std::fmt::Debug) -> String {
 
 async fn store_checks(url: &str) -> Result<(), String> {
     let store = Store::open(url, "test").await?;
-    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 3);
+    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 4);
     store
         .create_user("u1", "Ann", "ann", "$argon2id$x", 1)
         .await
@@ -126,6 +82,7 @@ async fn store_checks(url: &str) -> Result<(), String> {
         status: "waiting",
         rated: true,
         users: [Some("u1"), None],
+        range: Some((1400, 1600)),
     };
     store.create(&game, &events).await.map_err(append)?;
     let seat = Seat {
@@ -175,6 +132,47 @@ async fn store_checks(url: &str) -> Result<(), String> {
     let row = store.game("g1").await.map_err(db)?.ok_or("no game")?;
     assert!(row.rated);
     assert_eq!(row.users, [Some("u1".into()), Some("u2".into())]);
+    assert_eq!(row.range, Some((1400, 1600)));
+
+    // What profiles and leaderboards read (docs/accounts.md).
+    let listed = store.games_of_user("u2", 10, 0).await.map_err(db)?;
+    assert_eq!(
+        listed.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(),
+        ["g1"]
+    );
+    assert!(store
+        .games_of_user("u2", 10, 1)
+        .await
+        .map_err(db)?
+        .is_empty());
+    assert_eq!(store.finished_of_user("u1", 10).await.map_err(db)?.len(), 1);
+    let in_blitz = store.rating_in("u1", "jungle.blitz").await.map_err(db)?;
+    assert_eq!(in_blitz.map(|r| r.games), Some(1));
+    assert!(store
+        .rating_in("u1", "jungle.rapid")
+        .await
+        .map_err(db)?
+        .is_none());
+    // One game leaves both provisional: none under RD 110, both under 500.
+    assert!(store
+        .leaderboard("jungle.blitz", 110.0, 10)
+        .await
+        .map_err(db)?
+        .is_empty());
+    let board = store
+        .leaderboard("jungle.blitz", 500.0, 10)
+        .await
+        .map_err(db)?;
+    assert_eq!(
+        board.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["Ann", "Bob"]
+    );
+    // A seat is claimed only while it has no account, by its token, in a game not
+    // rated and not over (g1 is all three).
+    assert!(!store
+        .claim_seat("g1", Side::Red, "hr", "u2")
+        .await
+        .map_err(db)?);
 
     // Deleting: the name is gone (and free), the sessions end, the ratings stay.
     store.create_session("h2", "u1", 3000).await.map_err(db)?;
@@ -381,51 +379,6 @@ fn logins_are_rate_limited_by_address_and_by_name() {
     // Another name from the same address: the address's limit holds too.
     let (status, _, _) = login(&server, "Bob", PASSWORD);
     assert_eq!(status, 429);
-}
-
-/// A rated game (5m+3s) that the session `red` creates as red and `blue` joins, both
-/// connected, after a move each: (its id, red's seat token, red's and blue's clients).
-async fn rated_opening(
-    server: &Server,
-    red: &str,
-    blue: &str,
-    seed: u64,
-) -> Result<(String, String, Client, Client), String> {
-    let body = json!({"tc": "5m+3s", "color": "red", "rated": true}).to_string();
-    let (status, v) = with(server, red, "POST", "/api/games", &body);
-    if status != 201 {
-        return Err(format!("create: {status} {v}"));
-    }
-    let id = v["id"].as_str().unwrap_or_default().to_string();
-    let (status, b) = with(server, blue, "POST", &format!("/api/games/{id}/join"), "");
-    if status != 200 {
-        return Err(format!("join: {status} {b}"));
-    }
-    let token = v["token"].as_str().unwrap_or_default().to_string();
-    let mut r = Client::connect(&server.addr, &id, Some(&token), None).await?;
-    let mut bl = Client::connect(&server.addr, &id, b["token"].as_str(), None).await?;
-    if r.seen.iter().all(|m| m["rated"] != true) {
-        return Err("the state does not say rated".into());
-    }
-    let mut rng = Rng(seed);
-    for ply in 0..2 {
-        let mover = if ply == 0 { &mut r } else { &mut bl };
-        let mv = pick("jungle", &mover.moves, &mut rng).ok_or("no move")?;
-        mover.play(&mv).await?;
-        r.wait_moves(ply + 1).await?;
-        bl.wait_moves(ply + 1).await?;
-    }
-    Ok((id, token, r, bl))
-}
-
-/// Plays a rated game between two sessions to its end: a move each, then red
-/// resigns. Returns the game's id.
-async fn rated_game(server: &Server, red: &str, blue: &str, seed: u64) -> Result<String, String> {
-    let (id, _, mut r, mut bl) = rated_opening(server, red, blue, seed).await?;
-    r.send(json!({"t": "resign"})).await?;
-    r.wait_end().await?;
-    bl.wait_end().await?;
-    Ok(id)
 }
 
 #[test]

@@ -14,6 +14,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 pub use crate::gui_common::{get, jungle, raw, spawn_with_url};
 
+pub mod accounts;
+
 /// Runs a test's future on a runtime of its own; panics with its error.
 pub fn block_on<F: std::future::Future<Output = Result<(), String>>>(f: F) {
     let rt = tokio::runtime::Builder::new_current_thread()

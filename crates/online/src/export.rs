@@ -118,6 +118,7 @@ mod tests {
                     status: if over { "over" } else { "playing" },
                     rated: false,
                     users: [None, None],
+                    range: None,
                 };
                 store.create(&game, &events).await.expect("stored");
             }

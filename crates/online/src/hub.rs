@@ -92,6 +92,8 @@ struct Inner {
     hashes: [Option<String>; 2],
     users: [Option<String>; 2],
     rated: bool,
+    /// The ratings a joiner must have (a challenge's range).
+    range: Option<(i64, i64)>,
     timer: Option<tokio::task::JoinHandle<()>>,
 }
 
@@ -103,6 +105,8 @@ pub struct GameSpec<'a> {
     pub lobby: bool,
     /// Rated: both seats must be accounts, two different ones.
     pub rated: bool,
+    /// The ratings a joiner must have in the game's category (accounts only).
+    pub range: Option<(i64, i64)>,
 }
 
 /// Red's score in a game that `next` ends after `before`, if the end counts for the
@@ -246,6 +250,7 @@ impl Hub {
                 hashes: row.hashes,
                 users: row.users,
                 rated: row.rated,
+                range: row.range,
                 timer: None,
             }),
             tx,
@@ -321,6 +326,7 @@ impl Hub {
                 status: state.status(),
                 rated: spec.rated,
                 users,
+                range: spec.range,
             };
             match self.store.create(&row, &events).await {
                 Ok(()) => return Ok(id),
@@ -334,6 +340,67 @@ impl Hub {
     /// Whether a game is rated.
     pub async fn rated(&self, live: &Live) -> bool {
         live.inner.lock().await.rated
+    }
+
+    /// Refused unless `user` is an account whose rating in the game's category (1500,
+    /// a new player's, if it has none) lies in `range` (a challenge's rating range).
+    async fn check_range(
+        &self,
+        state: &GameState,
+        range: (i64, i64),
+        user: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let Some(me) = user else {
+            return Err(Refusal::new(
+                "login_required",
+                "this challenge takes players of a rating range: log in to join it",
+            ));
+        };
+        let rating = match crate::accounts::Category::of(&state.rules, state.tc()) {
+            Some(c) => self
+                .store
+                .rating_in(me, &c.key())
+                .await
+                .map_err(|e| Refusal::new("database", e.to_string()))?
+                .map_or(crate::glicko2::DEFAULT_RATING, |r| r.rating.rating),
+            None => crate::glicko2::DEFAULT_RATING,
+        };
+        let rounded = rating.round() as i64;
+        if rounded < range.0 || rounded > range.1 {
+            return Err(Refusal::new(
+                "out_of_range",
+                format!(
+                    "this challenge takes ratings {} to {}, and yours is {rounded}",
+                    range.0, range.1
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Records the account `user` in the seat that the token hash `hash` holds in this
+    /// game, if that seat has no account yet and the game is neither over nor rated
+    /// (an anonymous player's game claimed after logging in): whether it did.
+    pub async fn claim(&self, live: &Arc<Live>, hash: &str, user: &str) -> Result<bool, String> {
+        let mut inner = live.inner.lock().await;
+        let Some(side) = [Side::Red, Side::Blue]
+            .into_iter()
+            .find(|s| inner.hashes[s.index()].as_deref() == Some(hash))
+        else {
+            return Ok(false);
+        };
+        if inner.users[side.index()].is_some() || inner.rated || inner.state.is_over() {
+            return Ok(false);
+        }
+        let done = self
+            .store
+            .claim_seat(&live.id, side, hash, user)
+            .await
+            .map_err(|e| e.to_string())?;
+        if done {
+            inner.users[side.index()] = Some(user.to_string());
+        }
+        Ok(done)
     }
 
     /// Takes the free seat of a game for a new token, and for `user`'s account if
@@ -371,6 +438,9 @@ impl Hub {
                         "you cannot play yourself in a rated game",
                     ));
                 }
+            }
+            if let Some(range) = inner.range {
+                self.check_range(&inner.state, range, user).await?;
             }
             let ev = Event::Seated { side };
             let seat = Seat {
@@ -528,6 +598,7 @@ impl Hub {
             tc: &inner.state.tc().to_string(),
             lobby: false,
             rated: inner.rated,
+            range: None,
         };
         self.create_with(spec, hashes, users, "rematch").await
     }

@@ -19,6 +19,7 @@ pub mod hub;
 pub mod messages;
 pub mod model;
 pub mod notify;
+pub mod players;
 pub mod server;
 pub mod sessions;
 pub mod store;

@@ -599,6 +599,15 @@ impl GameState {
     /// The game in the record format of `jungle match` (protocol.md): the result `*`
     /// while it goes on or when it was aborted.
     pub fn record(&self, id: &str) -> String {
+        self.record_named(
+            1,
+            &format!("red of game {id}"),
+            &format!("blue of game {id}"),
+        )
+    }
+
+    /// The game's record as game `number` of a file, between players so named.
+    pub fn record_named(&self, number: u32, red: &str, blue: &str) -> String {
         let result = match &self.end {
             Some((r, _)) => RecordResult::parse(r).unwrap_or_default(),
             None => RecordResult::Unfinished,
@@ -607,12 +616,10 @@ impl GameState {
             Some((_, why)) => termination_text(why),
             None => "in progress".to_string(),
         };
-        let red = format!("red of game {id}");
-        let blue = format!("blue of game {id}");
         let header = RecordHeader {
-            number: 1,
-            red: &red,
-            blue: &blue,
+            number,
+            red,
+            blue,
             result,
             termination: &termination,
             rules: self.rules,

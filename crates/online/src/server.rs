@@ -7,6 +7,7 @@ use crate::clock::online_tc;
 use crate::hub::{GameSpec, Hub, Live, Reply};
 use crate::messages::{self, ClientMsg, ServerMsg, MAX_MESSAGE};
 use crate::model::{Refusal, Side};
+use crate::players;
 use crate::sessions::{self, Session};
 use crate::store::{Kind, Store};
 use crate::{now_ms, token_hash, token_ok, ServeArgs};
@@ -160,6 +161,8 @@ struct CreateReq {
     color: Option<String>,
     lobby: Option<bool>,
     rated: Option<bool>,
+    /// The rating range of the challenge: the creator's rating plus or minus this.
+    range: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -167,6 +170,7 @@ struct QuickReq {
     tc: String,
     rules: Option<String>,
     rated: Option<bool>,
+    range: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -269,11 +273,13 @@ async fn create(
             ))
         }
     };
+    let range = players::range_of(&app, session.as_ref(), &rules, &tc, req.range).await?;
     let spec = GameSpec {
         rules: &rules,
         tc: &tc,
         lobby: req.lobby.unwrap_or(false),
         rated,
+        range,
     };
     create_game(&app, &addr, spec, side, session.as_ref()).await
 }
@@ -356,6 +362,14 @@ struct RowBody {
     open_side: Option<Side>,
     #[serde(skip_serializing_if = "Option::is_none")]
     side: Option<Side>,
+    /// The speed of the time control (`bullet` … `correspondence`).
+    speed: Option<&'static str>,
+    /// The ratings a joiner must have.
+    range: Option<(i64, i64)>,
+    /// In the lobby: the challenger's name and rating in the game's category as
+    /// shown (`1500?`), if the challenger is logged in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player: Option<players::PlayerTag>,
 }
 
 fn row_body(r: &crate::store::GameRow, side: Option<Side>) -> RowBody {
@@ -375,6 +389,12 @@ fn row_body(r: &crate::store::GameRow, side: Option<Side>) -> RowBody {
         rated: r.rated,
         open_side,
         side,
+        speed: crate::clock::stored_tc(&r.tc)
+            .ok()
+            .and_then(|tc| tc.speed())
+            .map(|s| s.name()),
+        range: r.range,
+        player: None,
     }
 }
 
@@ -410,7 +430,12 @@ async fn tablebase(
 
 async fn lobby(State(app): Shared) -> Answer {
     let rows = app.hub.store.lobby().await?;
-    let games = rows.iter().map(|r| row_body(r, None)).collect();
+    let mut games = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let mut row = row_body(r, None);
+        row.player = players::challenger(&app, r).await?;
+        games.push(row);
+    }
     Ok(Json(GamesBody { games }).into_response())
 }
 
@@ -430,6 +455,7 @@ async fn quick(
     if rated {
         rated_creator(session.as_ref(), &rules, &tc)?;
     }
+    let range = players::range_of(&app, session.as_ref(), &rules, &tc, req.range).await?;
     let user = session.as_ref().map(|s| s.user.id.as_str());
     let open = app.hub.store.lobby().await?;
     let mine =
@@ -438,6 +464,9 @@ async fn quick(
         .iter()
         .filter(|r| r.tc == tc && r.rules == rules && r.rated == rated && !mine(r))
     {
+        if !players::creator_in_range(&app, row, range).await? {
+            continue;
+        }
         let Ok(Some(live)) = app.hub.get(&row.id).await else {
             continue;
         };
@@ -450,8 +479,22 @@ async fn quick(
         tc: &tc,
         lobby: true,
         rated,
+        range,
     };
     create_game(&app, &addr, spec, random_side(), session.as_ref()).await
+}
+
+/// The hashes of a browser's seat tokens (up to 50, each 32 hex digits, else 400
+/// `bad_token`).
+pub(crate) fn seat_hashes(tokens: &[String]) -> Result<Vec<String>, ApiError> {
+    if tokens.len() > 50 || !tokens.iter().all(|t| token_ok(t)) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_token",
+            "up to 50 tokens of 32 hex digits",
+        ));
+    }
+    Ok(tokens.iter().map(|t| token_hash(t)).collect())
 }
 
 /// "Your games": the games whose seats the given tokens hold, newest first.
@@ -462,14 +505,7 @@ async fn mine(
 ) -> Answer {
     app.limited(addr.ip())?;
     let Json(req) = body?;
-    if req.tokens.len() > 50 || !req.tokens.iter().all(|t| token_ok(t)) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_token",
-            "up to 50 tokens of 32 hex digits",
-        ));
-    }
-    let hashes: Vec<String> = req.tokens.iter().map(|t| token_hash(t)).collect();
+    let hashes = seat_hashes(&req.tokens)?;
     let rows = app.hub.store.games_of(&hashes).await?;
     let games = rows
         .iter()
@@ -873,6 +909,11 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/account/password", post(sessions::password))
         .route("/api/account/delete", post(sessions::delete))
         .route("/api/account/me", get(sessions::me))
+        .route("/api/account/claim", post(players::claim))
+        .route("/api/players/{name}", get(players::profile))
+        .route("/api/players/{name}/games", get(players::games))
+        .route("/api/players/{name}/games.txt", get(players::download))
+        .route("/api/leaderboard/{category}", get(players::leaderboard))
         .route("/api/tablebase", get(tablebase))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
         .layer(middleware::from_fn(same_site))
@@ -882,6 +923,8 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/index.html", get(page))
         .route("/play/{id}", get(page))
         .route("/watch/{id}", get(page))
+        .route("/@/{name}", get(page))
+        .route("/leaderboard", get(page))
         .route(
             "/backend.js",
             get(|| async { file_response("backend.js", ONLINE_JS) }),

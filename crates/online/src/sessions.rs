@@ -68,7 +68,7 @@ pub async fn current(app: &App, headers: &HeaderMap) -> Result<Option<Session>, 
 }
 
 /// The request's session, or 401 `login_required`.
-async fn required(app: &App, headers: &HeaderMap) -> Result<Session, ApiError> {
+pub(crate) async fn required(app: &App, headers: &HeaderMap) -> Result<Session, ApiError> {
     current(app, headers)
         .await?
         .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "login_required", "log in first"))
@@ -167,7 +167,7 @@ struct MeBody {
 
 /// One category's rating: the figures, the games, and how it is shown (`1500?`).
 #[derive(Serialize)]
-struct RatingBody {
+pub(crate) struct RatingBody {
     category: String,
     rating: f64,
     rd: f64,
@@ -333,22 +333,28 @@ pub async fn delete(
     Ok(logged_out(&app))
 }
 
-/// `GET /api/account/me`: the session's account and its ratings (each category it
-/// has played rated, its RD widened by the time since).
-pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
-    let s = required(&app, &headers).await?;
+/// An account's ratings, each category it has played rated, its RD widened by the
+/// time since.
+pub(crate) async fn ratings_now(app: &App, user_id: &str) -> Result<Vec<RatingBody>, ApiError> {
     let now = now_ms();
-    let ratings = app
+    Ok(app
         .hub
         .store
-        .ratings(&s.user.id)
+        .ratings(user_id)
         .await?
         .into_iter()
         .map(|r| {
             let shown = r.rating.after_idle_ms(now - r.updated_at);
             rating_body(r.category, shown, r.games)
         })
-        .collect();
+        .collect())
+}
+
+/// `GET /api/account/me`: the session's account and its ratings (each category it
+/// has played rated, its RD widened by the time since).
+pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
+    let s = required(&app, &headers).await?;
+    let ratings = ratings_now(&app, &s.user.id).await?;
     Ok(Json(MeBody {
         id: s.user.id,
         username: s.user.username,

@@ -23,7 +23,8 @@ pub enum Kind {
 /// controls in the one notation (`10+5`, minutes and seconds, becomes `10m+5s`; a
 /// game's log keeps its text, which `clock::stored_tc` reads). 3: accounts, sessions,
 /// ratings and their history, and each game's accounts and whether it is rated
-/// (docs/accounts.md).
+/// (docs/accounts.md). 4: a challenge's rating range (docs/accounts.md, "Pairing by
+/// rating").
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE games (
@@ -104,6 +105,10 @@ ALTER TABLE games ADD COLUMN blue_user TEXT;
 CREATE INDEX games_red_user ON games (red_user);
 CREATE INDEX games_blue_user ON games (blue_user)
 ",
+    "
+ALTER TABLE games ADD COLUMN rating_min BIGINT;
+ALTER TABLE games ADD COLUMN rating_max BIGINT
+",
 ];
 
 /// Why an append failed.
@@ -136,6 +141,8 @@ pub struct GameRow {
     pub rated: bool,
     /// The accounts in the seats (red, blue), if they were logged in.
     pub users: [Option<String>; 2],
+    /// The ratings a joiner must have (a challenge's range), if it has one.
+    pub range: Option<(i64, i64)>,
 }
 
 /// A new game's row.
@@ -150,6 +157,7 @@ pub struct NewGame<'a> {
     pub status: &'a str,
     pub rated: bool,
     pub users: [Option<&'a str>; 2],
+    pub range: Option<(i64, i64)>,
 }
 
 /// A seat taken by an append: the side, its token's hash, and its account.
@@ -191,7 +199,7 @@ pub struct HistoryRow {
 }
 
 const GAME_COLUMNS: &str =
-    "id, created_at, rules, tc, red_hash, blue_hash, lobby, status, rated, red_user, blue_user";
+    "id, created_at, rules, tc, red_hash, blue_hash, lobby, status, rated, red_user, blue_user, rating_min, rating_max";
 const USER_COLUMNS: &str = "id, username, password_hash, created_at, deleted, is_bot";
 
 /// The connection pool and the database's kind.
@@ -335,8 +343,8 @@ impl Store {
     pub async fn create(&self, g: &NewGame<'_>, events: &[Stored]) -> Result<(), AppendError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO games (id, created_at, rules, tc, red_hash, blue_hash, lobby, creator_ip, status, version, rated, red_user, blue_user) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+            "INSERT INTO games (id, created_at, rules, tc, red_hash, blue_hash, lobby, creator_ip, status, version, rated, red_user, blue_user, rating_min, rating_max) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         )
         .bind(g.id)
         .bind(g.created_at)
@@ -351,6 +359,8 @@ impl Store {
         .bind(i64::from(g.rated))
         .bind(g.users[0])
         .bind(g.users[1])
+        .bind(g.range.map(|r| r.0))
+        .bind(g.range.map(|r| r.1))
         .execute(&mut *tx)
         .await?;
         for e in events {
@@ -822,6 +832,111 @@ impl Store {
             })
             .collect()
     }
+
+    /// An account's rating in one category, if it has played it rated.
+    pub async fn rating_in(
+        &self,
+        user_id: &str,
+        category: &str,
+    ) -> Result<Option<RatingRow>, sqlx::Error> {
+        let row = sqlx::query(
+            "SELECT category, rating, rd, vol, games, updated_at FROM ratings \
+             WHERE user_id = $1 AND category = $2",
+        )
+        .bind(user_id)
+        .bind(category)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(read_rating).transpose()
+    }
+
+    /// The games an account sat in, newest first: `limit` of them after `offset`.
+    pub async fn games_of_user(
+        &self,
+        user_id: &str,
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<GameRow>, sqlx::Error> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE red_user = $1 OR blue_user = $1 \
+             ORDER BY created_at DESC, id LIMIT $2 OFFSET $3"
+        ))
+        .bind(user_id)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_game).collect()
+    }
+
+    /// The finished games an account sat in, oldest first, at most `limit`.
+    pub async fn finished_of_user(
+        &self,
+        user_id: &str,
+        limit: i64,
+    ) -> Result<Vec<GameRow>, sqlx::Error> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE (red_user = $1 OR blue_user = $1) AND status = 'over' \
+             ORDER BY created_at, id LIMIT $2"
+        ))
+        .bind(user_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_game).collect()
+    }
+
+    /// A category's best ratings whose stored RD is at most `max_rd`, of accounts
+    /// that are neither deleted nor bots, best first, at most `limit`: (username,
+    /// rating).
+    pub async fn leaderboard(
+        &self,
+        category: &str,
+        max_rd: f64,
+        limit: i64,
+    ) -> Result<Vec<(String, RatingRow)>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT r.category, r.rating, r.rd, r.vol, r.games, r.updated_at, u.username \
+             FROM ratings r JOIN users u ON u.id = r.user_id \
+             WHERE r.category = $1 AND r.rd <= $2 AND u.deleted = 0 AND u.is_bot = 0 \
+             ORDER BY r.rating DESC, u.name_key LIMIT $3",
+        )
+        .bind(category)
+        .bind(max_rd)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(6)?, read_rating(r)?)))
+            .collect()
+    }
+
+    /// Records `user` in the seat `side` of game `id` that the token hash `hash`
+    /// holds, if the seat has no account yet and the game is neither over nor rated:
+    /// whether it did.
+    pub async fn claim_seat(
+        &self,
+        id: &str,
+        side: Side,
+        hash: &str,
+        user: &str,
+    ) -> Result<bool, sqlx::Error> {
+        let (user_col, hash_col) = match side {
+            Side::Red => ("red_user", "red_hash"),
+            Side::Blue => ("blue_user", "blue_hash"),
+        };
+        let done = sqlx::query(&format!(
+            "UPDATE games SET {user_col} = $1 WHERE id = $2 AND {hash_col} = $3 \
+             AND {user_col} IS NULL AND status <> 'over' AND rated = 0"
+        ))
+        .bind(user)
+        .bind(id)
+        .bind(hash)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
 }
 
 /// Rates a rated game that ends (red's score `score`) inside its end's transaction:
@@ -989,6 +1104,13 @@ fn read_game(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         status: r.try_get(7)?,
         rated: r.try_get::<i64, _>(8)? != 0,
         users: [r.try_get(9)?, r.try_get(10)?],
+        range: match (
+            r.try_get::<Option<i64>, _>(11)?,
+            r.try_get::<Option<i64>, _>(12)?,
+        ) {
+            (Some(lo), Some(hi)) => Some((lo, hi)),
+            _ => None,
+        },
     })
 }
 
@@ -1062,6 +1184,7 @@ mod tests {
                 status: "waiting",
                 rated: false,
                 users: [None, None],
+                range: None,
             };
             let created = Event::Created {
                 rules: "jungle".into(),
