@@ -11,6 +11,7 @@ import { aside } from "./aside.js";
 import { panels } from "./panels.js";
 import { effects } from "./effects.js";
 import { online } from "./online.js";
+import { players } from "./players.js";
 import { lessons } from "./learn.js";
 import { puzzles } from "./puzzles.js";
 
@@ -70,6 +71,7 @@ function setUpLanguage() {
     lessons.onLanguage();
     puzzles.onLanguage();
     online.onLanguage();
+    players.onLanguage();
   });
 }
 

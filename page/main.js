@@ -15,6 +15,7 @@ import { panels } from "./panels.js";
 import { effects } from "./effects.js";
 import { welcome } from "./welcome.js";
 import { online } from "./online.js";
+import { players } from "./players.js";
 import { lessons } from "./learn.js";
 import { puzzles } from "./puzzles.js";
 import { places } from "./places.js";
@@ -76,7 +77,9 @@ document.addEventListener("DOMContentLoaded", () => {
   places.setUp();
   // An online game's page (/play/ID, /watch/ID) opens at the game.
   online.setUp();
-  if (!online.inGame) welcome.setUp({ learn: lessons.open, puzzles });
+  // The account, and a page opened at a profile or the leaderboards.
+  players.setUp();
+  if (!online.inGame && !players.atPage) welcome.setUp({ learn: lessons.open, puzzles });
   lessons.setUp();
   link.request("state", null).then((a) => {
     if (a.status === 200) game.receive(JSON.parse(a.text));
@@ -86,4 +89,4 @@ document.addEventListener("DOMContentLoaded", () => {
 
 // The modules, for the browser tests and the console (the page itself never reads
 // this).
-window.Jungle = { base, words, link, board, game, aside, panels, effects, welcome, online, lessons, puzzles, places, controls };
+window.Jungle = { base, words, link, board, game, aside, panels, effects, welcome, online, players, lessons, puzzles, places, controls };

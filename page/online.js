@@ -17,7 +17,7 @@ import { panels } from "./panels.js";
 import { welcome } from "./welcome.js";
 
 const { $ } = base;
-const { t, sideName, sayIn, refusalText, rulesName } = words;
+const { t, sideName, sayIn, answerText, rulesName } = words;
 const { onlineTcName } = panels;
 
 const TIME_CONTROLS = ["1m+0s", "3m+0s", "3m+2s", "5m+0s", "5m+3s", "10m+0s", "10m+5s", "15m+10s", "30m+0s", "30m+30s", "1d", "2d", "3d", "7d"];
@@ -53,21 +53,16 @@ async function seatRequest(action, body) {
     go(JSON.parse(a.text).id);
     return;
   }
-  sayIn($("online-error"), () => (a.status === 0 ? t("notice.unreachable") : refusalWords(a)));
+  sayIn($("online-error"), () => answerText(a));
 }
 
-function refusalWords(a) {
-  let data = {};
-  try {
-    data = JSON.parse(a.text);
-  } catch (e) {
-    // Not JSON.
-  }
-  return refusalText(data) || t("error.failed", { status: a.status });
-}
-
+// The game chosen; rated, and with a rating range, when logged in and asked.
 function choice() {
-  return { tc: $("online-tc").value, rules: $("online-rules").value };
+  const c = { tc: $("online-tc").value, rules: $("online-rules").value };
+  if (!$("online-rated-row").hidden && $("online-rated").checked) c.rated = true;
+  const range = Number($("online-range").value);
+  if (!$("online-range-row").hidden && range > 0) c.range = range;
+  return c;
 }
 
 function listItem(g, words, buttonKey, act) {
@@ -99,8 +94,16 @@ async function showGames(request, id, words, action) {
   $(id + "-empty").hidden = games.length > 0;
 }
 
+// A challenge as the lobby words it: who (and their rating), the game, rated or not.
+function challengeWords(g) {
+  const who = g.player ? g.player.username + " (" + g.player.rating + ") · " : "";
+  const speed = g.speed ? " · " + t("speed." + g.speed) : "";
+  const rated = g.rated ? " · " + t("online.rated") : "";
+  return who + t("online.challenge", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.open_side) }) + speed + rated;
+}
+
 function showLobby() {
-  return showGames("online.lobby", "online-lobby", (g) => t("online.challenge", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.open_side) }), "online.join");
+  return showGames("online.lobby", "online-lobby", challengeWords, "online.join");
 }
 
 function showMine() {

@@ -138,6 +138,18 @@ function refusalText(data) {
   return codeText("refusal", data.code, data.args, data.error);
 }
 
+// A refused answer of the back end (`{ status, text }`) in the page's language.
+function answerText(a) {
+  if (a.status === 0) return t("notice.unreachable");
+  let data = {};
+  try {
+    data = JSON.parse(a.text);
+  } catch (e) {
+    // Not JSON.
+  }
+  return refusalText(data) || t("error.failed", { status: a.status });
+}
+
 // A notice of the back end's in the page's language.
 function noticeText(n) {
   return codeText("notice", n.code, n.args, n.text);
@@ -180,6 +192,7 @@ export const words = {
   levelName,
   codeText,
   refusalText,
+  answerText,
   noticeText,
   unreachableText,
   sayIn,

@@ -30,6 +30,7 @@ use browser_common::{
     css, eval, no_script_errors, review_game, shot, top_shot, until, until_within, Browser,
 };
 use fantoccini::Client;
+use online_common::accounts::{rated_game, signup};
 use online_common::{sqlite_args, Postgres, Server, TempDir};
 use serde_json::Value;
 
@@ -675,4 +676,182 @@ async fn the_site_plays_on_the_server_engine_without_the_browser_engine() {
     no_script_errors(wb).await;
     b.close().await;
     a.close().await;
+}
+
+/// Signs up `name` in the page's account box and waits until the page knows it.
+async fn sign_up_in_page(client: &Client, name: &str) {
+    let _: Value = eval(client, "Jungle.welcome.close(); return null").await;
+    click(client, "#account-open").await;
+    css(client, "#account-dialog[open] #account-out:not([hidden])").await;
+    css(client, "#account-username")
+        .await
+        .send_keys(name)
+        .await
+        .expect("types the name");
+    css(client, "#account-password")
+        .await
+        .send_keys("correct horse battery")
+        .await
+        .expect("types the password");
+    click(client, "#account-signup").await;
+    until(
+        client,
+        &format!("{name} signed in"),
+        &format!("(() => {{ const me = Jungle.players.me(); return !!me && me.username === '{name}'; }})()"),
+    )
+    .await;
+    css(client, "#account-in:not([hidden])").await;
+}
+
+/// Players in the page: two accounts sign up in their browsers, one posts a rated
+/// challenge, the other sees its rating and speed in the lobby and takes it, they play
+/// and one resigns; each profile then shows the rating, its chart and the game, in
+/// English and Chinese; the leaderboards list established players only. Screenshots
+/// `players-*.png` (desktop light, phone dark).
+#[tokio::test(flavor = "current_thread")]
+async fn players_sign_up_play_rated_and_see_profiles_and_leaderboards() {
+    let dir = TempDir::new("players-page");
+    let server = Server::sqlite(&dir.0);
+    let Some(a) = Browser::open().await else {
+        return;
+    };
+    let Some(b) =
+        Browser::open_phone_with(&["--blink-settings=preferredColorScheme=0"], 390, 844).await
+    else {
+        return;
+    };
+    let (wa, wb) = (&a.client, &b.client);
+    wa.set_window_size(1280, 800).await.expect("resize");
+    let root = format!("http://{}/", server.addr);
+
+    wa.goto(&root).await.expect("page loads");
+    sign_up_in_page(wa, "Ann").await;
+    shot(wa, "players-a1-account-desktop-light").await;
+    wb.goto(&root).await.expect("page loads");
+    sign_up_in_page(wb, "Bob").await;
+
+    // Ann posts a rated challenge (5+3, she plays red, any rating).
+    let _: Value = eval(
+        wa,
+        "document.getElementById('account-dialog').close(); return null",
+    )
+    .await;
+    click(wa, "#online-open").await;
+    css(wa, "#online-dialog[open] #online-rated-row:not([hidden])").await;
+    choose(wa, "#online-tc", "5m+3s").await;
+    choose(wa, "#online-color", "red").await;
+    click(wa, "#online-rated").await;
+    shot(wa, "players-a2-rated-challenge-desktop-light").await;
+    click(wa, "#online-challenge").await;
+    until(wa, "the rated challenge posted", "location.pathname.startsWith('/play/') && !!Jungle.game.state() && !!Jungle.game.state().online").await;
+
+    // Bob sees who challenges, the rating, the speed and "rated", and takes it.
+    let _: Value = eval(
+        wb,
+        "document.getElementById('account-dialog').close(); return null",
+    )
+    .await;
+    click(wb, "#online-open").await;
+    until(
+        wb,
+        "the lobby lists Ann's challenge",
+        "document.querySelectorAll('#online-lobby li').length === 1",
+    )
+    .await;
+    let row = text_of(wb, "#online-lobby li span").await;
+    assert!(
+        row.starts_with("Ann (1500?) · ") && row.contains("Blitz") && row.ends_with("rated"),
+        "{row}"
+    );
+    shot(wb, "players-b1-lobby-phone-dark").await;
+    click(wb, "#online-lobby li button").await;
+    until(wb, "Bob in the game", "location.pathname.startsWith('/play/') && !!Jungle.game.state() && !!Jungle.game.state().online && Jungle.game.state().online.you === 'blue'").await;
+
+    // A move each, then Ann resigns.
+    play_by_click(wa, "Ann", 0).await;
+    play_by_click(wb, "Bob", 1).await;
+    let _: Value = eval(wa, "Jungle.game.post('resign', {}); return null").await;
+    until(
+        wb,
+        "the game over for Bob",
+        "Jungle.game.state().online.status === 'over'",
+    )
+    .await;
+
+    // Ann's profile: the rating fell, one dot on the chart, the game listed as lost.
+    wa.goto(&format!("{root}@/Ann"))
+        .await
+        .expect("profile loads");
+    until(
+        wa,
+        "Ann's profile",
+        "document.querySelectorAll('#profile-games li').length === 1",
+    )
+    .await;
+    let rating = text_of(wa, "#profile-ratings tbody tr").await;
+    assert!(
+        rating.starts_with("Blitz · ") && rating.contains('?'),
+        "{rating}"
+    );
+    let shown: i64 = eval(wa, "return parseInt(document.querySelector('#profile-ratings tbody tr td:nth-child(2)').textContent)").await;
+    assert!(shown < 1500, "{rating}");
+    let dots: i64 = eval(
+        wa,
+        "return document.querySelectorAll('#profile-chart svg circle').length",
+    )
+    .await;
+    assert_eq!(dots, 1);
+    let game = text_of(wa, "#profile-games li").await;
+    assert!(
+        game.contains("Bob") && game.contains("lost · rated -"),
+        "{game}"
+    );
+    let download: String = eval(
+        wa,
+        "return document.getElementById('profile-download').getAttribute('href')",
+    )
+    .await;
+    assert_eq!(download, "/api/players/Ann/games.txt");
+    let (status, text) = server.get(&download);
+    assert!(status == 200 && text.contains("[Red \"Ann\"]"), "{text}");
+    shot(wa, "players-a3-profile-desktop-light").await;
+    choose(wa, "#lang", "zh").await;
+    until(wa, "the profile in Chinese", "(document.querySelector('#profile-games li .result') || {}).textContent?.startsWith('负') === true").await;
+    shot(wa, "players-a4-profile-desktop-light-chinese").await;
+
+    // Two more players play until established; the leaderboard lists them, not the
+    // provisional Ann and Bob.
+    let cal = signup(&server, "Cal");
+    let dan = signup(&server, "Dan");
+    for n in 0..30u64 {
+        let (red, blue) = if n % 3 == 0 {
+            (&cal, &dan)
+        } else {
+            (&dan, &cal)
+        };
+        rated_game(&server, red, blue, n)
+            .await
+            .expect("a rated game");
+    }
+    wb.goto(&format!("{root}leaderboard"))
+        .await
+        .expect("leaderboard loads");
+    until(
+        wb,
+        "the leaderboard",
+        "document.querySelectorAll('#leaderboard-rows tr').length > 0",
+    )
+    .await;
+    let names: String = eval(wb, "return [...document.querySelectorAll('#leaderboard-rows tr td:nth-child(2)')].map((td) => td.textContent).join(' ')").await;
+    assert_eq!(names, "Cal Dan");
+    shot(wb, "players-b2-leaderboard-phone-dark").await;
+    // A name in it opens that profile.
+    click(wb, "#leaderboard-rows tr a").await;
+    until(wb, "Cal's profile", "location.pathname === '/@/Cal' && document.querySelectorAll('#profile-games li').length === 20").await;
+    assert!(eval::<bool>(wb, "return !document.getElementById('profile-more').hidden").await);
+    shot(wb, "players-b3-profile-phone-dark").await;
+    no_script_errors(wa).await;
+    no_script_errors(wb).await;
+    a.close().await;
+    b.close().await;
 }

@@ -59,6 +59,7 @@ pub const FILES: &[File] = page_files![
     "effects.js",
     "welcome.js",
     "online.js",
+    "players.js",
     "learn.js",
     "lessons.js",
     "puzzles.js",

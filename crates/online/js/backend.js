@@ -65,6 +65,11 @@ export const backend = (() => {
     }
   }
 
+  // The seat tokens this browser keeps, each once (a rematch keeps its tokens).
+  function seatTokens() {
+    return [...new Set(Object.values(readTokens()).map((s) => s.token))].filter((t) => /^[0-9a-f]{32}$/.test(t));
+  }
+
   // Keeps the seat `seat` ({ id, side, token }) in the browser (the 50 newest).
   function keepSeat(seat) {
     const all = readTokens();
@@ -116,8 +121,28 @@ export const backend = (() => {
     }
   }
 
+  // The players' requests (docs/accounts.md): action -> [method, path] for its body.
+  const name = (b) => encodeURIComponent(String((b && b.name) || ""));
+  const PLAYERS = {
+    "online.me": () => ["GET", "/api/account/me"],
+    "online.signup": () => ["POST", "/api/account/signup"],
+    "online.login": () => ["POST", "/api/account/login"],
+    "online.logout": () => ["POST", "/api/account/logout"],
+    "online.player": (b) => ["GET", "/api/players/" + name(b)],
+    "online.playerGames": (b) => ["GET", "/api/players/" + name(b) + "/games?page=" + (Number(b && b.page) || 0)],
+    "online.leaderboard": (b) => ["GET", "/api/leaderboard/" + encodeURIComponent(String((b && b.category) || ""))],
+  };
+
   // The online requests of the page, at the root as in a game.
   async function onlineRequest(action, body) {
+    if (PLAYERS[action]) {
+      const [method, path] = PLAYERS[action](body);
+      return api(method, path, method === "GET" ? null : body);
+    }
+    if (action === "online.claim") {
+      // This browser's seats, from before its player logged in.
+      return api("POST", "/api/account/claim", { tokens: seatTokens().slice(0, 50) });
+    }
     if (action === "online.create" || action === "online.quick") {
       const a = await api("POST", action === "online.create" ? "/api/games" : "/api/lobby/quick", body);
       if (a.status === 200 || a.status === 201) keepSeat(JSON.parse(a.text));
@@ -125,8 +150,7 @@ export const backend = (() => {
     }
     if (action === "online.lobby") return api("GET", "/api/lobby");
     if (action === "online.mine") {
-      // A rematch keeps its tokens: each is sent once.
-      const tokens = [...new Set(Object.values(readTokens()).map((s) => s.token))].filter((t) => /^[0-9a-f]{32}$/.test(t));
+      const tokens = seatTokens();
       if (tokens.length === 0) return answer(200, { games: [] });
       return api("POST", "/api/mine", { tokens: tokens.slice(0, 50) });
     }
