@@ -195,6 +195,28 @@ pub fn session_cookie(head: &str) -> Option<String> {
     })
 }
 
+/// The tests' accounts' password.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// Signs up `name`; returns its session token.
+pub fn signup(server: &Server, name: &str) -> String {
+    let body = json!({"username": name, "password": PASSWORD}).to_string();
+    let (status, head, v) = server.request("POST", "/api/account/signup", &body, &[]);
+    assert_eq!(status, 201, "{v}");
+    session_cookie(&head).expect("a session cookie")
+}
+
+pub fn cookie(token: &str) -> String {
+    format!("jungle_session={token}")
+}
+
+/// A request with the session's cookie.
+pub fn with(server: &Server, token: &str, method: &str, path: &str, body: &str) -> (u16, Value) {
+    let c = cookie(token);
+    let (status, _, v) = server.request(method, path, body, &[("Cookie", &c)]);
+    (status, v)
+}
+
 pub fn sqlite_args(dir: &Path) -> Vec<String> {
     vec![
         "--db".into(),
