@@ -61,61 +61,67 @@ fn games_rated(server: &Server, session: &str) -> i64 {
     })
 }
 
-#[test]
-fn a_bot_takes_a_rated_challenge_and_plays_it_to_the_end() {
-    let dir = TempDir::new("bot-game");
-    let server = Server::sqlite(&dir.0);
-    let robo = signup(&server, "Robo");
-    let (api, file) = token_file(&server, &robo, &dir.0);
+/// A bot account on the server: its session and its token file.
+fn bot_account(server: &Server, dir: &std::path::Path, name: &str) -> (String, String) {
+    let session = signup(server, name);
+    let (api, file) = token_file(server, &session, dir);
     let auth = format!("Bearer {api}");
     let (status, _, v) =
         server.request("POST", "/api/account/bot", "", &[("Authorization", &auth)]);
     assert_eq!(status, 200, "{v}");
+    (session, file.display().to_string())
+}
 
-    // Ann's rated challenge in the lobby, Ann red; the bot is started after it.
-    let ann = signup(&server, "Ann");
-    let body = json!({"tc": "1m+0s", "color": "red", "rated": true, "lobby": true}).to_string();
-    let (status, seat) = with(&server, &ann, "POST", "/api/games", &body);
+/// Ann's rated challenge in the lobby, Ann red: her session, the game and her seat's
+/// token.
+fn ann_challenge(server: &Server, tc: &str) -> (String, String, String) {
+    let ann = signup(server, "Ann");
+    let body = json!({"tc": tc, "color": "red", "rated": true, "lobby": true}).to_string();
+    let (status, seat) = with(server, &ann, "POST", "/api/games", &body);
     assert_eq!(status, 201, "{seat}");
     let id = seat["id"].as_str().expect("id").to_string();
-    let url = format!("http://{}", server.addr);
-    let file = file.display().to_string();
-    let args = [
-        "--server",
-        &url,
-        "--token-file",
-        &file,
-        "--games",
-        "1",
-        "--nodes",
-        "400",
-        "--poll-ms",
-        "200",
-    ];
-    let bot = std::thread::spawn({
-        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        move || {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            bot_to_end(&args, Duration::from_secs(120))
-        }
-    });
+    let token = seat["token"].as_str().expect("token").to_string();
+    (ann, id, token)
+}
 
-    // Ann waits for the bot's seat, then plays her moves until the game is over.
+/// `jungle bot` for one game on the server, in a thread: its exit code and stderr.
+fn spawn_bot(
+    server: &Server,
+    file: &str,
+    more: &[&str],
+) -> std::thread::JoinHandle<(Option<i32>, String)> {
+    let url = format!("http://{}", server.addr);
+    let args: Vec<String> = ["--server", &url, "--token-file", file, "--games", "1"]
+        .iter()
+        .chain(["--poll-ms", "200"].iter())
+        .chain(more)
+        .map(|s| s.to_string())
+        .collect();
+    std::thread::spawn(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        bot_to_end(&args, Duration::from_secs(180))
+    })
+}
+
+/// Ann waits for the bot's seat, then plays her moves (each at once) until the game
+/// is over, resigning at `resign_at` plies; the game's moves.
+fn ann_plays(server: &Server, id: &str, token: &str, resign_at: usize) -> Vec<String> {
     let start = Instant::now();
-    while server.state(&id)["seated"]["blue"] != true {
+    while server.state(id)["seated"]["blue"] != true {
         assert!(
             start.elapsed() < Duration::from_secs(20),
             "the bot took no seat"
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+    let mut moves = Vec::new();
     block_on(async {
-        let mut c = Client::connect(&server.addr, &id, seat["token"].as_str(), None).await?;
+        let mut c = Client::connect(&server.addr, id, Some(token), None).await?;
         let mut rng = Rng(11);
         while c.result.is_none() {
             if c.moves.len() % 2 == 0 {
                 match pick("jungle", &c.moves, &mut rng) {
-                    Some(mv) if c.moves.len() < 120 => {
+                    Some(mv) if c.moves.len() < resign_at => {
                         let answer = c.play(&mv).await?;
                         if answer["t"] == "refused" {
                             return Err(format!("Ann's move refused: {answer}"));
@@ -127,14 +133,24 @@ fn a_bot_takes_a_rated_challenge_and_plays_it_to_the_end() {
             }
             c.next().await?;
         }
-        if c.moves.len() < 2 {
-            return Err(format!(
-                "the game ended before the bot moved: {:?}",
-                c.result
-            ));
-        }
+        moves = c.moves.clone();
         Ok(())
     });
+    moves
+}
+
+#[test]
+fn a_bot_takes_a_rated_challenge_and_plays_it_to_the_end() {
+    let dir = TempDir::new("bot-game");
+    let server = Server::sqlite(&dir.0);
+    let (robo, file) = bot_account(&server, &dir.0, "Robo");
+    let (ann, id, token) = ann_challenge(&server, "1m+0s");
+    let bot = spawn_bot(&server, &file, &["--nodes", "400"]);
+    let moves = ann_plays(&server, &id, &token, 120);
+    assert!(
+        moves.len() >= 2,
+        "the game ended before the bot moved: {moves:?}"
+    );
     let (code, stderr) = bot.join().expect("the bot's thread");
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains(&format!("game {id}: joined")), "{stderr}");
@@ -144,6 +160,27 @@ fn a_bot_takes_a_rated_challenge_and_plays_it_to_the_end() {
     // Both rated once, the bot's account as Ann's.
     assert_eq!(games_rated(&server, &ann), 1);
     assert_eq!(games_rated(&server, &robo), 1);
+}
+
+/// Without `--nodes` the engine searches on the bot's clock (`go wtime … btime …`):
+/// it takes time from it, a share of what is left each move, and never all of it.
+#[test]
+fn the_bot_thinks_on_its_clock() {
+    let dir = TempDir::new("bot-clock");
+    let server = Server::sqlite(&dir.0);
+    let (_, file) = bot_account(&server, &dir.0, "Robo");
+    let (_, id, token) = ann_challenge(&server, "1m+0s");
+    let bot = spawn_bot(&server, &file, &[]);
+    let moves = ann_plays(&server, &id, &token, 12);
+    let (code, stderr) = bot.join().expect("the bot's thread");
+    assert_eq!(code, Some(0), "{stderr}");
+    let state = server.state(&id);
+    let left = state["clock"]["blue"].as_i64().expect("blue's clock");
+    let bot_moves = moves.len() / 2;
+    eprintln!("the bot: {bot_moves} moves, {left} ms of 60000 left");
+    assert!(bot_moves >= 2, "{moves:?}");
+    assert!(left < 59_000, "the bot took no time: {left} ms left");
+    assert!(left > 20_000, "the bot spent its clock: {left} ms left");
 }
 
 #[test]
