@@ -106,6 +106,12 @@ fn spawn_bot(
 /// Ann waits for the bot's seat, then plays her moves (each at once) until the game
 /// is over, resigning at `resign_at` plies; the game's moves.
 fn ann_plays(server: &Server, id: &str, token: &str, resign_at: usize) -> Vec<String> {
+    ann_plays_to(server, id, token, resign_at, true)
+}
+
+/// Ann plays until the game is over or it has `plies` plies and is hers to move;
+/// then she resigns if `resign`, else leaves it so. The game's moves.
+fn ann_plays_to(server: &Server, id: &str, token: &str, plies: usize, resign: bool) -> Vec<String> {
     let start = Instant::now();
     while server.state(id)["seated"]["blue"] != true {
         assert!(
@@ -117,11 +123,12 @@ fn ann_plays(server: &Server, id: &str, token: &str, resign_at: usize) -> Vec<St
     let mut moves = Vec::new();
     block_on(async {
         let mut c = Client::connect(&server.addr, id, Some(token), None).await?;
-        let mut rng = Rng(11);
+        let mut rng = Rng(11 + c.moves.len() as u64);
         while c.result.is_none() {
             if c.moves.len() % 2 == 0 {
                 match pick("jungle", &c.moves, &mut rng) {
-                    Some(mv) if c.moves.len() < resign_at => {
+                    Some(_) if c.moves.len() >= plies && !resign => break,
+                    Some(mv) if c.moves.len() < plies => {
                         let answer = c.play(&mv).await?;
                         if answer["t"] == "refused" {
                             return Err(format!("Ann's move refused: {answer}"));
@@ -181,6 +188,33 @@ fn the_bot_thinks_on_its_clock() {
     assert!(bot_moves >= 2, "{moves:?}");
     assert!(left < 59_000, "the bot took no time: {left} ms left");
     assert!(left > 20_000, "the bot spent its clock: {left} ms left");
+}
+
+/// The site is killed in the middle of a game and started again: the bot connects
+/// again and plays the game on to its end.
+#[test]
+fn the_bot_plays_on_after_the_site_restarts() {
+    let dir = TempDir::new("bot-restart");
+    let mut server = Server::sqlite(&dir.0);
+    let (_, file) = bot_account(&server, &dir.0, "Robo");
+    let (_, id, token) = ann_challenge(&server, "5m+3s");
+    let bot = spawn_bot(&server, &file, &["--nodes", "400"]);
+    let before = ann_plays_to(&server, &id, &token, 4, false);
+    assert_eq!(before.len(), 4, "{before:?}");
+    let (port, args) = (server.port(), server.args.clone());
+    server.kill();
+    std::thread::sleep(Duration::from_millis(500));
+    let server = Server::start(port, &args);
+    let moves = ann_plays(&server, &id, &token, 40);
+    assert!(
+        moves.len() > 4 && moves[..4] == before[..],
+        "{before:?} then {moves:?}"
+    );
+    let (code, stderr) = bot.join().expect("the bot's thread");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("connecting again"), "{stderr}");
+    assert!(stderr.contains(&format!("game {id}: over")), "{stderr}");
+    assert_eq!(server.state(&id)["status"], "over");
 }
 
 #[test]
