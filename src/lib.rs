@@ -13,6 +13,7 @@
 //! - `train`: data generation, network training, weight tuning.
 //! - `tablebases`: the `jungle tb` command (build, verify, probe table files).
 //! - `gui`: the board's HTTP server.
+//! - `bot`: an engine playing on a `jungle serve` site as a bot account (`jungle bot`).
 //! - `cli`: the command line, dispatching to the above.
 //! - `common`: what several applications share (command-line options, protocol
 //!   lines in and out, engine processes, time controls, shards); applications import
@@ -24,6 +25,7 @@ pub use jungle_core::{
 };
 
 pub mod analyse;
+pub mod bot;
 pub mod cli;
 pub mod common;
 pub mod greedy;

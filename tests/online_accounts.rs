@@ -552,3 +552,95 @@ fn killed_as_rated_games_end_each_is_rated_once() {
     assert!((ard - brd).abs() < 1e-3 && a < 1500.0, "{a} {ard} {brd}");
     eprintln!("{ROUNDS} rated games killed as they ended, {lost} ends lost and played again: each rated once");
 }
+
+/// A request with an API token (`Authorization: Bearer`).
+fn bearer(server: &Server, token: &str, method: &str, path: &str, body: &str) -> (u16, Value) {
+    let auth = format!("Bearer {token}");
+    let (status, _, v) = server.request(method, path, body, &[("Authorization", &auth)]);
+    (status, v)
+}
+
+#[test]
+fn api_tokens_and_bot_accounts() {
+    let dir = TempDir::new("accounts-bot");
+    let server = Server::sqlite(&dir.0);
+    let robo = signup(&server, "Robo");
+    // An API token: made by a session, given in the body, no cookie set.
+    let (status, head, v) = server.request(
+        "POST",
+        "/api/account/token",
+        "",
+        &[("Cookie", &cookie(&robo))],
+    );
+    assert_eq!(status, 201, "{v}");
+    assert!(session_cookie(&head).is_none(), "{head}");
+    let api = v["token"].as_str().expect("a token").to_string();
+    assert_eq!(api.len(), 32);
+    assert_ne!(api, robo);
+    let (status, v) = bearer(&server, &api, "GET", "/api/account/me", "");
+    assert_eq!(
+        (status, v["username"].as_str(), v["is_bot"].as_bool()),
+        (200, Some("Robo"), Some(false))
+    );
+    // No session, an unknown token, a malformed one: no token and no account.
+    let (status, _, v) = server.request("POST", "/api/account/token", "", &[]);
+    assert_eq!((status, v["code"].as_str()), (401, Some("login_required")));
+    let unknown = "0123456789abcdef0123456789abcdef";
+    assert_eq!(
+        bearer(&server, unknown, "GET", "/api/account/me", "").0,
+        401
+    );
+    assert_eq!(
+        bearer(&server, "not-a-token", "GET", "/api/account/me", "").0,
+        401
+    );
+    // From another site's page, refused as every account request is.
+    let (status, _, v) = server.request(
+        "POST",
+        "/api/account/token",
+        "",
+        &[
+            ("Cookie", &cookie(&robo)),
+            ("Origin", "http://evil.example"),
+        ],
+    );
+    assert_eq!((status, v["code"].as_str()), (403, Some("origin")));
+
+    // The account becomes a bot (again: nothing changes).
+    for _ in 0..2 {
+        let (status, v) = bearer(&server, &api, "POST", "/api/account/bot", "");
+        assert_eq!(status, 200, "{v}");
+    }
+    assert_eq!(me(&server, &robo).1["is_bot"], true);
+    // A bot makes no challenge in the lobby, nor by quick pairing.
+    let lobby = json!({"tc": "5m+3s", "lobby": true}).to_string();
+    let (status, v) = bearer(&server, &api, "POST", "/api/games", &lobby);
+    assert_eq!((status, v["code"].as_str()), (403, Some("bot_lobby")));
+    let quick = json!({"tc": "5m+3s"}).to_string();
+    let (status, v) = bearer(&server, &api, "POST", "/api/lobby/quick", &quick);
+    assert_eq!((status, v["code"].as_str()), (403, Some("bot_lobby")));
+    let (status, text) = server.get("/api/lobby");
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(r#""games":[]"#), "{text}");
+
+    // It joins a person's rated challenge with its token: its account holds the seat.
+    let hugo = signup(&server, "Hugo");
+    let rated = json!({"tc": "5m+3s", "color": "red", "rated": true, "lobby": true}).to_string();
+    let (status, v) = with(&server, &hugo, "POST", "/api/games", &rated);
+    assert_eq!(status, 201, "{v}");
+    let id = v["id"].as_str().expect("id").to_string();
+    let (status, v) = bearer(&server, &api, "POST", &format!("/api/games/{id}/join"), "");
+    assert_eq!((status, v["side"].as_str()), (200, Some("blue")), "{v}");
+    // An account that has sat in a game becomes no bot.
+    let (status, v) = with(&server, &hugo, "POST", "/api/account/bot", "");
+    assert_eq!((status, v["code"].as_str()), (409, Some("has_games")));
+    assert_eq!(me(&server, &hugo).1["is_bot"], false);
+
+    // Logging out with the token ends it; the browser's session stays.
+    assert_eq!(
+        bearer(&server, &api, "POST", "/api/account/logout", "").0,
+        200
+    );
+    assert_eq!(bearer(&server, &api, "GET", "/api/account/me", "").0, 401);
+    assert_eq!(me(&server, &robo).0, 200);
+}

@@ -60,6 +60,9 @@ enum Command {
     /// Serve online games between people by link, the server the referee and the clock
     /// (crates/online; docs/online.md).
     Serve(jungle_online::ServeArgs),
+    /// Play on a `jungle serve` site as a bot account: take the lobby's challenges and
+    /// play them with an engine (docs/accounts.md, "Bots").
+    Bot(crate::bot::command::BotArgs),
     /// A one-ply greedy player speaking the protocol (the beginner the levels are measured against).
     Greedy(GreedyArgs),
     /// Puzzles: made from games and the endgame tables, verified, themed and rated.
@@ -87,6 +90,7 @@ pub fn run() -> i32 {
         Some(Command::Openings(args)) => openings::command::run_openings(args),
         Some(Command::Gui(args)) => gui::command::run_gui(args),
         Some(Command::Serve(args)) => jungle_online::run(args, &crate::gui::boards::local_router),
+        Some(Command::Bot(args)) => crate::bot::command::run_bot(args),
         Some(Command::Greedy(args)) => greedy::command::run_greedy(args),
         Some(Command::Puzzles(cmd)) => puzzles::command::run(cmd),
     }

@@ -215,6 +215,19 @@ fn rated_creator<'a>(
     Ok(s)
 }
 
+/// Bots join challenges; they make none in the lobby, which is for people to find
+/// each other (403 `bot_lobby`).
+fn people_only_in_lobby(session: Option<&Session>) -> Result<(), ApiError> {
+    if session.is_some_and(|s| s.user.is_bot) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bot_lobby",
+            "a bot joins challenges and makes none in the lobby",
+        ));
+    }
+    Ok(())
+}
+
 fn random_side() -> Side {
     let mut b = [0u8; 1];
     let _ = getrandom::fill(&mut b);
@@ -274,10 +287,14 @@ async fn create(
         }
     };
     let range = players::range_of(&app, session.as_ref(), &rules, &tc, req.range).await?;
+    let lobby = req.lobby.unwrap_or(false);
+    if lobby {
+        people_only_in_lobby(session.as_ref())?;
+    }
     let spec = GameSpec {
         rules: &rules,
         tc: &tc,
-        lobby: req.lobby.unwrap_or(false),
+        lobby,
         rated,
         range,
     };
@@ -451,6 +468,7 @@ async fn quick(
     let Json(req) = body?;
     let (rules, tc) = game_settings(&req.tc, req.rules.as_deref())?;
     let session = sessions::current(&app, &headers).await?;
+    people_only_in_lobby(session.as_ref())?;
     let rated = req.rated.unwrap_or(false);
     if rated {
         rated_creator(session.as_ref(), &rules, &tc)?;
@@ -914,6 +932,8 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/players/{name}/games", get(players::games))
         .route("/api/players/{name}/games.txt", get(players::download))
         .route("/api/leaderboard/{category}", get(players::leaderboard))
+        .route("/api/account/token", post(sessions::api_token))
+        .route("/api/account/bot", post(sessions::become_bot))
         .route("/api/tablebase", get(tablebase))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
         .layer(middleware::from_fn(same_site))

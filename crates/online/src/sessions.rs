@@ -1,6 +1,7 @@
-//! The account requests (`/api/account/…`) and the session cookie. docs/accounts.md
-//! describes them. The server makes every session token (128 random bits) and keeps
-//! only its SHA-256; no password or token is ever logged.
+//! The account requests (`/api/account/…`), the session cookie, the API tokens of
+//! programs (a session sent as `Authorization: Bearer …`) and bot accounts.
+//! docs/accounts.md describes them. The server makes every session token (128 random
+//! bits) and keeps only its SHA-256; no password or token is ever logged.
 
 use crate::accounts::{self, Invalid};
 use crate::glicko2::Rating;
@@ -42,6 +43,16 @@ fn cookie_token(headers: &HeaderMap) -> Option<String> {
         .filter(|t| token_ok(t))
 }
 
+/// The API token of `Authorization: Bearer TOKEN`, if well-formed.
+fn bearer_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string())
+        .filter(|t| token_ok(t))
+}
+
 /// Whether the request carries a session cookie (well-formed or not).
 pub fn has_cookie(headers: &HeaderMap) -> bool {
     headers
@@ -51,9 +62,10 @@ pub fn has_cookie(headers: &HeaderMap) -> bool {
         .any(|v| v.contains(COOKIE))
 }
 
-/// The request's session, if its cookie names one that is not over.
+/// The request's session, if its API token (`Authorization: Bearer`) or else its
+/// cookie names one that is not over.
 pub async fn current(app: &App, headers: &HeaderMap) -> Result<Option<Session>, ApiError> {
-    let Some(token) = cookie_token(headers) else {
+    let Some(token) = bearer_token(headers).or_else(|| cookie_token(headers)) else {
         return Ok(None);
     };
     let hash = token_hash(&token);
@@ -363,4 +375,39 @@ pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
         ratings,
     })
     .into_response())
+}
+
+/// `POST /api/account/token`: a new session for a program (a bot), its token in the
+/// answer's body and not in a cookie; the program sends it as `Authorization: Bearer
+/// TOKEN`. It ends as every session does (logout with it, a new password, deletion, 90
+/// days unused).
+pub async fn api_token(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
+    let s = required(&app, &headers).await?;
+    let token = new_token()?;
+    app.hub
+        .store
+        .create_session(&token_hash(&token), &s.user.id, now_ms())
+        .await?;
+    log::info!("account {} made an API token", s.user.id);
+    Ok((
+        StatusCode::CREATED,
+        Json(serde_json::json!({"token": token})),
+    )
+        .into_response())
+}
+
+/// `POST /api/account/bot`: the account becomes a bot account, for good; only one
+/// that has sat in no game (409 `has_games`), so that no person's games and ratings
+/// become a program's.
+pub async fn become_bot(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
+    let s = required(&app, &headers).await?;
+    if !s.user.is_bot && !app.hub.store.make_bot(&s.user.id).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "has_games",
+            "an account that has played becomes no bot: make a new account for the bot",
+        ));
+    }
+    log::info!("account {} is a bot", s.user.id);
+    Ok(Json(serde_json::json!({"ok": true, "is_bot": true})).into_response())
 }

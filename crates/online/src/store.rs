@@ -800,6 +800,19 @@ impl Store {
         tx.commit().await
     }
 
+    /// Makes the account a bot if it has sat in no game (in one statement, so that no
+    /// seat is taken in between); whether it did.
+    pub async fn make_bot(&self, user_id: &str) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE users SET is_bot = 1 WHERE id = $1 AND NOT EXISTS \
+             (SELECT 1 FROM games WHERE red_user = $1 OR blue_user = $1)",
+        )
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// An account's ratings, by category.
     pub async fn ratings(&self, user_id: &str) -> Result<Vec<RatingRow>, sqlx::Error> {
         let rows = sqlx::query(
