@@ -3,7 +3,6 @@
 //! only its SHA-256; no password or token is ever logged.
 
 use crate::accounts::{self, Invalid};
-use crate::glicko2::Rating;
 use crate::server::{Answer, ApiError, App};
 use crate::store::{AppendError, UserRow};
 use crate::{new_token, now_ms, same_secret, token_hash, token_ok};
@@ -12,6 +11,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
+use jungle_glicko2::Rating;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -6,9 +6,9 @@
 //! created on start and migrated by the versions in `schema_migrations`.
 
 use crate::accounts::Category;
-use crate::glicko2::{self, Rating};
 use crate::model::{Event, Side, Stored};
 use crate::notify::{Notice, CHANNEL};
+use jungle_glicko2::{self as glicko2, Rating};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
