@@ -12,16 +12,6 @@ use jungle_online::store::{NewGame, Seat, Store};
 use online_common::*;
 use serde_json::{json, Value};
 
-const PASSWORD: &str = "correct horse battery";
-
-/// Signs up `name`; returns its session token.
-fn signup(server: &Server, name: &str) -> String {
-    let body = json!({"username": name, "password": PASSWORD}).to_string();
-    let (status, head, v) = server.request("POST", "/api/account/signup", &body, &[]);
-    assert_eq!(status, 201, "{v}");
-    session_cookie(&head).expect("a session cookie")
-}
-
 fn cookie(token: &str) -> String {
     format!("jungle_session={token}")
 }
@@ -78,7 +68,7 @@ fn append(e: impl std::fmt::Debug) -> String {
 
 async fn store_checks(url: &str) -> Result<(), String> {
     let store = Store::open(url, "test").await?;
-    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 3);
+    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 4);
     store
         .create_user("u1", "Ann", "ann", "$argon2id$x", 1)
         .await

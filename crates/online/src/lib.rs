@@ -9,7 +9,8 @@
 //! in memory, `server` the HTTP and websocket front; `export` reads the finished games
 //! back (`jungle puzzles mine --database`). Players (docs/accounts.md): `accounts` the
 //! names, passwords and rating categories (the ratings are crates/glicko2's), `sessions`
-//! the account requests and the session cookie.
+//! the account requests and the session cookie; `puzzles` the logged-in players'
+//! puzzle attempts and the next puzzle near their puzzle rating.
 
 pub mod accounts;
 pub mod clock;
@@ -18,6 +19,7 @@ pub mod hub;
 pub mod messages;
 pub mod model;
 pub mod notify;
+pub mod puzzles;
 pub mod server;
 pub mod sessions;
 pub mod store;

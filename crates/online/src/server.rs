@@ -873,6 +873,8 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/account/password", post(sessions::password))
         .route("/api/account/delete", post(sessions::delete))
         .route("/api/account/me", get(sessions::me))
+        .route("/api/puzzles/attempt", post(crate::puzzles::attempt))
+        .route("/api/puzzles/next", get(crate::puzzles::next))
         .route("/api/tablebase", get(tablebase))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
         .layer(middleware::from_fn(same_site))

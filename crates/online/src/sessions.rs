@@ -68,7 +68,7 @@ pub async fn current(app: &App, headers: &HeaderMap) -> Result<Option<Session>, 
 }
 
 /// The request's session, or 401 `login_required`.
-async fn required(app: &App, headers: &HeaderMap) -> Result<Session, ApiError> {
+pub(crate) async fn required(app: &App, headers: &HeaderMap) -> Result<Session, ApiError> {
     current(app, headers)
         .await?
         .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "login_required", "log in first"))
@@ -167,7 +167,7 @@ struct MeBody {
 
 /// One category's rating: the figures, the games, and how it is shown (`1500?`).
 #[derive(Serialize)]
-struct RatingBody {
+pub(crate) struct RatingBody {
     category: String,
     rating: f64,
     rd: f64,
@@ -177,7 +177,7 @@ struct RatingBody {
     shown: String,
 }
 
-fn rating_body(category: String, r: Rating, games: i64) -> RatingBody {
+pub(crate) fn rating_body(category: String, r: Rating, games: i64) -> RatingBody {
     RatingBody {
         category,
         rating: r.rating,
