@@ -124,6 +124,9 @@ export const backend = (() => {
       return a;
     }
     if (action === "online.lobby") return api("GET", "/api/lobby");
+    // A logged-in player's puzzles (docs/puzzles.md, "Ratings from people").
+    if (action === "online.puzzleNext") return api("GET", "/api/puzzles/next?" + new URLSearchParams(body || {}));
+    if (action === "online.puzzleAttempt") return api("POST", "/api/puzzles/attempt", body);
     if (action === "online.mine") {
       // A rematch keeps its tokens: each is sent once.
       const tokens = [...new Set(Object.values(readTokens()).map((s) => s.token))].filter((t) => /^[0-9a-f]{32}$/.test(t));
