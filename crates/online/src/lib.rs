@@ -10,7 +10,8 @@
 //! back (`jungle puzzles mine --database`). Players (docs/accounts.md): `accounts` the
 //! names, passwords and rating categories (the ratings are crates/glicko2's), `sessions`
 //! the account requests and the session cookie; `puzzles` the logged-in players'
-//! puzzle attempts and the next puzzle near their puzzle rating.
+//! puzzle attempts and the next puzzle near their puzzle rating; `requests_fuzz` the
+//! fuzz target's exercise of the account and rating requests.
 
 pub mod accounts;
 pub mod clock;
@@ -20,6 +21,7 @@ pub mod messages;
 pub mod model;
 pub mod notify;
 pub mod puzzles;
+pub mod requests_fuzz;
 pub mod server;
 pub mod sessions;
 pub mod store;

@@ -82,7 +82,7 @@ fn no_puzzle(id: &str) -> ApiError {
 }
 
 /// The shipped puzzle `id`, or 404 `no_puzzle`.
-fn find(id: &str) -> Result<&'static Puzzle, ApiError> {
+pub(crate) fn find(id: &str) -> Result<&'static Puzzle, ApiError> {
     jungle_app::puzzles::shipped()
         .iter()
         .find(|p| p.id == id)

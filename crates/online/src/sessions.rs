@@ -140,19 +140,19 @@ async fn verify(password: String, hash: Option<String>) -> Result<bool, ApiError
 
 #[derive(Deserialize)]
 pub struct Credentials {
-    username: String,
-    password: String,
+    pub(crate) username: String,
+    pub(crate) password: String,
 }
 
 #[derive(Deserialize)]
 pub struct PasswordReq {
-    old: String,
-    new: String,
+    pub(crate) old: String,
+    pub(crate) new: String,
 }
 
 #[derive(Deserialize)]
 pub struct DeleteReq {
-    password: String,
+    pub(crate) password: String,
 }
 
 /// An account as its owner sees it.
