@@ -116,6 +116,21 @@ fn rated_once(server: &Server, url: &str, dir: &TempDir) {
         assert_eq!(again["puzzle"]["attempts"], 1);
     }
     assert_eq!(puzzle_rating(server, &ann), Some((player, 1)));
+    // The same attempt sent on and on: answered, kept only up to ATTEMPTS_KEPT.
+    let kept = jungle_online::store::ATTEMPTS_KEPT as usize;
+    for n in 4..=kept + 3 {
+        let (status, again) = attempt(server, &ann, &id, true);
+        assert_eq!(
+            (status, again["rated"].as_bool()),
+            (200, Some(false)),
+            "{again}"
+        );
+        assert_eq!(
+            again["recorded"].as_bool(),
+            Some(n <= kept),
+            "attempt {n}: {again}"
+        );
+    }
 
     // Another player's first attempt moves the puzzle again; the server's rating is
     // what the next puzzle request tells.

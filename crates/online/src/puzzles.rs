@@ -56,6 +56,8 @@ struct PuzzleBody {
 #[derive(Serialize)]
 struct AttemptBody {
     rated: bool,
+    /// Kept in the database (an account's first `ATTEMPTS_KEPT` at a puzzle).
+    recorded: bool,
     solved: bool,
     /// The player's puzzle rating after the attempt.
     player: RatingBody,
@@ -147,6 +149,7 @@ pub async fn attempt(
     let change = (done.player.rating.rating.round() - done.player_before.rating.round()) as i64;
     Ok(Json(AttemptBody {
         rated: done.rated,
+        recorded: done.recorded,
         solved: req.solved,
         change,
         player: rating_body(

@@ -868,6 +868,9 @@ pub struct PuzzleRatingRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PuzzleAttempt {
     pub rated: bool,
+    /// Stored in `puzzle_attempts` (not beyond `ATTEMPTS_KEPT` of an account's at one
+    /// puzzle).
+    pub recorded: bool,
     pub player_before: Rating,
     pub player: RatingRow,
     pub puzzle_before: Rating,
@@ -884,6 +887,11 @@ pub struct NewAttempt<'a> {
     pub solved: bool,
     pub at: i64,
 }
+
+/// An account's attempts at one puzzle kept in `puzzle_attempts`: later ones (all
+/// casual) are answered but not stored, so that no account can grow the table
+/// without bound by sending one attempt again and again.
+pub const ATTEMPTS_KEPT: i64 = 20;
 
 /// How many times an attempt is tried when another transaction stored first (an
 /// attempt of the same account at the same puzzle, which makes this one casual; or on
@@ -920,14 +928,14 @@ impl Store {
         } = *a;
         let mut tx = self.pool.begin().await?;
         let earlier = sqlx::query(
-            "SELECT COUNT(*) FROM puzzle_attempts WHERE user_id = $1 AND puzzle_id = $2 AND rated = 1",
+            "SELECT COUNT(*), COALESCE(MAX(rated), 0) FROM puzzle_attempts WHERE user_id = $1 AND puzzle_id = $2",
         )
         .bind(user_id)
         .bind(puzzle_id)
         .fetch_one(&mut *tx)
-        .await?
-        .try_get::<i64, _>(0)?;
-        let rated = earlier == 0;
+        .await?;
+        let rated = earlier.try_get::<i64, _>(1)? == 0;
+        let recorded = earlier.try_get::<i64, _>(0)? < ATTEMPTS_KEPT;
         let player = sqlx::query(RATING_OF)
             .bind(user_id)
             .bind(PUZZLE_CATEGORY)
@@ -977,24 +985,27 @@ impl Store {
             store_rating(&mut tx, user_id, &player).await?;
             store_puzzle_rating(&mut tx, &puzzle, at).await?;
         }
-        sqlx::query(
-            "INSERT INTO puzzle_attempts (user_id, puzzle_id, at, solved, rated, player_before, player_after, puzzle_before, puzzle_after) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )
-        .bind(user_id)
-        .bind(puzzle_id)
-        .bind(at)
-        .bind(i64::from(solved))
-        .bind(i64::from(rated))
-        .bind(player_before.rating)
-        .bind(player.rating.rating)
-        .bind(puzzle_before.rating)
-        .bind(puzzle.rating.rating)
-        .execute(&mut *tx)
-        .await?;
+        if recorded {
+            sqlx::query(
+                "INSERT INTO puzzle_attempts (user_id, puzzle_id, at, solved, rated, player_before, player_after, puzzle_before, puzzle_after) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(user_id)
+            .bind(puzzle_id)
+            .bind(at)
+            .bind(i64::from(solved))
+            .bind(i64::from(rated))
+            .bind(player_before.rating)
+            .bind(player.rating.rating)
+            .bind(puzzle_before.rating)
+            .bind(puzzle.rating.rating)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await?;
         Ok(PuzzleAttempt {
             rated,
+            recorded,
             player_before,
             player,
             puzzle_before,
