@@ -8,7 +8,7 @@ seconds=${1:?usage: fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(command_line session fen moves setoption records openings training_data board_requests online_messages)
+    targets=(command_line session fen moves setoption records openings training_data board_requests online_messages account_requests)
 fi
 mkdir -p fuzz/logs
 cargo +nightly fuzz build || exit 1

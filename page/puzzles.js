@@ -13,6 +13,12 @@
 // language changes. The way in is any
 // element with data-open="puzzles" (index.html).
 //
+// Under `jungle serve` with a session, each counted puzzle is also sent to the
+// server (`online.puzzleAttempt`), which rates the account and the puzzle (the
+// account's first attempt at the puzzle only), and the next puzzle is the server's,
+// near the account's puzzle rating (`online.puzzleNext`; docs/puzzles.md, "Ratings
+// from people"); without a session, and offline, the local rating as before.
+//
 // Every word comes from the page's catalogues by `t()` (words.js; keys `puzzle.*`, the
 // themes' `puzzle.theme.<name>`, the back end's refusals `refusal.puzzle*`). What the
 // box says is kept as a function that words it, so that it can be said again in
@@ -63,6 +69,11 @@ let shownArrows = [];
 let progress = readProgress();
 // The rating's change when the last puzzle counted (the back end's), or null.
 let change = null;
+// Under `jungle serve` with a session: the account's puzzle rating on the server
+// ({ rating, rd, shown, … }), shown instead of the local one; null otherwise.
+let account = null;
+// The page is served by `jungle serve`, which may know the person.
+const online = link.hostName === "online";
 // What the box says: the task and the feedback, each a function that words it in
 // the page's language (null: nothing), and the feedback's kind ("right", "wrong" or
 // ""). A refused progress (ask) is said under the next puzzle: `dropped`.
@@ -173,8 +184,10 @@ function sayAgain() {
 
 function renderStats() {
   const r = progress && progress.rating;
-  const rating = r ? Math.round(r.rating) : 1500;
-  let text = t("puzzle.rating.value", { rating, deviation: Math.round(r ? r.deviation : 350) });
+  const rating = account ? Math.round(account.rating) : r ? Math.round(r.rating) : 1500;
+  let text = account
+    ? t("puzzle.rating.account", { rating: account.shown, deviation: Math.round(account.rd) })
+    : t("puzzle.rating.value", { rating, deviation: Math.round(r ? r.deviation : 350) });
   if (change) {
     text = t("puzzle.rating.change", { value: text, change: (change > 0 ? "+" : "−") + Math.abs(change) });
   }
@@ -254,6 +267,35 @@ async function ask(body) {
   return answer;
 }
 
+// Under `jungle serve`: the next puzzle the server chooses for the account (of the
+// theme, or the one of `id`), or null when there is no session (the local rating
+// then, as offline) or the server cannot say.
+async function accountNext(theme, id) {
+  if (!online) return null;
+  const query = {};
+  if (theme) query.theme = theme;
+  if (id) query.id = id;
+  const answer = await link.request("online.puzzleNext", query);
+  if (answer.status !== 200) {
+    account = null;
+    return null;
+  }
+  const data = JSON.parse(answer.text);
+  account = data.player;
+  return data;
+}
+
+// Under `jungle serve` with a session: the attempt, rated by the server when it is
+// the account's first at the puzzle. Its answer, or null.
+async function sendAttempt(finished) {
+  if (!online || !account) return null;
+  const answer = await link.request("online.puzzleAttempt", { id: finished.id, solved: finished.solved });
+  if (answer.status !== 200) return null;
+  const data = JSON.parse(answer.text);
+  account = data.player;
+  return data;
+}
+
 function codeOf(answer) {
   try {
     return JSON.parse(answer.text).code;
@@ -292,6 +334,9 @@ async function next(finished, id) {
     progress = data.progress;
     saveProgress();
     if (finished) keep(TRIED_KEY, "");
+    if (finished) await sendAttempt(finished);
+    const chosen = await accountNext(theme, id);
+    if (chosen) data.puzzle = chosen.puzzle;
     fillThemes(data.themes);
     if (!data.puzzle) {
       say(() => t("puzzle.noneOfTheme"), null, "");
@@ -325,6 +370,8 @@ async function count(solved) {
     progress = data.progress;
     saveProgress();
     change = data.change;
+    const sent = await sendAttempt({ id: puzzle.id, solved });
+    if (sent) change = sent.change;
     if (dropped) say(null, dropped, "wrong");
     dropped = null;
   } else {

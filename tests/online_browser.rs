@@ -855,3 +855,68 @@ async fn players_sign_up_play_rated_and_see_profiles_and_leaderboards() {
     a.close().await;
     b.close().await;
 }
+
+/// A logged-in player's puzzle under `jungle serve` (docs/puzzles.md, "Ratings from
+/// people"): signed up from the page, the first puzzle offered solved by clicking;
+/// the page shows the account's rating, and the server has rated the player and the
+/// puzzle, once. Screenshot `online-puzzle-account.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn a_logged_in_puzzle_attempt_changes_the_ratings_on_the_server() {
+    let dir = TempDir::new("online-puzzles");
+    let server = Server::without_browser_engine(&dir.0, &sqlite_args(&dir.0));
+    let Some(a) = Browser::open().await else {
+        return;
+    };
+    let wa = &a.client;
+    wa.set_window_size(1280, 800).await.expect("resize");
+    wa.goto(&format!("http://{}/", server.addr))
+        .await
+        .expect("the root");
+    until(
+        wa,
+        "the board",
+        "Jungle.game.state() && document.querySelector('#board .cell[data-piece]')",
+    )
+    .await;
+    let signup = "return fetch('/api/account/signup', {method: 'POST', \
+        headers: {'Content-Type': 'application/json'}, \
+        body: JSON.stringify({username: 'Pia', password: 'correct horse battery'})}).then((r) => r.status)";
+    assert_eq!(eval::<u64>(wa, signup).await, 201);
+    let (id, shown) = browser_common::puzzles::solve_the_first_puzzle(wa).await;
+    let words = text_of(wa, "#puzzle-rating").await;
+    assert!(words.contains("your account"), "{words}");
+    shot(wa, "online-puzzle-account").await;
+    no_script_errors(wa).await;
+
+    // The server's figures, read with a session of the test's own.
+    let login = serde_json::json!({"username": "Pia", "password": "correct horse battery"});
+    let (status, head, _) = server.request("POST", "/api/account/login", &login.to_string(), &[]);
+    assert_eq!(status, 200);
+    let cookie = format!(
+        "jungle_session={}",
+        online_common::session_cookie(&head).expect("a session")
+    );
+    let (_, _, me) = server.request("GET", "/api/account/me", "", &[("Cookie", &cookie)]);
+    let puzzle = me["ratings"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["category"] == "puzzle"))
+        .unwrap_or_else(|| panic!("a puzzle rating: {me}"));
+    assert_eq!(puzzle["games"], 1, "{me}");
+    let rating = puzzle["rating"].as_f64().expect("a rating");
+    assert!(rating > 1500.0, "{me}");
+    assert_eq!(shown, rating.round(), "the page shows the server's rating");
+    let (_, _, asked) = server.request(
+        "GET",
+        &format!("/api/puzzles/next?id={id}"),
+        "",
+        &[("Cookie", &cookie)],
+    );
+    let shipped = jungle_app::puzzles::shipped()
+        .iter()
+        .find(|p| p.id == id)
+        .expect("a shipped puzzle");
+    assert!(
+        asked["puzzle"]["rating"].as_u64() < Some(u64::from(shipped.rating)),
+        "solved, the puzzle's rating falls: {asked}"
+    );
+}

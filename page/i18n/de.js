@@ -336,6 +336,7 @@ export default {
  "puzzle.difficulty.hard": "schwer",
  "puzzle.difficulty.veryHard": "sehr schwer",
  "puzzle.rating.value": "{rating} ±{deviation}",
+ "puzzle.rating.account": "{rating} ±{deviation} · dein Konto",
  "puzzle.rating.change": "{value} ({change})",
  "puzzle.streak.value": "{streak} (beste {best}, gelöst {solved}, nicht gelöst {failed})",
  "puzzle.about.value": "#{id} · {themes}",

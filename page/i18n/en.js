@@ -336,6 +336,7 @@ export default {
  "puzzle.difficulty.hard": "hard",
  "puzzle.difficulty.veryHard": "very hard",
  "puzzle.rating.value": "{rating} ±{deviation}",
+ "puzzle.rating.account": "{rating} ±{deviation} · your account",
  "puzzle.rating.change": "{value} ({change})",
  "puzzle.streak.value": "{streak} (best {best}, solved {solved}, failed {failed})",
  "puzzle.about.value": "#{id} · {themes}",

@@ -336,6 +336,7 @@ export default {
  "puzzle.difficulty.hard": "困難",
  "puzzle.difficulty.veryHard": "極難",
  "puzzle.rating.value": "{rating} ±{deviation}",
+ "puzzle.rating.account": "{rating} ±{deviation} · 你的帳號",
  "puzzle.rating.change": "{value}（{change}）",
  "puzzle.streak.value": "{streak}（最多 {best}，解對 {solved}，沒解出 {failed}）",
  "puzzle.about.value": "編號 {id} · {themes}",

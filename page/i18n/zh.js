@@ -336,6 +336,7 @@ export default {
  "puzzle.difficulty.hard": "困难",
  "puzzle.difficulty.veryHard": "极难",
  "puzzle.rating.value": "{rating} ±{deviation}",
+ "puzzle.rating.account": "{rating} ±{deviation} · 你的账号",
  "puzzle.rating.change": "{value}（{change}）",
  "puzzle.streak.value": "{streak}（最多 {best}，解对 {solved}，没解出 {failed}）",
  "puzzle.about.value": "编号 {id} · {themes}",

@@ -34,6 +34,26 @@ pub(crate) enum PuzzlesCommand {
     /// Mine games for puzzles in shards tracked by a manifest (docs/puzzles.md,
     /// "Mining"): play (or read) the games, find the candidates, verify them.
     Mine(MineArgs),
+    /// Write the ratings `jungle serve` learnt from people's puzzle attempts into a
+    /// puzzle file of the shipped format (docs/puzzles.md, "Ratings from people").
+    Ratings(RatingsArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct RatingsArgs {
+    /// `jungle serve`'s database: sqlite:FILE or postgres://…
+    #[arg(long, value_name = "URL")]
+    database: String,
+    /// The puzzle file to write (written as FILE.part, renamed when done).
+    #[arg(long, value_name = "FILE")]
+    out: String,
+    /// The puzzle file whose ratings are replaced (default: the shipped set built
+    /// into this program, the one `jungle serve` serves).
+    #[arg(long, value_name = "FILE")]
+    puzzles: Option<String>,
+    /// Only puzzles with at least this many rated attempts take the learnt rating.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i64).range(1..))]
+    min_attempts: i64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -332,6 +352,7 @@ pub(crate) fn run(cmd: PuzzlesCommand) -> i32 {
         PuzzlesCommand::Rate(args) => run_rate(&args),
         PuzzlesCommand::Prove(args) => run_prove(&args),
         PuzzlesCommand::Mine(args) => run_mine(&args),
+        PuzzlesCommand::Ratings(args) => run_ratings(&args),
     };
     match result {
         Ok(code) => code,
@@ -388,6 +409,32 @@ fn read_text(path: &str) -> Result<String, String> {
 
 fn read_puzzle_file(path: &str) -> Result<Vec<Puzzle>, String> {
     read_puzzles(&read_text(path)?).map_err(|e| format!("{}: {e}", quote(path)))
+}
+
+fn run_ratings(args: &RatingsArgs) -> Result<i32, String> {
+    let text = match &args.puzzles {
+        Some(path) => read_text(path)?,
+        None => jungle_app::puzzles::SHIPPED_TEXT.to_string(),
+    };
+    let name = args.puzzles.as_deref().unwrap_or("the shipped set");
+    let learnt: std::collections::HashMap<String, _> =
+        jungle_online::export::puzzle_ratings(&args.database)?
+            .into_iter()
+            .map(|r| (r.puzzle_id.clone(), r))
+            .collect();
+    let (lines, changed) = super::learnt::write_back(&text, &learnt, args.min_attempts)
+        .map_err(|e| format!("{}: {e}", quote(name)))?;
+    let mut out = PartFile::create(&args.out)?;
+    for line in &lines {
+        out.line(line)?;
+    }
+    out.finish()?;
+    eprintln!(
+        "{changed} puzzles of {} take the ratings learnt from people ({} learnt in all)",
+        quote(name),
+        learnt.len()
+    );
+    Ok(0)
 }
 
 fn run_games(args: &GamesArgs) -> Result<i32, String> {

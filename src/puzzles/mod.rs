@@ -6,12 +6,15 @@
 //! - `tables`: puzzles from positions of the endgame tables.
 //! - `select`: the shipped set chosen from candidate files.
 //! - `check`: a puzzle file replayed, and verified again.
+//! - `learnt`: the ratings `jungle serve` learnt from people, written back into a
+//!   puzzle file (`jungle puzzles ratings`).
 //! - `command`: the command line.
 
 pub mod check;
 pub mod command;
 pub mod database;
 pub mod games;
+pub mod learnt;
 pub mod mine;
 pub mod select;
 pub mod tables;

@@ -19,6 +19,24 @@ async fn rating_and_streak(client: &Client) -> (f64, u32) {
     .await
 }
 
+/// Opens the Puzzles mode by its button.
+async fn click_puzzles(client: &Client) {
+    css(client, "[data-open=\"puzzles\"]")
+        .await
+        .click()
+        .await
+        .expect("opens the puzzles");
+}
+
+/// Opens the Puzzles mode and solves the first puzzle offered by clicking its moves;
+/// returns its id and the rating the page shows then (`data-puzzle-rating`).
+pub async fn solve_the_first_puzzle(client: &Client) -> (String, f64) {
+    click_puzzles(client).await;
+    let (id, solution, before) = puzzle_ready(client, None).await;
+    solve(client, &solution, before).await;
+    (id, rating_and_streak(client).await.0)
+}
+
 /// Waits for a puzzle set up on the board (a new one when `previous` is given).
 pub(super) async fn puzzle_ready(
     client: &Client,
@@ -136,11 +154,7 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
     // A browser profile of its own: a person new to puzzles.
     client.goto(url).await.expect("page loads");
     css(client, "#board .cell[data-sq=\"g3\"][data-piece=\"R\"]").await;
-    css(client, "[data-open=\"puzzles\"]")
-        .await
-        .click()
-        .await
-        .expect("opens the puzzles");
+    click_puzzles(client).await;
     let (id, solution, before) = puzzle_ready(client, None).await;
     let (rating, streak) = rating_and_streak(client).await;
     assert_eq!((rating, streak), (1500.0, 0), "a new person");

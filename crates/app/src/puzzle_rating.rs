@@ -1,11 +1,12 @@
 //! The person's puzzle rating: Glicko-2 (Mark Glickman, "Example of the Glicko-2
 //! system", 2013), one rating period per puzzle, the puzzle being the opponent at its
 //! rating with a fixed deviation. The page keeps the rating in the browser as JSON.
+//! The figures are the project's one Glicko-2 (crates/glicko2) with the page's
+//! constants (`SYSTEM`); only the names of the JSON are this file's.
 
+use jungle_glicko2::{Outcome, System};
 use serde::{Deserialize, Serialize};
 
-/// Glicko-2's scale factor between the Glicko scale and its own.
-const SCALE: f64 = 173.7178;
 /// The rating everyone starts at.
 pub const START: Rating = Rating {
     rating: 1500.0,
@@ -22,10 +23,20 @@ pub const MAX_DEVIATION: f64 = 350.0;
 /// The deviation given to every shipped puzzle's rating (its calibration is an
 /// estimate, not a measurement against people).
 pub const PUZZLE_DEVIATION: f64 = 100.0;
-/// Convergence of the volatility's iteration.
-const EPSILON: f64 = 0.000_001;
 
-/// A Glicko-2 rating on the Glicko scale.
+/// The page's constants for the project's one Glicko-2 (crates/glicko2): no bounds
+/// on the rating or the volatility, the deviation within `MIN_DEVIATION`–`MAX_DEVIATION`.
+pub const SYSTEM: System = System {
+    start: glicko(START),
+    tau: TAU,
+    min_rd: MIN_DEVIATION,
+    max_rd: MAX_DEVIATION,
+    max_volatility: f64::MAX,
+    min_rating: f64::MIN,
+    max_rating: f64::MAX,
+};
+
+/// A Glicko-2 rating on the Glicko scale, as the page keeps it (its JSON's names).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     pub rating: f64,
@@ -48,50 +59,31 @@ pub struct RatedResult {
     pub score: f64,
 }
 
-fn g(phi: f64) -> f64 {
-    1.0 / (1.0 + 3.0 * phi * phi / (std::f64::consts::PI * std::f64::consts::PI)).sqrt()
-}
-
-fn expected(mu: f64, mu_j: f64, phi_j: f64) -> f64 {
-    1.0 / (1.0 + (-g(phi_j) * (mu - mu_j)).exp())
+const fn glicko(r: Rating) -> jungle_glicko2::Rating {
+    jungle_glicko2::Rating {
+        rating: r.rating,
+        rd: r.deviation,
+        vol: r.volatility,
+    }
 }
 
 impl Rating {
     /// The rating after one rating period with `games`, with the system constant
-    /// `tau` (Glickman's steps 1–8; no games: only the deviation grows).
+    /// `tau` (Glickman's steps 1–8; no games: only the deviation grows), the
+    /// deviation within `MIN_DEVIATION`–`MAX_DEVIATION`.
     pub fn updated(self, games: &[RatedResult], tau: f64) -> Rating {
-        let mu = (self.rating - 1500.0) / SCALE;
-        let phi = self.deviation / SCALE;
-        let sigma = self.volatility;
-        if games.is_empty() {
-            let phi_star = (phi * phi + sigma * sigma).sqrt();
-            return Rating {
-                deviation: phi_star * SCALE,
-                ..self
-            };
-        }
-        // Steps 3 and 4: the estimated variance and improvement.
-        let mut inv_v = 0.0;
-        let mut sum = 0.0;
-        for game in games {
-            let mu_j = (game.opponent.rating - 1500.0) / SCALE;
-            let phi_j = game.opponent.deviation / SCALE;
-            let e = expected(mu, mu_j, phi_j);
-            inv_v += g(phi_j).powi(2) * e * (1.0 - e);
-            sum += g(phi_j) * (game.score - e);
-        }
-        let v = 1.0 / inv_v;
-        let delta = v * sum;
-        // Step 5: the new volatility (the Illinois algorithm).
-        let sigma_new = new_volatility(delta, phi, v, sigma, tau);
-        // Steps 6 to 8.
-        let phi_star = (phi * phi + sigma_new * sigma_new).sqrt();
-        let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
-        let mu_new = mu + phi_new * phi_new * sum;
+        let games: Vec<Outcome> = games
+            .iter()
+            .map(|g| Outcome {
+                opponent: glicko(g.opponent),
+                score: g.score,
+            })
+            .collect();
+        let r = System { tau, ..SYSTEM }.update(glicko(self), &games, 1.0);
         Rating {
-            rating: mu_new * SCALE + 1500.0,
-            deviation: phi_new * SCALE,
-            volatility: sigma_new,
+            rating: r.rating,
+            deviation: r.rd,
+            volatility: r.vol,
         }
     }
 
@@ -107,47 +99,8 @@ impl Rating {
             },
             score: if solved { 1.0 } else { 0.0 },
         };
-        let mut r = self.updated(&[game], TAU);
-        r.deviation = r.deviation.clamp(MIN_DEVIATION, MAX_DEVIATION);
-        r
+        self.updated(&[game], TAU)
     }
-}
-
-/// Glickman's step 5: σ' from Δ, φ, v, σ and τ.
-fn new_volatility(delta: f64, phi: f64, v: f64, sigma: f64, tau: f64) -> f64 {
-    let a = (sigma * sigma).ln();
-    let f = |x: f64| {
-        let ex = x.exp();
-        let d = phi * phi + v + ex;
-        ex * (delta * delta - phi * phi - v - ex) / (2.0 * d * d) - (x - a) / (tau * tau)
-    };
-    let mut big_a = a;
-    let mut big_b = if delta * delta > phi * phi + v {
-        (delta * delta - phi * phi - v).ln()
-    } else {
-        let mut k = 1.0;
-        while f(a - k * tau) < 0.0 && k < 1000.0 {
-            k += 1.0;
-        }
-        a - k * tau
-    };
-    let mut f_a = f(big_a);
-    let mut f_b = f(big_b);
-    let mut rounds = 0;
-    while (big_b - big_a).abs() > EPSILON && rounds < 1000 {
-        let c = big_a + (big_a - big_b) * f_a / (f_b - f_a);
-        let f_c = f(c);
-        if f_c * f_b <= 0.0 {
-            big_a = big_b;
-            f_a = f_b;
-        } else {
-            f_a /= 2.0;
-        }
-        big_b = c;
-        f_b = f_c;
-        rounds += 1;
-    }
-    (big_a / 2.0).exp()
 }
 
 #[cfg(test)]
@@ -216,5 +169,33 @@ mod tests {
         assert!(r.deviation >= MIN_DEVIATION && r.deviation < 100.0, "{r:?}");
         let json = serde_json::to_string(&r).expect("serialises");
         assert_eq!(serde_json::from_str::<Rating>(&json).expect("reads"), r);
+    }
+
+    /// The figures of the page's rating before it used the shared Glicko-2 (the
+    /// board app's own copy, up to commit d234df2): the same to 1e-9.
+    #[test]
+    fn the_figures_are_those_of_the_page_before() {
+        let expected = [
+            (1572.4857942129968, 285.8810786337368, 0.05999903453084911),
+            (1502.313053466825, 239.48690603525688, 0.05999784487262816),
+            (1611.664934764316, 200.28673833250946, 0.05999717993108109),
+            (1615.9234999606474, 198.24761587256714, 0.05999695254598195),
+            (1613.0790633591066, 196.98702820192284, 0.05999679551636065),
+            (1672.0326959630313, 175.29138332187426, 0.05999552854099085),
+            (1711.9519417527044, 161.16347307768703, 0.05999412849462005),
+            (1569.8266550036592, 161.2567822431034, 0.06000618080198153),
+        ];
+        let puzzles = [1200.0, 1800.0, 1500.0, 900.0, 2400.0, 1500.0, 1500.0, 700.0];
+        let mut r = START;
+        for (i, (p, want)) in puzzles.iter().zip(expected).enumerate() {
+            r = r.after_puzzle(*p, i % 3 != 1);
+            let got = (r.rating, r.deviation, r.volatility);
+            assert!(
+                (got.0 - want.0).abs() < 1e-9
+                    && (got.1 - want.1).abs() < 1e-9
+                    && (got.2 - want.2).abs() < 1e-12,
+                "puzzle {i}: {got:?} {want:?}"
+            );
+        }
     }
 }

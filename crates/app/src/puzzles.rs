@@ -152,22 +152,27 @@ pub fn answer(request: &PuzzleRequest) -> Result<serde_json::Value, Refusal> {
         Some(p) => Some(puzzle_json(p)),
         None => progress.next(set, theme, request.seed).map(puzzle_json),
     };
-    let themes: Vec<serde_json::Value> = Theme::ALL
-        .iter()
-        .map(|&t| json!({"name": t.name(), "count": set.iter().filter(|p| p.has(t)).count()}))
-        .filter(|v| v["count"].as_u64() != Some(0))
-        .collect();
     Ok(json!({
         "progress": progress,
         "change": change,
         "puzzle": next,
-        "themes": themes,
+        "themes": themes_json(set),
         "total": set.len(),
     }))
 }
 
-/// A puzzle as the page reads it.
-fn puzzle_json(p: &Puzzle) -> serde_json::Value {
+/// The themes of a set that some puzzle has, with their counts, as the page reads
+/// them (`[{name, count}]`).
+pub fn themes_json(set: &[Puzzle]) -> Vec<serde_json::Value> {
+    Theme::ALL
+        .iter()
+        .map(|&t| json!({"name": t.name(), "count": set.iter().filter(|p| p.has(t)).count()}))
+        .filter(|v| v["count"].as_u64() != Some(0))
+        .collect()
+}
+
+/// A puzzle as the page reads it (`jungle serve`'s puzzle requests too).
+pub fn puzzle_json(p: &Puzzle) -> serde_json::Value {
     let moves = |ms: &[jungle_core::board::Move]| -> Vec<String> {
         ms.iter().map(|m| m.to_string()).collect()
     };

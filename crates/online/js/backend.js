@@ -149,6 +149,9 @@ export const backend = (() => {
       return a;
     }
     if (action === "online.lobby") return api("GET", "/api/lobby");
+    // A logged-in player's puzzles (docs/puzzles.md, "Ratings from people").
+    if (action === "online.puzzleNext") return api("GET", "/api/puzzles/next?" + new URLSearchParams(body || {}));
+    if (action === "online.puzzleAttempt") return api("POST", "/api/puzzles/attempt", body);
     if (action === "online.mine") {
       const tokens = seatTokens();
       if (tokens.length === 0) return answer(200, { games: [] });

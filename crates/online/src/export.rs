@@ -1,8 +1,9 @@
 //! The finished games of a database, for programs that read them (`jungle puzzles
-//! mine --database`): each game's rules, moves and result, oldest first.
+//! mine --database`): each game's rules, moves and result, oldest first; and the
+//! puzzles' ratings learnt from people (`jungle puzzles ratings`).
 
 use crate::model::GameState;
-use crate::store::Store;
+use crate::store::{PuzzleRatingRow, Store};
 use jungle_core::game::Rules;
 
 /// A finished game as its log tells it.
@@ -22,10 +23,7 @@ pub struct FinishedGame {
 /// Every finished game of the database at `url` (`sqlite:FILE` or `postgres://…`),
 /// oldest first. Blocks while it reads.
 pub fn finished_games(url: &str) -> Result<Vec<FinishedGame>, String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the database reader: {e}"))?;
+    let runtime = reader()?;
     runtime.block_on(async {
         let store = Store::open(url, "export").await?;
         let ids = store.finished().await.map_err(|e| e.to_string())?;
@@ -44,6 +42,24 @@ pub fn finished_games(url: &str) -> Result<Vec<FinishedGame>, String> {
             });
         }
         Ok(out)
+    })
+}
+
+/// The runtime a blocking read of the database runs on.
+fn reader() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the database reader: {e}"))
+}
+
+/// The puzzles' ratings learnt by the database at `url` (`jungle puzzles ratings`),
+/// by puzzle id. Blocks while it reads.
+pub fn puzzle_ratings(url: &str) -> Result<Vec<PuzzleRatingRow>, String> {
+    let runtime = reader()?;
+    runtime.block_on(async {
+        let store = Store::open(url, "export").await?;
+        store.puzzle_ratings().await.map_err(|e| e.to_string())
     })
 }
 

@@ -362,8 +362,8 @@ impl Hub {
                 .rating_in(me, &c.key())
                 .await
                 .map_err(|e| Refusal::new("database", e.to_string()))?
-                .map_or(crate::glicko2::DEFAULT_RATING, |r| r.rating.rating),
-            None => crate::glicko2::DEFAULT_RATING,
+                .map_or(jungle_glicko2::DEFAULT_RATING, |r| r.rating.rating),
+            None => jungle_glicko2::DEFAULT_RATING,
         };
         let rounded = rating.round() as i64;
         if rounded < range.0 || rounded > range.1 {

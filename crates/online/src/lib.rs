@@ -8,18 +8,21 @@
 //! `store` the database (and `notify` what its nodes tell each other), `hub` the games
 //! in memory, `server` the HTTP and websocket front; `export` reads the finished games
 //! back (`jungle puzzles mine --database`). Players (docs/accounts.md): `accounts` the
-//! names, passwords and rating categories, `glicko2` the ratings, `sessions` the
-//! account requests and the session cookie.
+//! names, passwords and rating categories (the ratings are crates/glicko2's), `sessions`
+//! the account requests and the session cookie; `puzzles` the logged-in players'
+//! puzzle attempts and the next puzzle near their puzzle rating; `requests_fuzz` the
+//! fuzz target's exercise of the account and rating requests.
 
 pub mod accounts;
 pub mod clock;
 pub mod export;
-pub mod glicko2;
 pub mod hub;
 pub mod messages;
 pub mod model;
 pub mod notify;
 pub mod players;
+pub mod puzzles;
+pub mod requests_fuzz;
 pub mod server;
 pub mod sessions;
 pub mod store;

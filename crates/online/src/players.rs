@@ -5,7 +5,6 @@
 //! the claim is public and read-only.
 
 use crate::accounts::{self, Category};
-use crate::glicko2::PROVISIONAL_RD;
 use crate::model::{GameState, Side};
 use crate::now_ms;
 use crate::server::{Answer, ApiError, App};
@@ -16,6 +15,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
+use jungle_glicko2::PROVISIONAL_RD;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -377,14 +377,14 @@ pub const MAX_RANGE: u32 = 1000;
 /// has none, or the rules have no category).
 async fn rating_for(app: &App, user: &str, rules: &str, tc: &str) -> Result<f64, ApiError> {
     let Some(cat) = Category::of_texts(rules, tc) else {
-        return Ok(crate::glicko2::DEFAULT_RATING);
+        return Ok(jungle_glicko2::DEFAULT_RATING);
     };
     Ok(app
         .hub
         .store
         .rating_in(user, &cat.key())
         .await?
-        .map_or(crate::glicko2::DEFAULT_RATING, |r| r.rating.rating))
+        .map_or(jungle_glicko2::DEFAULT_RATING, |r| r.rating.rating))
 }
 
 /// A challenge's rating range from what its creator asked (`range`: plus or minus
@@ -449,7 +449,7 @@ pub async fn challenger(app: &App, row: &GameRow) -> Result<Option<PlayerTag>, A
             .await?
             .map(|r| r.rating.after_idle_ms(now_ms() - r.updated_at))
             .unwrap_or_default(),
-        None => crate::glicko2::Rating::default(),
+        None => jungle_glicko2::Rating::default(),
     };
     Ok(Some(PlayerTag {
         username: user.username,

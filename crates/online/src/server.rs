@@ -934,6 +934,8 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/leaderboard/{category}", get(players::leaderboard))
         .route("/api/account/token", post(sessions::api_token))
         .route("/api/account/bot", post(sessions::become_bot))
+        .route("/api/puzzles/attempt", post(crate::puzzles::attempt))
+        .route("/api/puzzles/next", get(crate::puzzles::next))
         .route("/api/tablebase", get(tablebase))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
         .layer(middleware::from_fn(same_site))

@@ -4,7 +4,6 @@
 //! bits) and keeps only its SHA-256; no password or token is ever logged.
 
 use crate::accounts::{self, Invalid};
-use crate::glicko2::Rating;
 use crate::server::{Answer, ApiError, App};
 use crate::store::{AppendError, UserRow};
 use crate::{new_token, now_ms, same_secret, token_hash, token_ok};
@@ -13,6 +12,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
+use jungle_glicko2::Rating;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -152,19 +152,19 @@ async fn verify(password: String, hash: Option<String>) -> Result<bool, ApiError
 
 #[derive(Deserialize)]
 pub struct Credentials {
-    username: String,
-    password: String,
+    pub(crate) username: String,
+    pub(crate) password: String,
 }
 
 #[derive(Deserialize)]
 pub struct PasswordReq {
-    old: String,
-    new: String,
+    pub(crate) old: String,
+    pub(crate) new: String,
 }
 
 #[derive(Deserialize)]
 pub struct DeleteReq {
-    password: String,
+    pub(crate) password: String,
 }
 
 /// An account as its owner sees it.
@@ -189,7 +189,7 @@ pub(crate) struct RatingBody {
     shown: String,
 }
 
-fn rating_body(category: String, r: Rating, games: i64) -> RatingBody {
+pub(crate) fn rating_body(category: String, r: Rating, games: i64) -> RatingBody {
     RatingBody {
         category,
         rating: r.rating,

@@ -6,9 +6,9 @@
 //! created on start and migrated by the versions in `schema_migrations`.
 
 use crate::accounts::Category;
-use crate::glicko2::{self, Rating};
 use crate::model::{Event, Side, Stored};
 use crate::notify::{Notice, CHANNEL};
+use jungle_glicko2::{self as glicko2, Rating};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
 
@@ -24,7 +24,8 @@ pub enum Kind {
 /// game's log keeps its text, which `clock::stored_tc` reads). 3: accounts, sessions,
 /// ratings and their history, and each game's accounts and whether it is rated
 /// (docs/accounts.md). 4: a challenge's rating range (docs/accounts.md, "Pairing by
-/// rating").
+/// rating"). 5: the puzzles' ratings learnt from people and every logged-in attempt at a
+/// puzzle, at most one of each account's per puzzle rated (docs/puzzles.md).
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE games (
@@ -109,6 +110,29 @@ CREATE INDEX games_blue_user ON games (blue_user)
 ALTER TABLE games ADD COLUMN rating_min BIGINT;
 ALTER TABLE games ADD COLUMN rating_max BIGINT
 ",
+    "
+CREATE TABLE puzzle_ratings (
+    puzzle_id TEXT PRIMARY KEY,
+    rating DOUBLE PRECISION NOT NULL,
+    rd DOUBLE PRECISION NOT NULL,
+    vol DOUBLE PRECISION NOT NULL,
+    attempts BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+CREATE TABLE puzzle_attempts (
+    user_id TEXT NOT NULL REFERENCES users (id),
+    puzzle_id TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    solved BIGINT NOT NULL,
+    rated BIGINT NOT NULL,
+    player_before DOUBLE PRECISION NOT NULL,
+    player_after DOUBLE PRECISION NOT NULL,
+    puzzle_before DOUBLE PRECISION NOT NULL,
+    puzzle_after DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX puzzle_attempts_user ON puzzle_attempts (user_id, puzzle_id);
+CREATE UNIQUE INDEX puzzle_attempts_rated ON puzzle_attempts (user_id, puzzle_id) WHERE rated = 1
+",
 ];
 
 /// Why an append failed.
@@ -180,7 +204,7 @@ pub struct UserRow {
 }
 
 /// One category's rating of an account.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RatingRow {
     pub category: String,
     pub rating: Rating,
@@ -200,6 +224,8 @@ pub struct HistoryRow {
 
 const GAME_COLUMNS: &str =
     "id, created_at, rules, tc, red_hash, blue_hash, lobby, status, rated, red_user, blue_user, rating_min, rating_max";
+/// An account's rating in one category (`$1` the account, `$2` the category).
+const RATING_OF: &str = "SELECT category, rating, rd, vol, games, updated_at FROM ratings WHERE user_id = $1 AND category = $2";
 const USER_COLUMNS: &str = "id, username, password_hash, created_at, deleted, is_bot";
 
 /// The connection pool and the database's kind.
@@ -852,14 +878,11 @@ impl Store {
         user_id: &str,
         category: &str,
     ) -> Result<Option<RatingRow>, sqlx::Error> {
-        let row = sqlx::query(
-            "SELECT category, rating, rd, vol, games, updated_at FROM ratings \
-             WHERE user_id = $1 AND category = $2",
-        )
-        .bind(user_id)
-        .bind(category)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(RATING_OF)
+            .bind(user_id)
+            .bind(category)
+            .fetch_optional(&self.pool)
+            .await?;
         row.as_ref().map(read_rating).transpose()
     }
 
@@ -952,6 +975,292 @@ impl Store {
     }
 }
 
+/// The category of an account's puzzle rating in `ratings` (beside the games'
+/// `RULES.SPEED` ones).
+pub const PUZZLE_CATEGORY: &str = "puzzle";
+
+/// A puzzle's rating learnt from people, and its rated attempts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleRatingRow {
+    pub puzzle_id: String,
+    pub rating: Rating,
+    pub attempts: i64,
+}
+
+/// What an attempt at a puzzle did: whether it was rated (an account's first at the
+/// puzzle), and the player's and the puzzle's ratings before and after it (the same
+/// when not rated).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleAttempt {
+    pub rated: bool,
+    /// Stored in `puzzle_attempts` (not beyond `ATTEMPTS_KEPT` of an account's at one
+    /// puzzle).
+    pub recorded: bool,
+    pub player_before: Rating,
+    pub player: RatingRow,
+    pub puzzle_before: Rating,
+    pub puzzle: PuzzleRatingRow,
+}
+
+/// An attempt of `user_id` at `puzzle_id` (whose rating starts at `start` when nobody
+/// has tried it yet), solved or not, at `at`.
+#[derive(Clone, Copy, Debug)]
+pub struct NewAttempt<'a> {
+    pub user_id: &'a str,
+    pub puzzle_id: &'a str,
+    pub start: Rating,
+    pub solved: bool,
+    pub at: i64,
+}
+
+/// An account's attempts at one puzzle kept in `puzzle_attempts`: later ones (all
+/// casual) are answered but not stored, so that no account can grow the table
+/// without bound by sending one attempt again and again.
+pub const ATTEMPTS_KEPT: i64 = 20;
+
+/// How many times an attempt is tried when another transaction stored first (an
+/// attempt of the same account at the same puzzle, which makes this one casual; or on
+/// SQLite any write after this one's first read), a few milliseconds apart.
+const ATTEMPT_TRIES: u64 = 10;
+
+/// The puzzles' ratings (docs/puzzles.md, "Ratings from people").
+impl Store {
+    /// Stores an attempt: the account's first attempt at the
+    /// puzzle is rated, the player's puzzle rating and the puzzle's updated by
+    /// Glicko-2 in the same transaction as the attempt; a later one is recorded
+    /// casual. A unique index lets at most one attempt per account and puzzle be
+    /// rated, whatever requests race.
+    pub async fn puzzle_attempt(&self, a: &NewAttempt<'_>) -> Result<PuzzleAttempt, sqlx::Error> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match self.try_puzzle_attempt(a).await {
+                Err(e) if tries < ATTEMPT_TRIES && lost_a_race(&e) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(tries * 5)).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn try_puzzle_attempt(&self, a: &NewAttempt<'_>) -> Result<PuzzleAttempt, sqlx::Error> {
+        let NewAttempt {
+            user_id,
+            puzzle_id,
+            start,
+            solved,
+            at,
+        } = *a;
+        let mut tx = self.pool.begin().await?;
+        let earlier = sqlx::query(
+            "SELECT COUNT(*), COALESCE(MAX(rated), 0) FROM puzzle_attempts WHERE user_id = $1 AND puzzle_id = $2",
+        )
+        .bind(user_id)
+        .bind(puzzle_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let rated = earlier.try_get::<i64, _>(1)? == 0;
+        let recorded = earlier.try_get::<i64, _>(0)? < ATTEMPTS_KEPT;
+        let player = sqlx::query(RATING_OF)
+            .bind(user_id)
+            .bind(PUZZLE_CATEGORY)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|r| read_rating(&r))
+            .transpose()?
+            .unwrap_or(RatingRow {
+                category: PUZZLE_CATEGORY.into(),
+                rating: Rating::default(),
+                games: 0,
+                updated_at: at,
+            });
+        let puzzle = puzzle_rating_in(&mut tx, puzzle_id)
+            .await?
+            .unwrap_or(PuzzleRatingRow {
+                puzzle_id: puzzle_id.into(),
+                rating: start,
+                attempts: 0,
+            });
+        let (player_before, puzzle_before) = (player.rating, puzzle.rating);
+        let (player, puzzle) = if rated {
+            let (p, z) = glicko2::game(
+                player_before,
+                at - player.updated_at,
+                puzzle_before,
+                0,
+                if solved { 1.0 } else { 0.0 },
+            );
+            (
+                RatingRow {
+                    rating: p,
+                    games: player.games + 1,
+                    updated_at: at,
+                    ..player
+                },
+                PuzzleRatingRow {
+                    rating: z,
+                    attempts: puzzle.attempts + 1,
+                    ..puzzle
+                },
+            )
+        } else {
+            (player, puzzle)
+        };
+        if rated {
+            store_rating(&mut tx, user_id, &player).await?;
+            store_puzzle_rating(&mut tx, &puzzle, at).await?;
+        }
+        if recorded {
+            sqlx::query(
+                "INSERT INTO puzzle_attempts (user_id, puzzle_id, at, solved, rated, player_before, player_after, puzzle_before, puzzle_after) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(user_id)
+            .bind(puzzle_id)
+            .bind(at)
+            .bind(i64::from(solved))
+            .bind(i64::from(rated))
+            .bind(player_before.rating)
+            .bind(player.rating.rating)
+            .bind(puzzle_before.rating)
+            .bind(puzzle.rating.rating)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(PuzzleAttempt {
+            rated,
+            recorded,
+            player_before,
+            player,
+            puzzle_before,
+            puzzle,
+        })
+    }
+
+    /// Every puzzle's rating learnt so far, by id.
+    pub async fn puzzle_ratings(&self) -> Result<Vec<PuzzleRatingRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT puzzle_id, rating, rd, vol, attempts FROM puzzle_ratings ORDER BY puzzle_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_puzzle_rating).collect()
+    }
+
+    /// The puzzles an account has attempted (logged in), each once.
+    pub async fn puzzles_attempted(&self, user_id: &str) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query("SELECT DISTINCT puzzle_id FROM puzzle_attempts WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| r.try_get(0)).collect()
+    }
+
+    /// An account's rating in one category, if it has one.
+    pub async fn rating(
+        &self,
+        user_id: &str,
+        category: &str,
+    ) -> Result<Option<RatingRow>, sqlx::Error> {
+        let row = sqlx::query(RATING_OF)
+            .bind(user_id)
+            .bind(category)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| read_rating(&r)).transpose()
+    }
+}
+
+/// Whether a transaction failed because another one stored first: a unique index
+/// (PostgreSQL, SQLite) or SQLite's busy snapshot.
+fn lost_a_race(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .is_some_and(|d| d.is_unique_violation() || d.message().contains("database is locked"))
+}
+
+async fn puzzle_rating_in(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    puzzle_id: &str,
+) -> Result<Option<PuzzleRatingRow>, sqlx::Error> {
+    sqlx::query(
+        "SELECT puzzle_id, rating, rd, vol, attempts FROM puzzle_ratings WHERE puzzle_id = $1",
+    )
+    .bind(puzzle_id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .map(|r| read_puzzle_rating(&r))
+    .transpose()
+}
+
+fn read_puzzle_rating(r: &AnyRow) -> Result<PuzzleRatingRow, sqlx::Error> {
+    Ok(PuzzleRatingRow {
+        puzzle_id: r.try_get(0)?,
+        rating: read_glicko(r)?,
+        attempts: r.try_get(4)?,
+    })
+}
+
+/// A row's rating, RD and volatility (its columns 1 to 3).
+fn read_glicko(r: &AnyRow) -> Result<Rating, sqlx::Error> {
+    Ok(Rating {
+        rating: r.try_get(1)?,
+        rd: r.try_get(2)?,
+        vol: r.try_get(3)?,
+    })
+}
+
+async fn store_puzzle_rating(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    p: &PuzzleRatingRow,
+    at: i64,
+) -> Result<(), sqlx::Error> {
+    let sql = "INSERT INTO puzzle_ratings (puzzle_id, rating, rd, vol, attempts, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (puzzle_id) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, \
+         vol = excluded.vol, attempts = excluded.attempts, updated_at = excluded.updated_at";
+    upsert_rating(tx, sql, &[&p.puzzle_id], p.rating, p.attempts, at).await
+}
+
+/// Stores an account's rating in its row's category (inserted or replaced).
+async fn store_rating(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    user_id: &str,
+    r: &RatingRow,
+) -> Result<(), sqlx::Error> {
+    let sql = "INSERT INTO ratings (user_id, category, rating, rd, vol, games, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+         ON CONFLICT (user_id, category) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, \
+         vol = excluded.vol, games = excluded.games, updated_at = excluded.updated_at";
+    let keys = [user_id, r.category.as_str()];
+    upsert_rating(tx, sql, &keys, r.rating, r.games, r.updated_at).await
+}
+
+/// Runs `sql`, an insert or update of a rating row, with the row's key (`keys`), then
+/// its rating, RD and volatility, its count and its time.
+async fn upsert_rating(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    sql: &str,
+    keys: &[&str],
+    r: Rating,
+    count: i64,
+    at: i64,
+) -> Result<(), sqlx::Error> {
+    let mut query = sqlx::query(sql);
+    for &key in keys {
+        query = query.bind(key);
+    }
+    query
+        .bind(r.rating)
+        .bind(r.rd)
+        .bind(r.vol)
+        .bind(count)
+        .bind(at)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// Rates a rated game that ends (red's score `score`) inside its end's transaction:
 /// nothing if it is not rated or was rated already (`rated_done`, set here), else
 /// both accounts' ratings in the game's category and a history row each (unique per
@@ -988,13 +1297,11 @@ async fn rate(
     let key = category.key();
     let mut before = Vec::new();
     for user in [&red, &blue] {
-        let row = sqlx::query(
-            "SELECT category, rating, rd, vol, games, updated_at FROM ratings WHERE user_id = $1 AND category = $2",
-        )
-        .bind(user)
-        .bind(&key)
-        .fetch_optional(&mut **tx)
-        .await?;
+        let row = sqlx::query(RATING_OF)
+            .bind(user)
+            .bind(&key)
+            .fetch_optional(&mut **tx)
+            .await?;
         before.push(match row {
             Some(r) => read_rating(&r)?,
             None => RatingRow {
@@ -1014,21 +1321,13 @@ async fn rate(
         score,
     );
     for (user, old, new) in [(&red, r, red_after), (&blue, b, blue_after)] {
-        sqlx::query(
-            "INSERT INTO ratings (user_id, category, rating, rd, vol, games, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) \
-             ON CONFLICT (user_id, category) DO UPDATE SET rating = excluded.rating, rd = excluded.rd, \
-             vol = excluded.vol, games = excluded.games, updated_at = excluded.updated_at",
-        )
-        .bind(user)
-        .bind(&key)
-        .bind(new.rating)
-        .bind(new.rd)
-        .bind(new.vol)
-        .bind(old.games + 1)
-        .bind(at)
-        .execute(&mut **tx)
-        .await?;
+        let row = RatingRow {
+            category: key.clone(),
+            rating: new,
+            games: old.games + 1,
+            updated_at: at,
+        };
+        store_rating(tx, user, &row).await?;
         sqlx::query(
             "INSERT INTO rating_history (user_id, category, game_id, rating_before, rd_before, rating_after, rd_after, at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -1061,11 +1360,7 @@ fn read_user(r: &AnyRow) -> Result<UserRow, sqlx::Error> {
 fn read_rating(r: &AnyRow) -> Result<RatingRow, sqlx::Error> {
     Ok(RatingRow {
         category: r.try_get(0)?,
-        rating: Rating {
-            rating: r.try_get(1)?,
-            rd: r.try_get(2)?,
-            vol: r.try_get(3)?,
-        },
+        rating: read_glicko(r)?,
         games: r.try_get(4)?,
         updated_at: r.try_get(5)?,
     })

@@ -1,8 +1,14 @@
-//! Glicko-2 (Mark Glickman, "Example of the Glicko-2 system", 2013), with lichess's
-//! constants: a new player is 1500 with a deviation (RD) of 500 and a volatility of
-//! 0.09, τ is 0.75, an RD over 110 is shown provisional ("1500?"), the RD stays in
-//! 45–500, the volatility at most 0.1 and the rating in 400–4000. docs/accounts.md
-//! says how the server uses it.
+//! Glicko-2 (Mark Glickman, "Example of the Glicko-2 system", 2013): the project's one
+//! implementation, used by the online server for its players' ratings and its
+//! puzzles' (docs/accounts.md, docs/puzzles.md) and by the board app for the page's
+//! local puzzle rating (crates/app/src/puzzle_rating.rs). No I/O and no dependencies,
+//! so that the WebAssembly build of the board uses it as the server does.
+//!
+//! The constants are a `System`. `LICHESS`, the server's: a new player is 1500 with a
+//! deviation (RD) of 500 and a volatility of 0.09, τ is 0.75, an RD over 110 is shown
+//! provisional ("1500?"), the RD stays in 45–500, the volatility at most 0.1 and the
+//! rating in 400–4000. The page's local puzzle rating has its own (`System` values in
+//! the board app).
 //!
 //! The paper rates a whole rating period at once; an online server rates each game
 //! as it ends, as lichess does: one game is a period of one result, and the time
@@ -12,6 +18,9 @@
 
 /// The scale between the Glicko and the Glicko-2 figures (the paper's 173.7178).
 pub const SCALE: f64 = 173.7178;
+/// The rating at μ = 0 on the Glicko-2 scale (the paper's 1500), whatever a system's
+/// new players start at.
+const CENTRE: f64 = 1500.0;
 pub const DEFAULT_RATING: f64 = 1500.0;
 pub const DEFAULT_RD: f64 = 500.0;
 pub const DEFAULT_VOLATILITY: f64 = 0.09;
@@ -36,6 +45,35 @@ pub const MAX_ITERATIONS: usize = 1000;
 
 const MS_PER_DAY: f64 = 86_400_000.0;
 
+/// A system's constants: where a new rating starts, τ, and the bounds every result
+/// is kept within (inputs outside them are read as the nearest figure inside).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct System {
+    /// A new player's rating.
+    pub start: Rating,
+    pub tau: f64,
+    pub min_rd: f64,
+    pub max_rd: f64,
+    pub max_volatility: f64,
+    pub min_rating: f64,
+    pub max_rating: f64,
+}
+
+/// lichess's constants: the online server's players and puzzles.
+pub const LICHESS: System = System {
+    start: Rating {
+        rating: DEFAULT_RATING,
+        rd: DEFAULT_RD,
+        vol: DEFAULT_VOLATILITY,
+    },
+    tau: TAU,
+    min_rd: MIN_RD,
+    max_rd: MAX_RD,
+    max_volatility: MAX_VOLATILITY,
+    min_rating: MIN_RATING,
+    max_rating: MAX_RATING,
+};
+
 /// A rating on the Glicko scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rating {
@@ -45,12 +83,9 @@ pub struct Rating {
 }
 
 impl Default for Rating {
+    /// A new player's rating under `LICHESS`.
     fn default() -> Rating {
-        Rating {
-            rating: DEFAULT_RATING,
-            rd: DEFAULT_RD,
-            vol: DEFAULT_VOLATILITY,
-        }
+        LICHESS.start
     }
 }
 
@@ -78,45 +113,67 @@ impl Rating {
 
     /// μ and φ, the Glicko-2 scale (step 2).
     fn mu_phi(&self) -> (f64, f64) {
-        ((self.rating - DEFAULT_RATING) / SCALE, self.rd / SCALE)
+        ((self.rating - CENTRE) / SCALE, self.rd / SCALE)
     }
 
     /// The rating after `periods` rating periods without a game: step 6 alone (the RD
     /// grows, up to `MAX_RD`).
     pub fn idle(&self, periods: f64) -> Rating {
-        let (_, phi) = self.mu_phi();
+        LICHESS.idle(*self, periods)
+    }
+
+    /// The rating after `idle_ms` milliseconds without a rated game.
+    pub fn after_idle_ms(&self, idle_ms: i64) -> Rating {
+        self.idle(periods_of(idle_ms))
+    }
+
+    /// The rating after one rating period with these results under `LICHESS` with
+    /// the system constant `tau` (steps 3 to 8 of the paper); `periods` is step 6's
+    /// count of periods (1 in the paper; lichess's elapsed periods, possibly 0,
+    /// online). No results: only the RD grows. Any input gives finite figures within
+    /// the bounds.
+    pub fn update(&self, results: &[Outcome], tau: f64, periods: f64) -> Rating {
+        System { tau, ..LICHESS }.update(*self, results, periods)
+    }
+}
+
+/// Rating periods for `ms` milliseconds (lichess's `RATING_PERIODS_PER_DAY`).
+fn periods_of(ms: i64) -> f64 {
+    ms.max(0) as f64 / MS_PER_DAY * RATING_PERIODS_PER_DAY
+}
+
+impl System {
+    /// `me` after `periods` rating periods without a game: step 6 alone (the RD
+    /// grows, up to `max_rd`).
+    pub fn idle(&self, me: Rating, periods: f64) -> Rating {
+        let (_, phi) = me.mu_phi();
         let periods = if periods.is_finite() {
             periods.max(0.0)
         } else {
             0.0
         };
-        let phi_star = (phi * phi + periods * self.vol * self.vol).sqrt();
+        let phi_star = (phi * phi + periods * me.vol * me.vol).sqrt();
         Rating {
-            rd: clamp(phi_star * SCALE, MIN_RD, MAX_RD, MAX_RD),
-            ..*self
+            rd: clamp(phi_star * SCALE, self.min_rd, self.max_rd, self.max_rd),
+            ..me
         }
     }
 
-    /// The rating after `idle_ms` milliseconds without a rated game.
-    pub fn after_idle_ms(&self, idle_ms: i64) -> Rating {
-        self.idle(idle_ms.max(0) as f64 / MS_PER_DAY * RATING_PERIODS_PER_DAY)
-    }
-
-    /// The rating after one rating period with these results (steps 3 to 8 of the
-    /// paper) and the system constant `tau`; `periods` is step 6's count of periods
-    /// (1 in the paper; lichess's elapsed periods, possibly 0, online). No results:
-    /// only the RD grows. Any input gives finite figures within the bounds.
-    pub fn update(&self, results: &[Outcome], tau: f64, periods: f64) -> Rating {
-        let me = self.sane();
+    /// `me` after one rating period with these results (steps 3 to 8 of the paper);
+    /// `periods` is step 6's count of periods (1 in the paper; lichess's elapsed
+    /// periods, possibly 0, online). No results: only the RD grows. Any input gives
+    /// finite figures within the bounds.
+    pub fn update(&self, me: Rating, results: &[Outcome], periods: f64) -> Rating {
+        let me = self.sane(me);
         if results.is_empty() {
-            return me.idle(periods);
+            return self.idle(me, periods);
         }
         let (mu, phi) = me.mu_phi();
         // Step 3: v, the estimated variance from the results; step 4: Δ.
         let mut v_inv = 0.0;
         let mut sum = 0.0;
         for r in results {
-            let (mu_j, phi_j) = r.opponent.sane().mu_phi();
+            let (mu_j, phi_j) = self.sane(r.opponent).mu_phi();
             let g = g(phi_j);
             let e = expected(mu, mu_j, g);
             v_inv += g * g * e * (1.0 - e);
@@ -130,8 +187,8 @@ impl Rating {
         // E(1 − E) underflows only for absurd gaps, which the bounds exclude; a guard.
         let v = 1.0 / v_inv.max(1e-300);
         let delta = v * sum;
-        let tau = if tau.is_finite() && tau > 0.0 {
-            tau
+        let tau = if self.tau.is_finite() && self.tau > 0.0 {
+            self.tau
         } else {
             TAU
         };
@@ -149,24 +206,29 @@ impl Rating {
         // Step 8, within lichess's bounds.
         Rating {
             rating: clamp(
-                new_mu * SCALE + DEFAULT_RATING,
-                MIN_RATING,
-                MAX_RATING,
+                new_mu * SCALE + CENTRE,
+                self.min_rating,
+                self.max_rating,
                 me.rating,
             ),
-            rd: clamp(new_phi * SCALE, MIN_RD, MAX_RD, MAX_RD),
-            vol: clamp(sigma, 0.0, MAX_VOLATILITY, DEFAULT_VOLATILITY),
+            rd: clamp(new_phi * SCALE, self.min_rd, self.max_rd, self.max_rd),
+            vol: clamp(sigma, 0.0, self.max_volatility, self.start.vol),
         }
     }
 
-    /// The figures as inputs: a figure that is not a number replaced by the default's,
-    /// the rating within its bounds, the RD within 1–`MAX_RD` (an input may be under
-    /// lichess's floor, as the paper's opponents are; the results never are).
-    fn sane(&self) -> Rating {
+    /// The figures as inputs: a figure that is not a number replaced by the start's,
+    /// the rating within its bounds, the RD within 1–`max_rd` (an input may be under
+    /// the floor, as the paper's opponents are; the results never are).
+    fn sane(&self, r: Rating) -> Rating {
         Rating {
-            rating: clamp(self.rating, MIN_RATING, MAX_RATING, DEFAULT_RATING),
-            rd: clamp(self.rd, 1.0, MAX_RD, MAX_RD),
-            vol: clamp(self.vol, 1e-6, MAX_VOLATILITY, DEFAULT_VOLATILITY),
+            rating: clamp(
+                r.rating,
+                self.min_rating,
+                self.max_rating,
+                self.start.rating,
+            ),
+            rd: clamp(r.rd, 1.0, self.max_rd, self.max_rd),
+            vol: clamp(r.vol, 1e-6, self.max_volatility, self.start.vol),
         }
     }
 }
@@ -253,8 +315,7 @@ pub fn game(
     blue_idle_ms: i64,
     red_score: f64,
 ) -> (Rating, Rating) {
-    let periods = |ms: i64| ms.max(0) as f64 / MS_PER_DAY * RATING_PERIODS_PER_DAY;
-    let (pr, pb) = (periods(red_idle_ms), periods(blue_idle_ms));
+    let (pr, pb) = (periods_of(red_idle_ms), periods_of(blue_idle_ms));
     // Each is rated against the other's figures as they stood, widened the same way.
     let (red_now, blue_now) = (red.idle(pr), blue.idle(pb));
     let red_after = red.update(
