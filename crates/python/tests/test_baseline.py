@@ -83,3 +83,31 @@ def test_the_numpy_network_is_the_torch_network(tmp_path):
     # Half-precision weights: close, not equal.
     assert np.allclose(mine, logits, atol=0.05) and np.allclose(agent.value(obs), values, atol=0.05)
     assert np.array_equal(agent.act(obs, env.masks), np.argmax(np.where(env.masks, logits, -np.inf), axis=1))
+
+
+def test_the_teacher_names_the_engine_move_as_an_action():
+    board = jungle.Board("l5t/3R3/7/7/7/7/7/7/6L r")
+    teacher = baseline._Teacher(nodes=200)
+    action = teacher.action(board)
+    assert board.action_to_move(action, "side_to_move") == jungle.Move.from_uci("d8d9")
+    blue = jungle.Board("l5t/7/7/7/7/7/7/3r3/6L b")
+    assert blue.action_to_move(teacher.action(blue), "side_to_move") == jungle.Move.from_uci("d2d1")
+
+
+def test_the_imitation_command_runs_a_few_rounds(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "run"
+    subprocess.run([sys.executable, "-m", "jungle.baseline", "imitate", "--out", str(out), "--minutes", "10",
+                    "--rounds", "2", "--envs", "8", "--round-steps", "4", "--eval-games", "2",
+                    "--teacher-nodes", "100"],
+                   check=True, capture_output=True, timeout=600)
+    with open(out / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["steps"]) for r in rows] == [32, 64]
+    manifest = json.loads((out / "baseline.json").read_text())
+    assert manifest["command"].startswith("python -m jungle.baseline imitate")
+    assert manifest["teacher_nodes"] == 100 and manifest["steps"] == 64
+    agent = baseline.Agent(out / "baseline.npz")
+    assert len([k for k in agent.params if k.startswith("trunk.") and k.endswith(".weight")]) == baseline.TRUNK
+    assert agent.play(jungle.Board()) in jungle.Board().legal_moves
