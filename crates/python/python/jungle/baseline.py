@@ -1,8 +1,9 @@
-"""The baseline agent for Jungle: a small convolutional network trained by PPO with
-action masks (sb3-contrib's ``MaskablePPO`` on PyTorch) on ``jungle.VectorEnv``
-against the random player, the greedy player and the engine's level 1, each game
-stepped in Rust. Its weights ship with the package (``jungle/data/baseline.npz``,
-with ``baseline.json`` saying how they were made), and playing needs numpy only::
+"""The baseline agent for Jungle: a small convolutional network trained by imitation
+of the engine (DAgger: ``imitate``) on ``jungle.VectorEnv`` games against the random
+player, the greedy player and the engine's level 1, each game stepped in Rust; or by
+PPO with action masks (sb3-contrib's ``MaskablePPO``: ``train``) on the same games.
+Its weights ship with the package (``jungle/data/baseline.npz``, with
+``baseline.json`` saying how they were made), and playing needs numpy only::
 
     agent = jungle.baseline.Agent()                  # the shipped weights
     move = agent.play(board)                         # a Move for a Board
@@ -11,12 +12,12 @@ with ``baseline.json`` saying how they were made), and playing needs numpy only:
 Training needs the optional extra ``baseline`` (``pip install
 "./crates/python[baseline]"``: torch, stable-baselines3, sb3-contrib)::
 
-    python -m jungle.baseline train --out runs/baseline --steps 20000000 --seed 0
-    python -m jungle.baseline evaluate runs/baseline/baseline.npz --games 1000
-    python -m jungle.baseline plot runs/baseline/curve.csv docs/baseline-curve.svg
+    python -m jungle.baseline imitate --out runs/imitate --minutes 45
+    python -m jungle.baseline evaluate runs/imitate/baseline.npz --games 1000
+    python -m jungle.baseline plot runs/imitate/curve.csv docs/baseline-curve.svg
 
 The network sees the observation from its own side (``perspective="side_to_move"``),
-so one network plays both colours. Three 3×3 convolutions of 32 channels, a 1×1
+so one network plays both colours. Four 3×3 convolutions of 32 channels, a 1×1
 convolution to 16; the policy is a 1×1 convolution to 4 channels, one logit per
 from-square and direction, which is the action encoding itself; the value a layer of
 64 over the 16 × 63 features.
@@ -124,7 +125,12 @@ def evaluate(agent, opponent, games=1000, seed=1, max_plies=400):
     obs, masks = env.reset()
     result = np.full(games, np.nan)
     while np.isnan(result).any():
-        obs, masks, rewards, terminated, truncated, _ = env.step(agent.act(obs, masks))
+        # The network plays the games still counted; a game that ended (and started
+        # again) takes its first legal action, which costs nothing.
+        going = np.isnan(result)
+        actions = np.argmax(masks, axis=1)
+        actions[going] = agent.act(obs[going], masks[going])
+        obs, masks, rewards, terminated, truncated, _ = env.step(actions)
         ended = (terminated | truncated) & np.isnan(result)
         result[ended] = rewards[ended]
     return int((result > 0).sum()), int((result < 0).sum()), int((result == 0).sum())
@@ -542,7 +548,7 @@ def plot(curve, out):
     ax.set_xlabel("agent moves played in training (millions)")
     ax.set_ylabel("score (wins + draws / 2)")
     ax.set_ylim(0, 1.02)
-    ax.set_title("Jungle baseline: MaskablePPO on VectorEnv")
+    ax.set_title("Jungle baseline on VectorEnv")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(out)
