@@ -58,17 +58,16 @@ pub fn action_of(m: Move) -> usize {
     action_in(m, false)
 }
 
-/// The direction of a move: 0 north, 1 east, 2 south, 3 west.
+/// The direction of a move: 0 north, 1 east, 2 south, 3 west. Squares are numbered
+/// file + 7 × rank, so a move along a rank changes the number by less than 7 (a
+/// river jump by 3) and one along a file by 7 or more: no division needed.
 fn direction(m: Move) -> usize {
-    let (from, to) = (m.from(), m.to());
-    if to.rank() > from.rank() {
-        0
-    } else if to.file() > from.file() {
-        1
-    } else if to.rank() < from.rank() {
-        2
-    } else {
-        3
+    let step = m.to().index() as isize - m.from().index() as isize;
+    match step {
+        7.. => 0,
+        1..=6 => 1,
+        ..=-7 => 2,
+        _ => 3,
     }
 }
 
@@ -149,7 +148,9 @@ impl Planes for [MaybeUninit<f32>] {
 /// of them), seen from Blue's side when `flip`; `legal` is what the game's legal
 /// moves are shown as (none once it is over).
 pub fn write_observation<O: Planes + ?Sized>(game: &Game, legal: &[Move], out: &mut O, flip: bool) {
-    out.put_all(0..OBSERVATION_SIZE, 0.0);
+    // Each value is written once but for the few ones of the placement, the fixed
+    // squares and the moves: zeros, then the fills of planes 21–23, then zeros.
+    out.put_all(0..SIDE_PLANE * PLANE_SIZE, 0.0);
     let pos = game.position();
     let seen_square = |sq: Square| {
         if flip {
@@ -177,9 +178,12 @@ pub fn write_observation<O: Planes + ?Sized>(game: &Game, legal: &[Move], out: &
         fill(TRAP_PLANES + side(color), TRAPS[color.index()]);
         fill(DEN_PLANES + side(color), DEN_BB[color.index()]);
     }
-    if pos.side_to_move() == Color::Red {
-        out.put_all(plane(SIDE_PLANE), 1.0);
-    }
+    let red_to_move = if pos.side_to_move() == Color::Red {
+        1.0
+    } else {
+        0.0
+    };
+    out.put_all(plane(SIDE_PLANE), red_to_move);
     let draw = game.rules().draw;
     let limit = match draw.no_capture_plies {
         0 => 100,
@@ -187,10 +191,12 @@ pub fn write_observation<O: Planes + ?Sized>(game: &Game, legal: &[Move], out: &
     };
     let count = (f32::from(pos.halfmove_clock()) / f32::from(limit)).min(1.0);
     out.put_all(plane(NO_CAPTURE_PLANE), count);
-    if draw.repetitions > 0 {
-        let seen = game.repetition_count() as f32 / f32::from(draw.repetitions);
-        out.put_all(plane(REPETITION_PLANE), seen.min(1.0));
-    }
+    let occurred = match draw.repetitions {
+        0 => 0.0,
+        needed => (game.repetition_count() as f32 / f32::from(needed)).min(1.0),
+    };
+    out.put_all(plane(REPETITION_PLANE), occurred);
+    out.put_all(LEGAL_PLANES * PLANE_SIZE..OBSERVATION_SIZE, 0.0);
     let mut mark = |first_plane: usize, m: Move| {
         let (square, direction) = seen(m, flip);
         out.put((first_plane + direction) * PLANE_SIZE + square, 1.0);
@@ -246,34 +252,31 @@ fn repeated_keys(game: &Game) -> Vec<u64> {
     // which it may have occurred, with the opponent to move: two plies apart, from
     // one ply ago back.
     let window = (game.position().halfmove_clock() as usize + 1).min(len);
-    let earlier = (2..=window).step_by(2).map(|back| keys[len - back]);
+    let earlier = keys[len - window..len - 1].iter().rev().copied().step_by(2);
     if needed == 2 {
         // The second occurrence draws: any position seen before.
         return earlier.collect();
     }
-    // Twice or more before: a key that repeats among them. Most histories have none,
-    // which a set of 1024 bits of each key shows at once.
+    // Twice or more before: a key that repeats among them. Most histories have none:
+    // a set of 1024 bits of the keys finds the few that may, and those alone are
+    // counted.
     let mut seen = [0u64; 16];
-    let mut clash = false;
-    for key in earlier.clone() {
+    let mut found = Vec::new();
+    for (k, key) in earlier.clone().enumerate() {
         let bit = (key >> 54) as usize;
-        clash |= seen[bit / 64] >> (bit % 64) & 1 == 1;
+        if seen[bit / 64] >> (bit % 64) & 1 == 1 && !found.contains(&key) {
+            let before = earlier
+                .clone()
+                .take(k)
+                .filter(|&other| other == key)
+                .count();
+            if before + 1 >= needed - 1 {
+                found.push(key);
+            }
+        }
         seen[bit / 64] |= 1 << (bit % 64);
     }
-    if clash {
-        repeated(earlier.collect(), needed - 1)
-    } else {
-        Vec::new()
-    }
-}
-
-/// The keys that occur at least `times` times among `keys`.
-fn repeated(mut keys: Vec<u64>, times: usize) -> Vec<u64> {
-    keys.sort_unstable();
-    keys.chunk_by(|a, b| a == b)
-        .filter(|run| run.len() >= times)
-        .map(|run| run[0])
-        .collect()
+    found
 }
 
 /// The values of one plane.

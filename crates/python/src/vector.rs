@@ -242,38 +242,6 @@ impl Settings {
     }
 }
 
-/// `part` values for each game, written by `write` straight into the array returned
-/// (on all cores when `parallel`): an array of 8 kB a game is written once, where
-/// zeroing it first or copying it there would cost as much again.
-///
-/// # Safety
-/// `write` must write every value of the part it is given.
-unsafe fn written<T: Send>(
-    slots: &[Slot],
-    part: usize,
-    parallel: bool,
-    write: impl Fn(&Slot, &mut [MaybeUninit<T>]) + Sync,
-) -> Vec<T> {
-    let size = slots.len() * part;
-    let mut out: Vec<T> = Vec::with_capacity(size);
-    let unwritten = &mut out.spare_capacity_mut()[..size];
-    if parallel {
-        let parts = unwritten.par_chunks_mut(part);
-        parts
-            .zip(slots.par_iter())
-            .for_each(|(out, slot)| write(slot, out));
-    } else {
-        let parts = unwritten.chunks_mut(part);
-        parts
-            .zip(slots.iter())
-            .for_each(|(out, slot)| write(slot, out));
-    }
-    // SAFETY: the parts cover `0..size`, and `write` wrote every value of each (the
-    // caller's promise).
-    unsafe { out.set_len(size) };
-    out
-}
-
 /// An engine for an opponent at `elo`: one thread, a small table, no tablebases, no
 /// reports; its random choices are set before each search from the game's.
 fn opponent_engine(elo: u32) -> Engine {
@@ -320,35 +288,6 @@ pub struct PyVectorEnv {
 }
 
 impl PyVectorEnv {
-    /// Every game's observation, mask and player, on all cores from
-    /// `PARALLEL_FROM` games (the arrays are written where they will stay).
-    fn seen(&self) -> Seen {
-        let s = &self.settings;
-        let parallel = self.slots.len() >= PARALLEL_FROM;
-        // SAFETY (both): `write_observation` and `write_mask` write every value of
-        // the part they are given (their first write fills it whole).
-        let observations = unsafe {
-            written(&self.slots, OBSERVATION_SIZE, parallel, |slot, out| {
-                encoding::write_observation(&slot.game, &slot.legal, out, s.flipped(slot))
-            })
-        };
-        let masks = unsafe {
-            written(&self.slots, NUM_ACTIONS, parallel, |slot, out| {
-                let (off, on) = (MaybeUninit::new(false), MaybeUninit::new(true));
-                encoding::write_mask(&slot.legal, out, off, on, s.flipped(slot))
-            })
-        };
-        Seen {
-            observations,
-            masks,
-            to_play: self
-                .slots
-                .iter()
-                .map(|slot| s.viewer(slot).index() as i8)
-                .collect(),
-        }
-    }
-
     /// The observations, masks and players of `seen` as numpy arrays.
     fn arrays<'py>(&self, py: Python<'py>, seen: Seen) -> PyResult<SeenArrays<'py>> {
         let n = self.slots.len();
@@ -398,34 +337,120 @@ impl PyVectorEnv {
 
     /// Runs `work` on every game (with the engine of its part), on one thread below
     /// `PARALLEL_FROM` games, else the parts on all cores; returns what `work`
-    /// returned, in the games' order.
+    /// returned, in the games' order, and every game's observation, mask and player
+    /// after it.
     fn each<T: Send>(
         &mut self,
         work: impl Fn(usize, &mut Slot, &mut Player) -> T + Sync,
-    ) -> Vec<T> {
+    ) -> (Vec<T>, Seen) {
+        let (done, seen) = self.run(work, true);
+        (
+            done,
+            seen.unwrap_or_else(|| unreachable!("`run` sees when asked")),
+        )
+    }
+
+    /// `each` without the observations (as the constructor starts the games).
+    fn each_unseen(&mut self, work: impl Fn(usize, &mut Slot, &mut Player) + Sync) {
+        self.run(work, false);
+    }
+
+    /// `each`, the observations and masks written when `see`. Each game's are
+    /// written in the same pass, right after its `work` (its game still in the
+    /// cache), straight into the arrays returned: 8 kB a game written once, where
+    /// zeroing the array first or copying into it would cost as much again.
+    fn run<T: Send>(
+        &mut self,
+        work: impl Fn(usize, &mut Slot, &mut Player) -> T + Sync,
+        see: bool,
+    ) -> (Vec<T>, Option<Seen>) {
         let n = self.slots.len();
         let size = n.div_ceil(self.players.len());
+        let settings = self.settings;
         // Each search of a step starts from clean tables: the moves depend on the
         // games alone (and a copy of the environment plays on as the original).
         for engine in self.players.iter_mut().flatten() {
             engine.forget();
         }
-        let part = |(k, (slots, player)): (usize, (&mut [Slot], &mut Player))| {
-            slots
-                .iter_mut()
-                .enumerate()
-                .map(|(i, slot)| work(k * size + i, slot, player))
+        let seen_games = if see { n } else { 0 };
+        let mut observations: Vec<f32> = Vec::with_capacity(seen_games * OBSERVATION_SIZE);
+        let mut masks: Vec<bool> = Vec::with_capacity(seen_games * NUM_ACTIONS);
+        let observation_parts = parts_of(
+            &mut observations.spare_capacity_mut()[..seen_games * OBSERVATION_SIZE],
+            size * OBSERVATION_SIZE,
+        );
+        let mask_parts = parts_of(
+            &mut masks.spare_capacity_mut()[..seen_games * NUM_ACTIONS],
+            size * NUM_ACTIONS,
+        );
+        let part = |(k, (((slots, player), seen), mask)): (usize, PartOf<'_>)| {
+            let mut outputs = seen
+                .chunks_mut(OBSERVATION_SIZE)
+                .zip(mask.chunks_mut(NUM_ACTIONS));
+            let games = slots.iter_mut().enumerate();
+            games
+                .map(|(i, slot)| {
+                    let done = work(k * size + i, slot, player);
+                    if let Some((seen, mask)) = outputs.next() {
+                        let flip = settings.flipped(slot);
+                        encoding::write_observation(&slot.game, &slot.legal, seen, flip);
+                        let (off, on) = (MaybeUninit::new(false), MaybeUninit::new(true));
+                        encoding::write_mask(&slot.legal, mask, off, on, flip);
+                    }
+                    done
+                })
                 .collect::<Vec<T>>()
         };
-        let parts = self.slots.chunks_mut(size).zip(self.players.iter_mut());
-        if n >= PARALLEL_FROM {
+        let parts = self
+            .slots
+            .chunks_mut(size)
+            .zip(self.players.iter_mut())
+            .zip(observation_parts)
+            .zip(mask_parts);
+        let done = if n >= PARALLEL_FROM {
             let parts: Vec<_> = parts.enumerate().collect();
             parts.into_par_iter().flat_map_iter(part).collect()
         } else {
             parts.enumerate().flat_map(part).collect()
+        };
+        if !see {
+            return (done, None);
         }
+        // SAFETY: the parts cover every game, and each game's observation and mask
+        // were written whole (`write_observation` and `write_mask` write every value
+        // of the part they are given: their first write fills it).
+        unsafe {
+            observations.set_len(n * OBSERVATION_SIZE);
+            masks.set_len(n * NUM_ACTIONS);
+        }
+        let to_play = self
+            .slots
+            .iter()
+            .map(|slot| settings.viewer(slot).index() as i8)
+            .collect();
+        let seen = Seen {
+            observations,
+            masks,
+            to_play,
+        };
+        (done, Some(seen))
     }
 }
+
+/// `values` cut into parts of `size`, one for each part of the games (empty parts
+/// when `values` is empty: the games' outputs are not written).
+fn parts_of<T>(values: &mut [T], size: usize) -> impl Iterator<Item = &mut [T]> {
+    let empty = values.is_empty();
+    let parts = values.chunks_mut(size.max(1));
+    parts.chain(std::iter::repeat_with(move || -> &mut [T] { &mut [] }).take_while(move |_| empty))
+}
+
+/// One part of the games as `each` steps it: its games, its engine, and where its
+/// observations and masks go.
+type PartOf<'a> = (
+    ((&'a mut [Slot], &'a mut Player), &'a mut [MaybeUninit<f32>]),
+    &'a mut [MaybeUninit<bool>],
+);
 
 /// The parts `n` games are cut into.
 fn part_count(n: usize) -> usize {
@@ -572,7 +597,7 @@ impl PyVectorEnv {
         };
         let mut env = PyVectorEnv::build(n, settings, seed);
         // Every game at its start (the opponent's first move played).
-        py.detach(|| env.each(|_, slot, player| settings.restart(slot, player)));
+        py.detach(|| env.each_unseen(|_, slot, player| settings.restart(slot, player)));
         Ok(env)
     }
 
@@ -622,13 +647,12 @@ impl PyVectorEnv {
         }
         self.finals.clear();
         let settings = self.settings;
-        let seen = py.detach(|| {
+        let (_, seen) = py.detach(|| {
             self.each(|i, slot, player| {
                 if restart[i] {
                     settings.restart(slot, player);
                 }
-            });
-            self.seen()
+            })
         });
         let (obs, masks, _) = self.arrays(py, seen)?;
         Ok((obs, masks))
@@ -662,10 +686,8 @@ impl PyVectorEnv {
                     given.shown(i)
                 ))
             })?;
-        let (stepped, seen) = py.detach(|| {
-            let stepped = self.each(|i, slot, player| settings.step(slot, moves[i], player));
-            (stepped, self.seen())
-        });
+        let (stepped, seen) =
+            py.detach(|| self.each(|i, slot, player| settings.step(slot, moves[i], player)));
         let mut rewards = Vec::with_capacity(n);
         let mut terminated = Vec::with_capacity(n);
         let mut truncated = Vec::with_capacity(n);
@@ -869,17 +891,9 @@ fn moves_of(
             .and_then(|a| encoding::move_of(a, &slot.legal, settings.flipped(slot)))
             .ok_or((i, a))
     };
-    if slots.len() < PARALLEL_FROM {
-        return slots.iter().zip(actions).enumerate().map(resolve).collect();
-    }
-    let found: Vec<Result<Move, (usize, i64)>> = slots
-        .par_iter()
-        .zip(actions)
-        .enumerate()
-        .map(resolve)
-        .collect();
-    // The first game whose action is not a legal move, as on one thread.
-    found.into_iter().collect()
+    // On one thread: finding a move among a game's legal ones is too little work to
+    // share out (a pass over the threads cost more than it saved).
+    slots.iter().zip(actions).enumerate().map(resolve).collect()
 }
 
 /// Whole numbers from Python, one per game: their values, and those too large for

@@ -20,7 +20,7 @@ def test_the_shipped_weights_are_small_and_say_how_they_were_made():
     manifest = json.loads(baseline.MANIFEST.read_text())
     for key in ("command", "seed", "commit", "steps", "envs", "minutes"):
         assert key in manifest, key
-    assert manifest["command"].startswith("python -m jungle.baseline train")
+    assert manifest["command"].startswith(("python -m jungle.baseline imitate", "python -m jungle.baseline train"))
 
 
 def test_the_shipped_agent_plays_and_beats_the_random_player():
@@ -36,6 +36,14 @@ def test_the_shipped_agent_plays_and_beats_the_random_player():
         agent.play(over)
     wins, losses, draws = baseline.evaluate(agent, "random", games=100, seed=3)
     assert wins >= 95, (wins, losses, draws)
+
+
+def test_the_shipped_agent_beats_the_greedy_player():
+    # The target is 80% over 1,000 games (docs/python.md has them); 200
+    # games here, where the shipped weights score about 0.9 (the first weights,
+    # PPO's, scored 0.644 and fail this).
+    wins, losses, draws = baseline.evaluate(baseline.Agent(), "greedy", games=200, seed=3)
+    assert (wins + draws / 2) / 200 >= 0.8, (wins, losses, draws)
 
 
 def test_elo_from_scores():
@@ -83,3 +91,31 @@ def test_the_numpy_network_is_the_torch_network(tmp_path):
     # Half-precision weights: close, not equal.
     assert np.allclose(mine, logits, atol=0.05) and np.allclose(agent.value(obs), values, atol=0.05)
     assert np.array_equal(agent.act(obs, env.masks), np.argmax(np.where(env.masks, logits, -np.inf), axis=1))
+
+
+def test_the_teacher_names_the_engine_move_as_an_action():
+    board = jungle.Board("l5t/3R3/7/7/7/7/7/7/6L r")
+    teacher = baseline._Teacher(nodes=200)
+    action = teacher.action(board)
+    assert board.action_to_move(action, "side_to_move") == jungle.Move.from_uci("d8d9")
+    blue = jungle.Board("l5t/7/7/7/7/7/7/3r3/6L b")
+    assert blue.action_to_move(teacher.action(blue), "side_to_move") == jungle.Move.from_uci("d2d1")
+
+
+def test_the_imitation_command_runs_a_few_rounds(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path / "run"
+    subprocess.run([sys.executable, "-m", "jungle.baseline", "imitate", "--out", str(out), "--minutes", "10",
+                    "--rounds", "2", "--envs", "8", "--round-steps", "4", "--eval-games", "2",
+                    "--teacher-nodes", "100"],
+                   check=True, capture_output=True, timeout=600)
+    with open(out / "curve.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["steps"]) for r in rows] == [32, 64]
+    manifest = json.loads((out / "baseline.json").read_text())
+    assert manifest["command"].startswith("python -m jungle.baseline imitate")
+    assert manifest["teacher_nodes"] == 100 and manifest["steps"] == 64
+    agent = baseline.Agent(out / "baseline.npz")
+    assert len([k for k in agent.params if k.startswith("trunk.") and k.endswith(".weight")]) == baseline.TRUNK
+    assert agent.play(jungle.Board()) in jungle.Board().legal_moves

@@ -1,8 +1,9 @@
-"""The baseline agent for Jungle: a small convolutional network trained by PPO with
-action masks (sb3-contrib's ``MaskablePPO`` on PyTorch) on ``jungle.VectorEnv``
-against the random player, the greedy player and the engine's level 1, each game
-stepped in Rust. Its weights ship with the package (``jungle/data/baseline.npz``,
-with ``baseline.json`` saying how they were made), and playing needs numpy only::
+"""The baseline agent for Jungle: a small convolutional network trained by imitation
+of the engine (DAgger: ``imitate``) on ``jungle.VectorEnv`` games against the random
+player, the greedy player and the engine's level 1, each game stepped in Rust; or by
+PPO with action masks (sb3-contrib's ``MaskablePPO``: ``train``) on the same games.
+Its weights ship with the package (``jungle/data/baseline.npz``, with
+``baseline.json`` saying how they were made), and playing needs numpy only::
 
     agent = jungle.baseline.Agent()                  # the shipped weights
     move = agent.play(board)                         # a Move for a Board
@@ -11,12 +12,12 @@ with ``baseline.json`` saying how they were made), and playing needs numpy only:
 Training needs the optional extra ``baseline`` (``pip install
 "./crates/python[baseline]"``: torch, stable-baselines3, sb3-contrib)::
 
-    python -m jungle.baseline train --out runs/baseline --steps 20000000 --seed 0
-    python -m jungle.baseline evaluate runs/baseline/baseline.npz --games 1000
-    python -m jungle.baseline plot runs/baseline/curve.csv docs/baseline-curve.svg
+    python -m jungle.baseline imitate --out runs/imitate --minutes 45
+    python -m jungle.baseline evaluate runs/imitate/baseline.npz --games 1000
+    python -m jungle.baseline plot runs/imitate/curve.csv docs/baseline-curve.svg
 
 The network sees the observation from its own side (``perspective="side_to_move"``),
-so one network plays both colours. Three 3×3 convolutions of 32 channels, a 1×1
+so one network plays both colours. Four 3×3 convolutions of 32 channels, a 1×1
 convolution to 16; the policy is a 1×1 convolution to 4 channels, one logit per
 from-square and direction, which is the action encoding itself; the value a layer of
 64 over the 16 × 63 features.
@@ -40,7 +41,7 @@ WEIGHTS = DATA / "baseline.npz"
 MANIFEST = DATA / "baseline.json"
 
 CHANNELS = 32
-TRUNK = 3
+TRUNK = 4
 FEATURES = 16
 VALUE = 64
 PLANES, RANKS, FILES = jungle.OBSERVATION_SHAPE
@@ -82,7 +83,7 @@ class Agent:
 
     def features(self, observations):
         x = np.asarray(observations, np.float32)
-        for layer in range(TRUNK):
+        for layer in range(sum(1 for name in self.params if name.startswith("trunk.") and name.endswith(".weight"))):
             x = np.maximum(_conv(x, self.params[f"trunk.{layer}.weight"], self.params[f"trunk.{layer}.bias"]), 0)
         return np.maximum(_conv(x, self.params["squeeze.weight"], self.params["squeeze.bias"]), 0)
 
@@ -124,7 +125,12 @@ def evaluate(agent, opponent, games=1000, seed=1, max_plies=400):
     obs, masks = env.reset()
     result = np.full(games, np.nan)
     while np.isnan(result).any():
-        obs, masks, rewards, terminated, truncated, _ = env.step(agent.act(obs, masks))
+        # The network plays the games still counted; a game that ended (and started
+        # again) takes its first legal action, which costs nothing.
+        going = np.isnan(result)
+        actions = np.argmax(masks, axis=1)
+        actions[going] = agent.act(obs[going], masks[going])
+        obs, masks, rewards, terminated, truncated, _ = env.step(actions)
         ended = (terminated | truncated) & np.isnan(result)
         result[ended] = rewards[ended]
     return int((result > 0).sum()), int((result < 0).sum()), int((result == 0).sum())
@@ -296,6 +302,84 @@ def _commit():
         return None
 
 
+def _mixed_envs(mix, envs, seed):
+    """The games of ``mix`` (``name:share,…``) as one stable-baselines3 ``VecEnv``
+    of ``envs`` games, the agent as Red in half of each opponent's games and Blue in
+    the other half, from its own side; with the games per opponent."""
+    shares = {}
+    for part in mix.split(","):
+        name, share = part.split(":")
+        if name not in OPPONENTS:
+            raise ValueError(f"unknown opponent {name!r} (one of {', '.join(OPPONENTS)})")
+        shares[name] = float(share)
+    total = sum(shares.values())
+    counts = {name: max(2, 2 * round(envs * share / total / 2)) for name, share in shares.items()}
+    games = [jungle.VectorEnv(n, opponent=OPPONENTS[name], agent_color="both", perspective="side_to_move",
+                              seed=seed + k, max_plies=300)
+             for k, (name, n) in enumerate(counts.items())]
+    return _vec_env_class()(games), counts
+
+
+class _Progress:
+    """The learning curve and the weights kept: ``record`` exports the model's
+    weights (``latest.npz``), plays ``eval_games`` games against each opponent with
+    the greedy choice, writes a row of ``curve.csv``, and keeps as ``baseline.npz``
+    the weights that scored best against greedy and level 1 so far (PPO's and
+    imitation's scores swing: the best, not the last)."""
+
+    def __init__(self, out, eval_games):
+        self.curve = out / "curve.csv"
+        self.latest, self.weights = out / "latest.npz", out / "baseline.npz"
+        self.eval_games = eval_games
+        self.started = time.monotonic()
+        self.best = {"score": -1.0, "steps": 0}
+        self.rows = 0
+
+    def minutes(self):
+        return (time.monotonic() - self.started) / 60
+
+    def record(self, model, steps, seed, extra=None):
+        export(model, self.latest)
+        agent = Agent(self.latest)
+        row = {"steps": steps, "minutes": round(self.minutes(), 2)}
+        for name in OPPONENTS:
+            w, l, d = evaluate(agent, name, games=self.eval_games, seed=seed)
+            row[name] = round((w + d / 2) / self.eval_games, 4)
+        with open(self.curve, "a" if self.rows else "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(row))
+            if not self.rows:
+                writer.writeheader()
+            writer.writerow(row)
+        self.rows += 1
+        print(json.dumps({**row, **(extra or {}), "cpu_seconds": round(time.process_time())}), flush=True)
+        score = row["greedy"] + row["level1"]
+        if score > self.best["score"]:
+            self.best.update(score=score, steps=steps)
+            self.weights.write_bytes(self.latest.read_bytes())
+        return row
+
+    def manifest(self, steps, kept, seed, envs, **more):
+        """Writes ``baseline.json``: how the weights were made."""
+        import torch
+
+        manifest = {
+            "command": "python -m jungle.baseline " + " ".join(sys.argv[1:]),
+            "steps": steps,
+            "kept": f"the weights after {self.best['steps']} {kept}, the best score against greedy and level 1 "
+                    f"of the evaluations in curve.csv",
+            "seed": seed,
+            "envs": envs,
+            **more,
+            "minutes": round(self.minutes(), 1),
+            "cpu_minutes": round(time.process_time() / 60, 1),
+            "commit": _commit(),
+            "torch": torch.__version__,
+            "network": {"trunk": [CHANNELS] * TRUNK, "features": FEATURES, "value": VALUE},
+        }
+        (self.weights.parent / "baseline.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        return self.weights
+
+
 def train(out, steps, seed=0, envs=192, mix="random:1,greedy:2,level1:1", eval_every=200_000,
           eval_games=200, rollout=64, minutes=None):
     """Trains the baseline: ``steps`` agent moves on ``envs`` games at once, split
@@ -313,26 +397,11 @@ def train(out, steps, seed=0, envs=192, mix="random:1,greedy:2,level1:1", eval_e
     out = pathlib.Path(out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(seed)
-    shares = {}
-    for part in mix.split(","):
-        name, share = part.split(":")
-        if name not in OPPONENTS:
-            raise ValueError(f"unknown opponent {name!r} (one of {', '.join(OPPONENTS)})")
-        shares[name] = float(share)
-    total = sum(shares.values())
-    counts = {name: max(2, 2 * round(envs * share / total / 2)) for name, share in shares.items()}
-    games = [jungle.VectorEnv(n, opponent=OPPONENTS[name], agent_color="both", perspective="side_to_move",
-                              seed=seed + k, max_plies=300)
-             for k, (name, n) in enumerate(counts.items())]
-    env = _vec_env_class()(games)
+    env, counts = _mixed_envs(mix, envs, seed)
     model = MaskablePPO(_policy_class(), env, n_steps=rollout, batch_size=2048, n_epochs=4,
                         learning_rate=1e-4, gamma=0.995, gae_lambda=0.95, ent_coef=0.01, clip_range=0.1,
                         target_kl=0.03, seed=seed, verbose=0, device="cpu")
-    curve = out / "curve.csv"
-    started = time.monotonic()
-    latest = out / "latest.npz"
-    weights = out / "baseline.npz"
-    best = {"score": -1.0, "steps": 0}
+    progress = _Progress(out, eval_games)
 
     class Curve(BaseCallback):
         def __init__(self):
@@ -342,42 +411,122 @@ def train(out, steps, seed=0, envs=192, mix="random:1,greedy:2,level1:1", eval_e
         def _on_step(self):
             if self.num_timesteps >= self.next:
                 self.next += eval_every
-                export(model, latest)
-                agent = Agent(latest)
-                row = {"steps": self.num_timesteps, "minutes": round((time.monotonic() - started) / 60, 2)}
-                for name in OPPONENTS:
-                    w, l, d = evaluate(agent, name, games=eval_games, seed=10_000 + self.num_timesteps)
-                    row[name] = round((w + d / 2) / eval_games, 4)
-                new = not curve.exists() or self.num_timesteps == 0
-                with open(curve, "w" if new else "a", newline="") as f:
-                    writer = csv.DictWriter(f, fieldnames=list(row))
-                    if new:
-                        writer.writeheader()
-                    writer.writerow(row)
-                print(json.dumps(row), flush=True)
-                # PPO's scores swing: the weights kept are those that scored best
-                # against the two players the targets name.
-                score = row["greedy"] + row["level1"]
-                if score > best["score"]:
-                    best.update(score=score, steps=self.num_timesteps)
-                    weights.write_bytes(latest.read_bytes())
-            return minutes is None or time.monotonic() - started < minutes * 60
+                progress.record(model, self.num_timesteps, seed=10_000 + self.num_timesteps)
+            return minutes is None or progress.minutes() < minutes
 
     model.learn(total_timesteps=steps, callback=Curve())
-    manifest = {
-        "command": "python -m jungle.baseline " + " ".join(sys.argv[1:]),
-        "steps": int(model.num_timesteps),
-        "kept": f"the weights after {best['steps']} moves, the best score against greedy and level 1 "
-                f"of the evaluations in curve.csv",
-        "seed": seed,
-        "envs": counts,
-        "minutes": round((time.monotonic() - started) / 60, 1),
-        "commit": _commit(),
-        "torch": torch.__version__,
-        "network": {"trunk": [CHANNELS] * TRUNK, "features": FEATURES, "value": VALUE},
-    }
-    (out / "baseline.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    return weights
+    return progress.manifest(int(model.num_timesteps), "moves", seed, counts)
+
+
+def _outputs(policy, obs):
+    """The policy's logits and values for a float tensor of observations."""
+    latent_pi, latent_vf = policy.mlp_extractor(policy.features_extractor(obs))
+    return policy.action_net(latent_pi), policy.value_net(latent_vf)[:, 0]
+
+
+class _Teacher:
+    """The engine at full strength searching ``nodes`` a move, its move as the
+    action of the observation seen from the mover's side."""
+
+    def __init__(self, nodes):
+        self.engine = jungle.Engine(threads=1, hash_mb=16, tablebases=False)
+        self.nodes = nodes
+
+    def action(self, board):
+        move = self.engine.play(board, nodes=self.nodes).move
+        for action in board.legal_actions("side_to_move"):
+            if board.action_to_move(action, "side_to_move") == move:
+                return action
+        raise RuntimeError(f"the engine's move {move} is not a legal action")
+
+
+def imitate(out, minutes, seed=0, envs=128, mix="random:1,greedy:2,level1:1", teacher_nodes=2000,
+            round_steps=300, passes=2.0, batch=512, lr=1e-3, keep=400_000, teacher_share=(1.0, 0.3),
+            explore=0.05, eval_games=100, rounds=None, threads=1):
+    """Trains the baseline by imitation of the engine (DAgger): in each round the
+    games of ``mix`` are played ``round_steps`` moves, each move the teacher's
+    (``_Teacher``, the engine at ``teacher_nodes`` nodes) with the share
+    ``teacher_share`` (the first round's, then the others'), else the network's own
+    most likely move (or a random one, ``explore``); every position met is labelled
+    with the teacher's move and the game's result, kept (the last ``keep``), and the
+    network trained on ``passes`` times the round's positions drawn from all those
+    kept (cross-entropy to the teacher's move over the legal actions, squared error
+    of the value to the result). After each round it plays ``eval_games`` games
+    against each opponent and writes a row of ``curve.csv`` (steps: the positions
+    labelled so far); ``baseline.npz`` is kept as the weights that scored best
+    against greedy and level 1. It stops after ``minutes`` (or ``rounds``)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    # One thread: on two busy cores PyTorch's second thread costs seven times the CPU
+    # a sample (measured: 183 µs a sample on one thread, 1,273 on two).
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    env, counts = _mixed_envs(mix, envs, seed)
+    model = MaskablePPO(_policy_class(), env, n_steps=64, batch_size=64, seed=seed, verbose=0, device="cpu")
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    teacher = _Teacher(teacher_nodes)
+    where = [(k, i) for k, e in enumerate(env.envs) for i in range(len(e))]
+    n = env.num_envs
+    size = int(np.prod(jungle.OBSERVATION_SHAPE))
+    buffer_obs = np.zeros((keep, size), np.uint8)
+    buffer_mask = np.zeros((keep, jungle.NUM_ACTIONS), bool)
+    buffer_action = np.zeros(keep, np.int64)
+    buffer_value = np.full(keep, np.nan, np.float32)
+    stored = 0
+    pending = [[] for _ in range(n)]  # buffer rows of each game still going
+    progress = _Progress(out, eval_games)
+    obs = env.reset()
+    round_number = 0
+    while (rounds is None or round_number < rounds) and progress.minutes() < minutes:
+        share = teacher_share[0] if round_number == 0 else teacher_share[1]
+        policy.train(False)
+        for _ in range(round_steps):
+            masks = env.masks.copy()
+            taught = np.array([teacher.action(env.envs[k].board(i)) for k, i in where])
+            with torch.no_grad():
+                logits, _ = _outputs(policy, torch.as_tensor(obs))
+            own = np.argmax(np.where(masks, logits.numpy(), -np.inf), axis=1)
+            random_legal = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            draw = rng.random(n)
+            played = np.where(draw < share, taught, np.where(draw < share + explore, random_legal, own))
+            rows = np.arange(stored, stored + n) % keep
+            buffer_obs[rows] = np.rint(obs.reshape(n, -1) * 255)
+            buffer_mask[rows] = masks
+            buffer_action[rows] = taught
+            buffer_value[rows] = np.nan
+            for j, row in enumerate(rows):
+                pending[j].append(row)
+            stored += n
+            obs, rewards, dones, _ = env.step(played)
+            for j in np.flatnonzero(dones):
+                buffer_value[pending[j]] = rewards[j]
+                pending[j] = []
+        policy.train(True)
+        available = min(stored, keep)
+        for _ in range(max(1, int(passes * round_steps * n / batch))):
+            pick = rng.integers(0, available, batch)
+            x = torch.as_tensor(buffer_obs[pick].astype(np.float32) / 255).view(batch, *jungle.OBSERVATION_SHAPE)
+            legal = torch.as_tensor(buffer_mask[pick])
+            logits, values = _outputs(policy, x)
+            logits = logits.masked_fill(~legal, -1e9)
+            loss = torch.nn.functional.cross_entropy(logits, torch.as_tensor(buffer_action[pick]))
+            target = torch.as_tensor(buffer_value[pick])
+            known = ~torch.isnan(target)
+            if known.any():
+                loss = loss + 0.5 * torch.mean((values[known] - target[known]) ** 2)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        for group in optimizer.param_groups:  # down to a tenth by the end
+            group["lr"] = lr * 0.1 ** min(1.0, progress.minutes() / minutes)
+        round_number += 1
+        progress.record(model, stored, seed=10_000 + round_number, extra={"loss": round(float(loss.detach()), 4)})
+    return progress.manifest(stored, "labelled positions", seed, counts, teacher_nodes=teacher_nodes)
 
 
 def plot(curve, out):
@@ -399,7 +548,7 @@ def plot(curve, out):
     ax.set_xlabel("agent moves played in training (millions)")
     ax.set_ylabel("score (wins + draws / 2)")
     ax.set_ylim(0, 1.02)
-    ax.set_title("Jungle baseline: MaskablePPO on VectorEnv")
+    ax.set_title("Jungle baseline on VectorEnv")
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(out)
@@ -423,6 +572,18 @@ def main(argv=None):
     e.add_argument("--seed", type=int, default=1)
     e.add_argument("--elos", default=str(jungle.LEVELS[1].elo),
                    help="the engine at these Elos too, for the agent's Elo (comma-separated)")
+    i = sub.add_parser("imitate", help="train the baseline by imitation of the engine (DAgger)")
+    i.add_argument("--out", required=True)
+    i.add_argument("--minutes", type=float, required=True, help="stop after this long")
+    i.add_argument("--rounds", type=int, default=None, help="stop after this many rounds")
+    i.add_argument("--seed", type=int, default=0)
+    i.add_argument("--envs", type=int, default=128)
+    i.add_argument("--mix", default="random:1,greedy:2,level1:1")
+    i.add_argument("--teacher-nodes", type=int, default=2000)
+    i.add_argument("--round-steps", type=int, default=300)
+    i.add_argument("--passes", type=float, default=2.0)
+    i.add_argument("--lr", type=float, default=1e-3)
+    i.add_argument("--eval-games", type=int, default=100)
     p = sub.add_parser("plot", help="draw the learning curve")
     p.add_argument("curve")
     p.add_argument("out")
@@ -430,6 +591,11 @@ def main(argv=None):
     if args.command == "train":
         path = train(args.out, args.steps, seed=args.seed, envs=args.envs, mix=args.mix,
                      eval_every=args.eval_every, eval_games=args.eval_games, minutes=args.minutes)
+        print(f"weights: {path}")
+    elif args.command == "imitate":
+        path = imitate(args.out, args.minutes, seed=args.seed, envs=args.envs, mix=args.mix,
+                       teacher_nodes=args.teacher_nodes, round_steps=args.round_steps, passes=args.passes,
+                       lr=args.lr, eval_games=args.eval_games, rounds=args.rounds)
         print(f"weights: {path}")
     elif args.command == "evaluate":
         agent = Agent(args.weights)
