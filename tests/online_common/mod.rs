@@ -185,17 +185,6 @@ impl Drop for Server {
     }
 }
 
-/// The password of the tests' accounts.
-pub const PASSWORD: &str = "correct horse battery";
-
-/// Signs up `name` (password `PASSWORD`); returns its session token.
-pub fn signup(server: &Server, name: &str) -> String {
-    let body = json!({"username": name, "password": PASSWORD}).to_string();
-    let (status, head, v) = server.request("POST", "/api/account/signup", &body, &[]);
-    assert_eq!(status, 201, "{v}");
-    session_cookie(&head).expect("a session cookie")
-}
-
 /// The session token a response's `Set-Cookie` gives (`Some("")` when it clears it).
 pub fn session_cookie(head: &str) -> Option<String> {
     head.lines().find_map(|l| {
