@@ -9,7 +9,7 @@ mod gui_common;
 mod online_common;
 
 use jungle_core::puzzle::{read_puzzles, Puzzle};
-use online_common::accounts::{signup};
+use online_common::accounts::signup;
 use online_common::*;
 use serde_json::{json, Value};
 use std::process::Command;
