@@ -52,8 +52,8 @@ function day(ms) {
 // ----- the account ----------------------------------------------------------------
 
 async function refreshMe() {
-  const a = await link.request("online.me", null);
-  me = a.status === 200 ? JSON.parse(a.text) : null;
+  const a = await link.request("online.session", null);
+  me = a.status === 200 ? JSON.parse(a.text).account : null;
   showAccount();
 }
 

@@ -220,9 +220,10 @@ async fn two_windows(server: &mut Server, db: &str) {
         "document.querySelectorAll('#online-lobby li').length === 1",
     )
     .await;
+    // An anonymous challenger: no name and no rating, the speed last.
     assert_eq!(
         text_of(wa, "#online-lobby li span").await,
-        "3 min + 2 s · jungle-cn · Blue is free"
+        "3 min + 2 s · jungle-cn · Blue is free · Blitz"
     );
     choose(wa, "#online-tc", "5m+3s").await;
     choose(wa, "#online-color", "red").await;

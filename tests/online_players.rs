@@ -34,6 +34,18 @@ fn a_profile_lists_ratings_history_and_games_and_downloads_them() {
     let (status, open) = with(&server, &ann, "POST", "/api/games", r#"{"tc":"5m+3s"}"#);
     assert_eq!(status, 201, "{open}");
 
+    // The page's "who is this?": the account with a session, null without (200).
+    let (status, v) = with(&server, &ann, "GET", "/api/account/session", "");
+    assert_eq!(
+        (status, v["account"]["username"].as_str()),
+        (200, Some("Ann")),
+        "{v}"
+    );
+    assert_eq!(
+        get_json(&server, "/api/account/session"),
+        (200, json!({"account": null}))
+    );
+
     // Any case and Unicode form of the name finds the profile.
     let (status, p) = get_json(&server, "/api/players/%EF%BD%81nn");
     assert_eq!(status, 200, "{p}");

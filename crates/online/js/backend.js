@@ -124,7 +124,7 @@ export const backend = (() => {
   // The players' requests (docs/accounts.md): action -> [method, path] for its body.
   const name = (b) => encodeURIComponent(String((b && b.name) || ""));
   const PLAYERS = {
-    "online.me": () => ["GET", "/api/account/me"],
+    "online.session": () => ["GET", "/api/account/session"],
     "online.signup": () => ["POST", "/api/account/signup"],
     "online.login": () => ["POST", "/api/account/login"],
     "online.logout": () => ["POST", "/api/account/logout"],

@@ -927,6 +927,7 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/account/password", post(sessions::password))
         .route("/api/account/delete", post(sessions::delete))
         .route("/api/account/me", get(sessions::me))
+        .route("/api/account/session", get(sessions::session))
         .route("/api/account/claim", post(players::claim))
         .route("/api/players/{name}", get(players::profile))
         .route("/api/players/{name}/games", get(players::games))

@@ -366,15 +366,34 @@ pub(crate) async fn ratings_now(app: &App, user_id: &str) -> Result<Vec<RatingBo
 /// has played rated, its RD widened by the time since).
 pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
     let s = required(&app, &headers).await?;
-    let ratings = ratings_now(&app, &s.user.id).await?;
-    Ok(Json(MeBody {
+    Ok(Json(me_body(&app, s).await?).into_response())
+}
+
+async fn me_body(app: &App, s: Session) -> Result<MeBody, ApiError> {
+    let ratings = ratings_now(app, &s.user.id).await?;
+    Ok(MeBody {
         id: s.user.id,
         username: s.user.username,
         is_bot: s.user.is_bot,
         created_at: s.user.created_at,
         ratings,
     })
-    .into_response())
+}
+
+#[derive(Serialize)]
+struct SessionBody {
+    account: Option<MeBody>,
+}
+
+/// `GET /api/account/session`: the page's question "who is this?": the account as
+/// `me` answers it, or null without a session (200 either way, so that an anonymous
+/// visit shows no failed request).
+pub async fn session(State(app): State<Arc<App>>, headers: HeaderMap) -> Answer {
+    let account = match current(&app, &headers).await? {
+        Some(s) => Some(me_body(&app, s).await?),
+        None => None,
+    };
+    Ok(Json(SessionBody { account }).into_response())
 }
 
 /// `POST /api/account/token`: a new session for a program (a bot), its token in the
