@@ -360,3 +360,20 @@ fn an_anonymous_players_games_are_claimed_at_log_in_and_no_one_elses() {
     );
     assert_eq!((status, v["code"].as_str()), (403, Some("origin")), "{v}");
 }
+
+#[test]
+fn downloads_count_against_the_address_rate() {
+    let dir = TempDir::new("players-download-rate");
+    let db = dir.0.join("games.sqlite").display().to_string();
+    let args: Vec<String> = ["--db", db.as_str(), "--creates-per-minute", "2"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let server = Server::start(0, &args);
+    // The sign-up spends one of the address's two a minute, the first download the other.
+    signup(&server, "Ann");
+    let statuses: Vec<u16> = (0..3)
+        .map(|_| server.get("/api/players/Ann/games.txt").0)
+        .collect();
+    assert_eq!(statuses, [200, 429, 429]);
+}

@@ -11,13 +11,14 @@ use crate::server::{Answer, ApiError, App};
 use crate::sessions::{self, RatingBody};
 use crate::store::{GameRow, UserRow};
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
 use jungle_glicko2::PROVISIONAL_RD;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 type Shared = State<Arc<App>>;
@@ -219,8 +220,15 @@ pub async fn games(
 }
 
 /// `GET /api/players/{name}/games.txt`: the player's finished games, oldest first,
-/// as one file of `jungle match`'s record format (at most `DOWNLOAD_MAX`).
-pub async fn download(State(app): Shared, Path(name): Path<String>) -> Answer {
+/// as one file of `jungle match`'s record format (at most `DOWNLOAD_MAX`). Each game
+/// is replayed from its log, so a download counts against the address's rate as a
+/// new game does.
+pub async fn download(
+    State(app): Shared,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Path(name): Path<String>,
+) -> Answer {
+    app.limited(addr.ip())?;
     let user = player(&app, &name).await?;
     let rows = app
         .hub
