@@ -270,11 +270,12 @@ async function ask(body) {
 // Under `jungle serve`: the next puzzle the server chooses for the account (of the
 // theme, or the one of `id`), or null when there is no session (the local rating
 // then, as offline) or the server cannot say.
-async function accountNext(theme, id) {
+async function accountNext(theme, id, left) {
   if (!online) return null;
   const query = {};
   if (theme) query.theme = theme;
   if (id) query.id = id;
+  if (left) query.left = left;
   const answer = await link.request("online.puzzleNext", query);
   if (answer.status !== 200) {
     account = null;
@@ -320,6 +321,9 @@ async function next(finished, id) {
     if (!finished && tried && tried.flawed && tried.id !== id) finished = { id: tried.id, solved: false };
     const body = { seed: Math.floor(Math.random() * 2 ** 31) };
     if (id) body.id = id;
+    // "Next" never brings back the puzzle on the board, finished or not.
+    const left = !id && puzzle ? puzzle.id : null;
+    if (left) body.left = left;
     if (progress) body.progress = progress;
     const theme = el("puzzle-theme").value;
     if (theme) body.theme = theme;
@@ -335,7 +339,7 @@ async function next(finished, id) {
     saveProgress();
     if (finished) keep(TRIED_KEY, "");
     if (finished) await sendAttempt(finished);
-    const chosen = await accountNext(theme, id);
+    const chosen = await accountNext(theme, id, left);
     if (chosen) data.puzzle = chosen.puzzle;
     fillThemes(data.themes);
     if (!data.puzzle) {

@@ -127,6 +127,9 @@ pub struct PuzzleRequest {
     /// This puzzle of the set rather than the next one (a puzzle's address, a reload).
     #[serde(default)]
     pub id: Option<String>,
+    /// The puzzle on the board being left ("Next"): not offered again at once.
+    #[serde(default)]
+    pub left: Option<String>,
 }
 
 /// A puzzle the person finished: solved cleanly, or not.

@@ -33,23 +33,31 @@ pub const WINDOW: f64 = 100.0;
 /// A puzzle of `theme` (any, when `None`) near `rating`: one drawn by `seed` among
 /// those not `seen` within ±`WINDOW` of it, the window doubling until there is one;
 /// when every puzzle of the theme has been seen, the seen ones are offered again.
-/// `None` only when no puzzle has the theme.
+/// The puzzle `left` (the one on the board when "Next" was pressed, perhaps not
+/// finished and so not seen) is never offered again at once, unless it is the only
+/// one of the theme. `None` only when no puzzle has the theme.
 pub fn next_puzzle<'a>(
     puzzles: &'a [Puzzle],
     rating: f64,
     theme: Option<Theme>,
     seen: &dyn Fn(&Puzzle) -> bool,
+    left: Option<&str>,
     seed: u64,
 ) -> Option<&'a Puzzle> {
     let of_theme: Vec<&Puzzle> = puzzles
         .iter()
         .filter(|p| theme.map_or(true, |t| p.has(t)))
         .collect();
-    let fresh: Vec<&Puzzle> = of_theme.iter().copied().filter(|p| !seen(p)).collect();
-    let pool = if fresh.is_empty() { of_theme } else { fresh };
-    if pool.is_empty() {
-        return None;
-    }
+    let not_left = |p: &&Puzzle| Some(p.id.as_str()) != left;
+    let fresh: Vec<&Puzzle> = of_theme
+        .iter()
+        .copied()
+        .filter(|p| !seen(p) && not_left(p))
+        .collect();
+    let again: Vec<&Puzzle> = of_theme.iter().copied().filter(not_left).collect();
+    let pool = [fresh, again, of_theme]
+        .into_iter()
+        .find(|pool| !pool.is_empty())?;
     let mut window = WINDOW;
     loop {
         let near: Vec<&Puzzle> = pool
@@ -99,6 +107,7 @@ impl Progress {
         &self,
         puzzles: &'a [Puzzle],
         theme: Option<Theme>,
+        left: Option<&str>,
         seed: u64,
     ) -> Option<&'a Puzzle> {
         next_puzzle(
@@ -106,6 +115,7 @@ impl Progress {
             self.rating.rating,
             theme,
             &|p| self.seen.contains(&p.id),
+            left,
             seed,
         )
     }
@@ -150,7 +160,9 @@ pub fn answer(request: &PuzzleRequest) -> Result<serde_json::Value, Refusal> {
     }
     let next = match asked {
         Some(p) => Some(puzzle_json(p)),
-        None => progress.next(set, theme, request.seed).map(puzzle_json),
+        None => progress
+            .next(set, theme, request.left.as_deref(), request.seed)
+            .map(puzzle_json),
     };
     Ok(json!({
         "progress": progress,
@@ -217,17 +229,44 @@ mod tests {
             puzzle("d", 2400, "trap"),
         ];
         for seed in 0..20 {
-            let p = next_puzzle(&set, 1500.0, None, &|_| false, seed).expect("one");
+            let p = next_puzzle(&set, 1500.0, None, &|_| false, None, seed).expect("one");
             assert!(["b", "c"].contains(&p.id.as_str()), "{}", p.id);
         }
-        let trap = next_puzzle(&set, 2300.0, Some(Theme::TrapCapture), &|_| false, 1);
+        let trap = next_puzzle(&set, 2300.0, Some(Theme::TrapCapture), &|_| false, None, 1);
         assert_eq!(trap.map(|p| p.id.as_str()), Some("d"));
         // The near ones seen: the window widens to the next nearest.
-        let p = next_puzzle(&set, 1500.0, None, &|p| p.id != "a", 3).expect("one");
+        let p = next_puzzle(&set, 1500.0, None, &|p| p.id != "a", None, 3).expect("one");
         assert_eq!(p.id, "a");
         // All seen: offered again.
-        assert!(next_puzzle(&set, 1500.0, None, &|_| true, 3).is_some());
-        assert!(next_puzzle(&set, 1500.0, Some(Theme::NoMoves), &|_| false, 3).is_none());
+        assert!(next_puzzle(&set, 1500.0, None, &|_| true, None, 3).is_some());
+        assert!(next_puzzle(&set, 1500.0, Some(Theme::NoMoves), &|_| false, None, 3).is_none());
+    }
+
+    /// "Next" on a puzzle not finished (so not seen) offers another one, never the
+    /// same again, whatever the draw; unless it is the only one of its theme.
+    #[test]
+    fn the_puzzle_left_is_not_offered_again_at_once() {
+        let set = vec![
+            puzzle("b", 1450, "den"),
+            puzzle("c", 1550, "den"),
+            puzzle("d", 2400, "trap"),
+        ];
+        for seed in 0..40 {
+            let p = next_puzzle(&set, 1500.0, None, &|_| false, Some("b"), seed).expect("one");
+            assert_eq!(p.id, "c", "seed {seed}");
+            // All seen: offered again, but not the one left.
+            let p = next_puzzle(&set, 1500.0, None, &|_| true, Some("c"), seed).expect("one");
+            assert_eq!(p.id, "b", "seed {seed}");
+        }
+        let only = next_puzzle(
+            &set,
+            1500.0,
+            Some(Theme::TrapCapture),
+            &|_| false,
+            Some("d"),
+            1,
+        );
+        assert_eq!(only.map(|p| p.id.as_str()), Some("d"));
     }
 
     #[test]
@@ -315,6 +354,6 @@ mod tests {
             serde_json::from_str::<Progress>(&json).expect("reads"),
             progress
         );
-        assert!(progress.next(&set, None, 1).is_some());
+        assert!(progress.next(&set, None, None, 1).is_some());
     }
 }

@@ -42,6 +42,8 @@ pub struct AttemptRequest {
 pub struct NextQuery {
     pub theme: Option<String>,
     pub id: Option<String>,
+    /// The puzzle on the board being left ("Next"): not offered again at once.
+    pub left: Option<String>,
 }
 
 /// A puzzle's rating on the server.
@@ -205,6 +207,7 @@ pub async fn next(
                 player.0.rating,
                 theme,
                 &|p| attempted.contains(&p.id),
+                q.left.as_deref(),
                 seed,
             )
             .ok_or_else(|| {
