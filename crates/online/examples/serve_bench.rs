@@ -90,7 +90,9 @@ async fn wait_move(ws: &mut Ws, ply: usize) -> Result<bool, String> {
 }
 
 struct Stats {
-    rtts: Vec<f64>,
+    /// Each move's round trip (ms) and whether it was sent once every game had
+    /// started (the steady state, after the arrivals' burst of creates and joins).
+    rtts: Vec<(f64, bool)>,
     moves: usize,
     games: Vec<(String, Vec<String>)>,
 }
@@ -124,6 +126,7 @@ impl Pace {
 async fn player_pair(
     addr: String,
     seed: u64,
+    steady: Instant,
     end: Instant,
     pace: Pace,
     open: Arc<AtomicUsize>,
@@ -180,7 +183,9 @@ async fn player_pair(
                 .await
                 .map_err(|e| e.to_string())?;
             let over = wait_move(&mut ws[other], ply).await?;
-            stats.rtts.push(sent.elapsed().as_secs_f64() * 1000.0);
+            stats
+                .rtts
+                .push((sent.elapsed().as_secs_f64() * 1000.0, sent >= steady));
             wait_move(&mut ws[mover], ply).await?;
             game.play(m).map_err(|e| e.to_string())?;
             moves.push(m.to_string());
@@ -326,6 +331,7 @@ fn main() {
                 tokio::spawn(player_pair(
                     addr.clone(),
                     0x9e37_79b9 + i as u64 * 7919,
+                    steady,
                     end,
                     pace,
                     open.clone(),
@@ -384,8 +390,11 @@ fn main() {
             }
         }
     }
-    rtts.sort_by(f64::total_cmp);
-    let pct = |p: f64| {
+    let mut all: Vec<f64> = rtts.iter().map(|r| r.0).collect();
+    let mut settled: Vec<f64> = rtts.iter().filter(|r| r.1).map(|r| r.0).collect();
+    all.sort_by(f64::total_cmp);
+    settled.sort_by(f64::total_cmp);
+    let pct = |rtts: &[f64], p: f64| {
         rtts.get(((rtts.len() as f64 - 1.0) * p).round() as usize)
             .copied()
             .unwrap_or(f64::NAN)
@@ -394,9 +403,19 @@ fn main() {
         "{games} games ({} clients), {elapsed:.1} s: {moves} moves, {:.0} moves/s; round trip median {:.1} ms, p99 {:.1} ms; {checked} games checked against the server, {mismatched} with lost or doubled moves; {errors} failed",
         games * 2,
         moves as f64 / elapsed,
-        pct(0.5),
-        pct(0.99)
+        pct(&all, 0.5),
+        pct(&all, 0.99)
     );
+    let steady_seconds = end.saturating_duration_since(steady).as_secs_f64();
+    if steady > start && steady_seconds > 0.0 {
+        println!(
+            "once every game had started (the last {steady_seconds:.0} s): {} moves, {:.0} moves/s; round trip median {:.1} ms, p99 {:.1} ms",
+            settled.len(),
+            settled.len() as f64 / steady_seconds,
+            pct(&settled, 0.5),
+            pct(&settled, 0.99)
+        );
+    }
     if let Some(l) = load.filter(|l| l.rss_peak_kb > 0) {
         let per_connection =
             (l.rss_peak_kb.saturating_sub(l.rss_before_kb)) as f64 / l.open_at_peak.max(1) as f64;
