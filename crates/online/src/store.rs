@@ -4,6 +4,12 @@
 //! in `events`, whose key `(game_id, version)` and unique `(game_id, ply)` make the
 //! database the judge of which of two writers stored a move first. The schema is
 //! created on start and migrated by the versions in `schema_migrations`.
+//!
+//! On SQLite the write-ahead log is copied into the database by a task of its own
+//! every second (`checkpoints`), not by the commit that finds it long: a checkpoint
+//! writes and syncs the database file, which on a slow disk took the writer (and
+//! every move waiting for it) hundreds of milliseconds. Should that task fall
+//! behind, a commit still checkpoints once the log reaches `WAL_PAGES_MAX` pages.
 
 use crate::accounts::Category;
 use crate::model::{Event, Side, Stored};
@@ -11,6 +17,9 @@ use crate::notify::{Notice, CHANNEL};
 use jungle_glicko2::{self as glicko2, Rating};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Executor, Row};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// The database's kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,6 +246,25 @@ pub struct Store {
     node: String,
     /// The group commit's queue (`append`).
     appends: tokio::sync::mpsc::Sender<Append>,
+    /// How the group commits went (`commit_counts`).
+    counts: Arc<CommitCounters>,
+}
+
+/// How often a group's plain appends were committed together, and how often that
+/// failed and they were committed each in its savepoint instead.
+#[derive(Default)]
+struct CommitCounters {
+    together: AtomicU64,
+    fell_back: AtomicU64,
+}
+
+/// `Store::commit_counts`: groups of plain appends committed together, and those
+/// whose statements failed (another node's append, a broken database) and were
+/// committed each on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommitCounts {
+    pub together: u64,
+    pub fell_back: u64,
 }
 
 /// An append waiting for the group commit, and where its outcome goes.
@@ -250,11 +278,41 @@ struct Append {
     done: tokio::sync::oneshot::Sender<Result<(), AppendError>>,
 }
 
+impl Append {
+    /// Only events and the status: no seat taken, no game rated.
+    fn plain(&self) -> bool {
+        self.seat.is_none() && self.rated_end.is_none()
+    }
+}
+
 /// A seat taken by an append: the side, its token's hash, the account if any.
 struct OwnedSeat {
     side: Side,
     hash: String,
     user: Option<String>,
+}
+
+/// SQLite: a commit checkpoints the write-ahead log itself only when it is this
+/// many pages long (40 MB); the `checkpoints` task keeps it far shorter.
+const WAL_PAGES_MAX: u32 = 10_000;
+
+/// SQLite: copies the write-ahead log into the database every second, beside the
+/// writer (a passive checkpoint waits for no one and blocks no one).
+async fn checkpoints(pool: AnyPool) {
+    let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if pool.is_closed() {
+            return;
+        }
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .execute(&pool)
+            .await
+        {
+            log::warn!("checkpoint of the write-ahead log: {e}");
+        }
+    }
 }
 
 /// At most this many appends share one transaction.
@@ -283,11 +341,12 @@ impl Store {
         if kind == Kind::Sqlite {
             options = options.after_connect(|conn, _| {
                 Box::pin(async move {
-                    conn.execute(
+                    let pragmas = format!(
                         "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-                         PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;",
-                    )
-                    .await?;
+                         PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
+                         PRAGMA wal_autocheckpoint = {WAL_PAGES_MAX};"
+                    );
+                    conn.execute(pragmas.as_str()).await?;
                     Ok(())
                 })
             });
@@ -302,8 +361,12 @@ impl Store {
             kind,
             node: node.to_string(),
             appends,
+            counts: Arc::default(),
         };
         tokio::spawn(store.clone().group_commit(queue));
+        if kind == Kind::Sqlite {
+            tokio::spawn(checkpoints(store.pool.clone()));
+        }
         store
             .migrate()
             .await
@@ -313,6 +376,14 @@ impl Store {
 
     pub fn kind(&self) -> Kind {
         self.kind
+    }
+
+    /// How the group commits have gone since the store was opened.
+    pub fn commit_counts(&self) -> CommitCounts {
+        CommitCounts {
+            together: self.counts.together.load(Ordering::Relaxed),
+            fell_back: self.counts.fell_back.load(Ordering::Relaxed),
+        }
     }
 
     /// Applies the migrations the database has not had, each in a transaction; on
@@ -366,6 +437,34 @@ impl Store {
     }
 
     /// Stores a new game with its first events, in one transaction.
+    /// A casual game of the standard rules at 5m+3s that no one sits in yet, created
+    /// at time 0 with its first event (the store's tests and benchmarks).
+    pub async fn create_waiting(&self, id: &str, lobby: bool) -> Result<(), AppendError> {
+        let game = NewGame {
+            id,
+            created_at: 0,
+            rules: "jungle",
+            tc: "5m+3s",
+            hashes: [None, None],
+            lobby,
+            creator_ip: "127.0.0.1",
+            status: "waiting",
+            rated: false,
+            users: [None, None],
+            range: None,
+        };
+        let created = Event::Created {
+            rules: game.rules.into(),
+            tc: game.tc.into(),
+        };
+        let first = Stored {
+            v: 1,
+            at: 0,
+            ev: created,
+        };
+        self.create(&game, &[first]).await
+    }
+
     pub async fn create(&self, g: &NewGame<'_>, events: &[Stored]) -> Result<(), AppendError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
@@ -453,9 +552,97 @@ impl Store {
         }
     }
 
+    /// Commits a group: the appends of games whose appends only add events and set
+    /// the status (moves, the common case) with a few statements for all of them
+    /// (`commit_plain`); the others (a seat taken, a rated end) and, should those
+    /// statements fail (another node's append to one of the games), all of them, each
+    /// in its savepoint (`commit_each`). The outcomes in the group's order.
+    async fn commit_group(&self, group: &[Append]) -> Vec<Result<(), AppendError>> {
+        let mixed: HashSet<&str> = group
+            .iter()
+            .filter(|a| !a.plain())
+            .map(|a| a.id.as_str())
+            .collect();
+        let (plain, other): (Vec<usize>, Vec<usize>) =
+            (0..group.len()).partition(|&i| !mixed.contains(group[i].id.as_str()));
+        let mut outcomes: Vec<Option<Result<(), AppendError>>> =
+            (0..group.len()).map(|_| None).collect();
+        let mut each = other;
+        if plain.len() > 1 {
+            let appends: Vec<&Append> = plain.iter().map(|&i| &group[i]).collect();
+            match self.commit_plain(&appends).await {
+                Ok(()) => {
+                    self.counts.together.fetch_add(1, Ordering::Relaxed);
+                    plain.iter().for_each(|&i| outcomes[i] = Some(Ok(())));
+                }
+                Err(e) => {
+                    self.counts.fell_back.fetch_add(1, Ordering::Relaxed);
+                    log::debug!("a group's appends together failed ({e}); each on its own");
+                    each.extend(plain);
+                    each.sort_unstable();
+                }
+            }
+        } else {
+            each.extend(plain);
+            each.sort_unstable();
+        }
+        if !each.is_empty() {
+            let appends: Vec<&Append> = each.iter().map(|&i| &group[i]).collect();
+            for (i, outcome) in each.iter().zip(self.commit_each(&appends).await) {
+                outcomes[*i] = Some(outcome);
+            }
+        }
+        outcomes
+            .into_iter()
+            .map(|o| o.unwrap_or(Err(AppendError::Conflict)))
+            .collect()
+    }
+
+    /// Plain appends (`Append::plain`) in one transaction of a few statements: every
+    /// event in multi-row inserts, each game's last version and status in one update
+    /// (a game may have several appends in the group: the last one's figures), one
+    /// notification per game. All or nothing.
+    async fn commit_plain(&self, group: &[&Append]) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        let events: Vec<(&str, &Stored)> = group
+            .iter()
+            .flat_map(|a| a.events.iter().map(move |e| (a.id.as_str(), e)))
+            .collect();
+        for chunk in events.chunks(ROWS_PER_STATEMENT) {
+            insert_events(&mut tx, chunk).await?;
+        }
+        let mut games: Vec<GameUpdate> = Vec::new();
+        for a in group {
+            let version = a.events.last().map_or(0, |e| e.v as i64);
+            match games.iter_mut().find(|g| g.id == a.id) {
+                Some(g) => {
+                    g.version = version;
+                    g.status = &a.status;
+                    g.leave_lobby |= a.leave_lobby;
+                }
+                None => games.push(GameUpdate {
+                    id: &a.id,
+                    version,
+                    status: &a.status,
+                    leave_lobby: a.leave_lobby,
+                }),
+            }
+        }
+        for chunk in games.chunks(ROWS_PER_STATEMENT) {
+            update_games(&mut tx, chunk).await?;
+        }
+        if self.kind == Kind::Postgres {
+            let ids: Vec<&str> = games.iter().map(|g| g.id).collect();
+            for chunk in ids.chunks(ROWS_PER_STATEMENT) {
+                self.notify_all(&mut tx, chunk).await?;
+            }
+        }
+        tx.commit().await
+    }
+
     /// Each append in a savepoint of one transaction; the outcome of each (all fail
     /// when the commit does).
-    async fn commit_group(&self, group: &[Append]) -> Vec<Result<(), AppendError>> {
+    async fn commit_each(&self, group: &[&Append]) -> Vec<Result<(), AppendError>> {
         let failed = |e: &sqlx::Error| {
             (0..group.len())
                 .map(|_| Err(AppendError::Db(sqlx::Error::Protocol(e.to_string()))))
@@ -513,7 +700,8 @@ impl Store {
         }
         let version = a.events.last().map_or(0, |e| e.v as i64);
         sqlx::query(
-            "UPDATE games SET version = $1, status = $2, lobby = CASE WHEN $3 = 1 THEN 0 ELSE lobby END WHERE id = $4",
+            "UPDATE games SET version = $1, status = $2, lobby = CASE WHEN $3 = 1 THEN 0 ELSE lobby END \
+             WHERE id = $4 AND (status <> $2 OR $3 = 1)",
         )
         .bind(version)
         .bind(a.status.as_str())
@@ -546,6 +734,26 @@ impl Store {
                 .execute(&mut **tx)
                 .await?;
         }
+        Ok(())
+    }
+
+    /// On PostgreSQL, tells the other nodes (at commit) that these games changed.
+    async fn notify_all(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        ids: &[&str],
+    ) -> Result<(), sqlx::Error> {
+        let rows = placeholders(ids.len(), 1, 2);
+        let sql = format!("SELECT pg_notify($1, v.column1) FROM (VALUES {rows}) AS v");
+        let mut q = sqlx::query(&sql).bind(CHANNEL);
+        for id in ids {
+            let notice = Notice::Changed {
+                game: id.to_string(),
+                node: self.node.clone(),
+            };
+            q = q.bind(notice.payload());
+        }
+        q.execute(&mut **tx).await?;
         Ok(())
     }
 
@@ -1371,20 +1579,81 @@ async fn insert_event(
     id: &str,
     e: &Stored,
 ) -> Result<(), sqlx::Error> {
-    let ply = match &e.ev {
-        Event::Move { ply, .. } => Some(i64::from(*ply)),
-        _ => None,
-    };
-    // Serialising our own enum cannot fail.
-    let body = serde_json::to_string(&e.ev).unwrap_or_default();
-    sqlx::query("INSERT INTO events (game_id, version, ply, at, body) VALUES ($1, $2, $3, $4, $5)")
-        .bind(id)
-        .bind(e.v as i64)
-        .bind(ply)
-        .bind(e.at)
-        .bind(body)
-        .execute(&mut **tx)
-        .await?;
+    insert_events(tx, &[(id, e)]).await
+}
+
+/// Rows in one multi-row statement of a group commit (5 parameters each: well
+/// within SQLite's and PostgreSQL's limits).
+const ROWS_PER_STATEMENT: usize = 100;
+
+/// `($first, $first+1, …), (…)`: `rows` rows of `width` numbered parameters.
+fn placeholders(rows: usize, width: usize, first: usize) -> String {
+    (0..rows)
+        .map(|r| {
+            let cells: Vec<String> = (0..width)
+                .map(|c| format!("${}", first + r * width + c))
+                .collect();
+            format!("({})", cells.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Events of several games in one statement.
+async fn insert_events(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    events: &[(&str, &Stored)],
+) -> Result<(), sqlx::Error> {
+    let sql = format!(
+        "INSERT INTO events (game_id, version, ply, at, body) VALUES {}",
+        placeholders(events.len(), 5, 1)
+    );
+    let mut q = sqlx::query(&sql);
+    for (id, e) in events {
+        let ply = match &e.ev {
+            Event::Move { ply, .. } => Some(i64::from(*ply)),
+            _ => None,
+        };
+        // Serialising our own enum cannot fail.
+        let body = serde_json::to_string(&e.ev).unwrap_or_default();
+        q = q.bind(*id).bind(e.v as i64).bind(ply).bind(e.at).bind(body);
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// A game's figures after a group's plain appends.
+struct GameUpdate<'a> {
+    id: &'a str,
+    version: i64,
+    status: &'a str,
+    leave_lobby: bool,
+}
+
+/// Several games' statuses in one statement (`UPDATE … FROM (VALUES …)`,
+/// which SQLite has since 3.33 and PostgreSQL since long; both name a VALUES list's
+/// columns column1, column2, …). A game whose status stays and which leaves no lobby
+/// (a move in a game in play) is not written: its row is not rewritten at each move.
+async fn update_games(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    games: &[GameUpdate<'_>],
+) -> Result<(), sqlx::Error> {
+    let sql = format!(
+        "UPDATE games SET version = v.column2, status = v.column3, \
+         lobby = CASE WHEN v.column4 = 1 THEN 0 ELSE games.lobby END \
+         FROM (VALUES {}) AS v \
+         WHERE games.id = v.column1 AND (games.status <> v.column3 OR v.column4 = 1)",
+        placeholders(games.len(), 4, 1)
+    );
+    let mut q = sqlx::query(&sql);
+    for g in games {
+        q = q
+            .bind(g.id)
+            .bind(g.version)
+            .bind(g.status)
+            .bind(i64::from(g.leave_lobby));
+    }
+    q.execute(&mut **tx).await?;
     Ok(())
 }
 
@@ -1471,6 +1740,123 @@ mod tests {
         }
     }
 
+    /// `n` waiting games `g0`, `g1`, … (in the lobby or not), each with its first event.
+    async fn create_games(store: &Store, n: usize, lobby: bool) -> Vec<String> {
+        let ids: Vec<String> = (0..n).map(|i| format!("g{i}")).collect();
+        for id in &ids {
+            store.create_waiting(id, lobby).await.expect("created");
+        }
+        ids
+    }
+
+    fn plain_append(id: &str, events: Vec<Stored>, status: &str, leave_lobby: bool) -> Append {
+        Append {
+            id: id.to_string(),
+            events,
+            status: status.to_string(),
+            seat: None,
+            leave_lobby,
+            rated_end: None,
+            done: tokio::sync::oneshot::channel().0,
+        }
+    }
+
+    /// A game's version, status and lobby flag as stored.
+    async fn game_figures(store: &Store, id: &str) -> (i64, String, bool) {
+        let row = sqlx::query("SELECT version, status, lobby FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_one(&store.pool)
+            .await
+            .expect("a game");
+        let lobby: i64 = row.try_get(2).expect("lobby");
+        (
+            row.try_get(0).expect("version"),
+            row.try_get(1).expect("status"),
+            lobby != 0,
+        )
+    }
+
+    /// The group commit's few statements for many plain appends: every event stored in
+    /// order, each game at its last append's status (two appends of one game in the
+    /// group), the lobby left where one asked, a row not written when nothing of it
+    /// changed; and all or nothing, a
+    /// conflict in one game undoing every game's appends.
+    #[tokio::test]
+    async fn plain_appends_commit_together_all_or_nothing() {
+        let dir = std::env::temp_dir().join(format!("jungle-plain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let url = format!("sqlite:{}?mode=rwc", dir.join("games.sqlite").display());
+        let store = Store::open(&url, "test").await.expect("opens");
+        // More games than one statement's rows, so that the chunks are exercised.
+        let ids = create_games(&store, ROWS_PER_STATEMENT + 30, true).await;
+        let seated = |v| stored(v, Event::Seated { side: Side::Red });
+        let mut group: Vec<Append> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| plain_append(id, vec![seated(2)], "waiting", i % 2 == 0))
+            .collect();
+        group.push(plain_append(
+            &ids[1],
+            vec![seated(3), seated(4)],
+            "playing",
+            false,
+        ));
+        let refs: Vec<&Append> = group.iter().collect();
+        store.commit_plain(&refs).await.expect("committed");
+        for (i, id) in ids.iter().enumerate() {
+            let versions: Vec<u64> = store
+                .events(id, 0)
+                .await
+                .expect("read")
+                .iter()
+                .map(|e| e.v)
+                .collect();
+            let (version, status, lobby) = game_figures(&store, id).await;
+            if i == 1 {
+                assert_eq!(versions, [1, 2, 3, 4]);
+                assert_eq!((version, status.as_str(), lobby), (4, "playing", true));
+            } else if i % 2 == 0 {
+                // Left the lobby: the row is written.
+                assert_eq!(versions, [1, 2], "{id}");
+                assert_eq!(
+                    (version, status.as_str(), lobby),
+                    (2, "waiting", false),
+                    "{id}"
+                );
+            } else {
+                // Nothing of the row changed: it is not written.
+                assert_eq!(versions, [1, 2], "{id}");
+                assert_eq!(
+                    (version, status.as_str(), lobby),
+                    (1, "waiting", true),
+                    "{id}"
+                );
+            }
+        }
+        // Version 3 of g0 is new, version 2 of g2 is stored already: nothing is kept.
+        let clash = [
+            plain_append(&ids[0], vec![seated(3)], "playing", false),
+            plain_append(&ids[2], vec![seated(2)], "playing", false),
+        ];
+        let refs: Vec<&Append> = clash.iter().collect();
+        assert!(store.commit_plain(&refs).await.is_err());
+        assert_eq!(game_figures(&store, &ids[0]).await.0, 2);
+        assert_eq!(store.events(&ids[0], 0).await.expect("read").len(), 2);
+        // Through the queue, the group falls back to savepoints: only the clash fails.
+        let outcomes = futures_util::future::join_all([
+            store.append(&ids[0], &[seated(3)], "playing", None, false, None),
+            store.append(&ids[2], &[seated(2)], "playing", None, false, None),
+        ])
+        .await;
+        assert!(outcomes[0].is_ok(), "{outcomes:?}");
+        assert!(
+            matches!(outcomes[1], Err(AppendError::Conflict)),
+            "{outcomes:?}"
+        );
+        assert_eq!(game_figures(&store, &ids[0]).await.0, 3);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     /// Appends made at once share a commit, each in its savepoint: the one that
     /// conflicts (a version stored already) fails alone, the others are stored.
     #[tokio::test]
@@ -1479,30 +1865,7 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("a folder");
         let url = format!("sqlite:{}?mode=rwc", dir.join("games.sqlite").display());
         let store = Store::open(&url, "test").await.expect("opens");
-        let ids: Vec<String> = (0..20).map(|i| format!("g{i}")).collect();
-        for id in &ids {
-            let game = NewGame {
-                id,
-                created_at: 0,
-                rules: "jungle",
-                tc: "5m+3s",
-                hashes: [None, None],
-                lobby: false,
-                creator_ip: "127.0.0.1",
-                status: "waiting",
-                rated: false,
-                users: [None, None],
-                range: None,
-            };
-            let created = Event::Created {
-                rules: "jungle".into(),
-                tc: "5m+3s".into(),
-            };
-            store
-                .create(&game, &[stored(1, created)])
-                .await
-                .expect("created");
-        }
+        let ids = create_games(&store, 20, false).await;
         let seated = [stored(2, Event::Seated { side: Side::Red })];
         let appends = ids
             .iter()
