@@ -244,8 +244,8 @@ pub struct Store {
     kind: Kind,
     /// This node's name, in its notifications (so that it skips its own).
     node: String,
-    /// The group commit's queue (`append`).
-    appends: tokio::sync::mpsc::Sender<Append>,
+    /// The writer's queue (`append`, `heartbeat`).
+    appends: tokio::sync::mpsc::Sender<Write>,
     /// How the group commits went (`commit_counts`).
     counts: Arc<CommitCounters>,
 }
@@ -265,6 +265,17 @@ struct CommitCounters {
 pub struct CommitCounts {
     pub together: u64,
     pub fell_back: u64,
+}
+
+/// What the writer does: an append, or the service's heartbeat (on SQLite, one
+/// writer at a time: another connection writing beside it would make the group
+/// commit wait in SQLite's busy handler, a stall of tens of milliseconds a second).
+enum Write {
+    Append(Append),
+    Heartbeat {
+        at: i64,
+        done: tokio::sync::oneshot::Sender<Result<(), sqlx::Error>>,
+    },
 }
 
 /// An append waiting for the group commit, and where its outcome goes.
@@ -530,24 +541,41 @@ impl Store {
             done,
         };
         let stopped = || AppendError::Db(sqlx::Error::PoolClosed);
-        self.appends.send(append).await.map_err(|_| stopped())?;
+        self.appends
+            .send(Write::Append(append))
+            .await
+            .map_err(|_| stopped())?;
         outcome.await.map_err(|_| stopped())?
     }
 
-    /// The writer: takes the appends waiting, commits them together, answers each.
-    async fn group_commit(self, mut queue: tokio::sync::mpsc::Receiver<Append>) {
+    /// The writer: takes the appends waiting, commits them together, answers each;
+    /// then writes the heartbeats that came with them.
+    async fn group_commit(self, mut queue: tokio::sync::mpsc::Receiver<Write>) {
         while let Some(first) = queue.recv().await {
-            let mut group = vec![first];
-            while group.len() < GROUP_COMMIT_MAX {
+            let mut waiting = vec![first];
+            while waiting.len() < GROUP_COMMIT_MAX {
                 match queue.try_recv() {
-                    Ok(next) => group.push(next),
+                    Ok(next) => waiting.push(next),
                     Err(_) => break,
                 }
             }
-            let outcomes = self.commit_group(&group).await;
-            for (append, outcome) in group.into_iter().zip(outcomes) {
-                // The caller may have gone (its connection closed): nothing to tell.
-                let _ = append.done.send(outcome);
+            let mut group = Vec::with_capacity(waiting.len());
+            let mut beats = Vec::new();
+            for w in waiting {
+                match w {
+                    Write::Append(a) => group.push(a),
+                    Write::Heartbeat { at, done } => beats.push((at, done)),
+                }
+            }
+            if !group.is_empty() {
+                let outcomes = self.commit_group(&group).await;
+                for (append, outcome) in group.into_iter().zip(outcomes) {
+                    // The caller may have gone (its connection closed): nothing to tell.
+                    let _ = append.done.send(outcome);
+                }
+            }
+            for (at, done) in beats {
+                let _ = done.send(self.write_heartbeat(at).await);
             }
         }
     }
@@ -863,19 +891,31 @@ impl Store {
             .await?
             .map(|r| r.try_get(0))
             .transpose()?;
-        if last.is_some() {
-            sqlx::query("UPDATE service SET last_seen = $1 WHERE id = 1 AND last_seen < $1")
-                .bind(now)
-                .execute(&self.pool)
-                .await?;
-        } else {
-            // Two nodes may both find no row: the second insert fails harmlessly.
+        let (done, written) = tokio::sync::oneshot::channel();
+        let stopped = || sqlx::Error::PoolClosed;
+        self.appends
+            .send(Write::Heartbeat { at: now, done })
+            .await
+            .map_err(|_| stopped())?;
+        written.await.map_err(|_| stopped())??;
+        Ok(last.unwrap_or(0))
+    }
+
+    /// The heartbeat's write (by the writer).
+    async fn write_heartbeat(&self, now: i64) -> Result<(), sqlx::Error> {
+        let done = sqlx::query("UPDATE service SET last_seen = $1 WHERE id = 1 AND last_seen < $1")
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            // No row yet (or a later one): two nodes may both insert, the second
+            // fails harmlessly.
             let _ = sqlx::query("INSERT INTO service (id, last_seen) VALUES (1, $1)")
                 .bind(now)
                 .execute(&self.pool)
                 .await;
         }
-        Ok(last.unwrap_or(0))
+        Ok(())
     }
 
     /// The database's size in bytes (SQLite: pages; PostgreSQL: the database).
