@@ -944,6 +944,7 @@ impl PageBot {
             .args(["bot", "--server", &url, "--token-file"])
             .arg(&file)
             .args(["--level", "2", "--nodes", "400", "--poll-ms", "300"])
+            .arg("--invitations-only")
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -962,13 +963,16 @@ impl Drop for PageBot {
 /// A person plays the bot from "Play a bot": the list shows it online with its "BOT"
 /// mark, rating and level; its button invites it with the dialog's settings (5m+3s,
 /// red); the bot joins and answers, the seats name it with the mark. Then on a phone,
-/// in Chinese; the bot's profile has the mark. Screenshots `bots-lobby.png`,
+/// in Chinese; quick pairing that finds no one offers the bot, whose button plays it;
+/// the bot's profile has the mark. Screenshots `bots-lobby.png`,
 /// `bots-game.png` (desktop, English) and `bots-lobby-zh-phone.png`,
 /// `bots-game-zh-phone.png`.
 #[tokio::test(flavor = "current_thread")]
 async fn a_person_plays_a_bot_from_the_lobby() {
     let dir = TempDir::new("bots-page");
-    let server = Server::sqlite(&dir.0);
+    let mut args = sqlite_args(&dir.0);
+    args.extend(["--bot-offer-ms", "1000"].map(String::from));
+    let server = Server::start(0, &args);
     let _bot = PageBot::start(&server, &dir.0);
     let Some(a) = Browser::open().await else {
         return;
@@ -1039,6 +1043,33 @@ async fn a_person_plays_a_bot_from_the_lobby() {
         .await;
         no_script_errors(w).await;
     }
+    // Quick pairing finds no one: after the wait the page offers the bot, whose button
+    // withdraws the challenge and plays the bot instead.
+    wa.goto(&root).await.expect("page loads");
+    let _: Value = eval(wa, "Jungle.welcome.close(); return null").await;
+    click(wa, "#online-open").await;
+    choose(wa, "#online-tc", "5m+3s").await;
+    click(wa, "#online-quick").await;
+    until(
+        wa,
+        "the bot offered",
+        "(() => { const o = document.getElementById('online-bot-offer'); return !o.hidden && document.getElementById('online-bot-offer-text').textContent.includes('play Robo (1500?'); })()",
+    )
+    .await;
+    let waiting: String = eval(wa, "return Jungle.game.state().online.id").await;
+    shot(wa, "bots-offer").await;
+    click(wa, "#online-bot-offer-play").await;
+    until(
+        wa,
+        "the bot's game",
+        &format!("(() => {{ const s = Jungle.game.state(); return !location.pathname.includes('{waiting}') && !!s && !!s.online && s.online.status === 'playing' && Object.values(s.online.players).some((p) => !!p && p.bot); }})()"),
+    )
+    .await;
+    assert_eq!(
+        server.state(&waiting)["status"],
+        "over",
+        "the challenge withdrawn"
+    );
     // The bot's profile has the mark too.
     wa.goto(&format!("{root}@/Robo"))
         .await
