@@ -18,7 +18,7 @@ import { welcome } from "./welcome.js";
 
 const { $ } = base;
 const { t, sideName, sayIn, answerText, rulesName } = words;
-const { onlineTcName } = panels;
+const { onlineTcName, botMark } = panels;
 
 const TIME_CONTROLS = ["1m+0s", "3m+0s", "3m+2s", "5m+0s", "5m+3s", "10m+0s", "10m+5s", "15m+10s", "30m+0s", "30m+30s", "1d", "2d", "3d", "7d"];
 // Seconds a seat must have been gone before its opponent may claim (docs/online.md: 30 s
@@ -106,6 +106,48 @@ function showLobby() {
   return showGames("online.lobby", "online-lobby", challengeWords, "online.join");
 }
 
+// The rating category of a game's rules and clock ("jungle.blitz"), as the server
+// names it (docs/accounts.md: a speed by initial + 40 × increment); null for rules of
+// settings of their own.
+function categoryOf(rules, tc) {
+  if (rules !== "jungle" && rules !== "jungle-cn") return null;
+  if (/d$/.test(tc)) return rules + ".correspondence";
+  const m = /^(\d+)m\+(\d+)s$/.exec(tc);
+  if (!m) return null;
+  const s = Number(m[1]) * 60 + 40 * Number(m[2]);
+  return rules + "." + (s < 180 ? "bullet" : s < 480 ? "blitz" : s < 1500 ? "rapid" : "classical");
+}
+
+// A bot's rating in the category of the dialog's choice, as shown ("1500?").
+function botRating(bot, c) {
+  const cat = categoryOf(c.rules, c.tc);
+  const r = (bot.ratings || []).find((x) => x.category === cat);
+  return r ? r.shown : "1500?";
+}
+
+// "Play a bot": the bots online (docs/accounts.md, "Bots online"), each a button
+// that invites it with the dialog's settings.
+async function showBots() {
+  const a = await link.request("online.bots", null);
+  if (a.status !== 200) return;
+  const bots = JSON.parse(a.text).bots || [];
+  const list = $("online-bots");
+  list.textContent = "";
+  const c = choice();
+  for (const bot of bots) {
+    const level = bot.level === "engine" ? t("online.bots.engine") : bot.level ? t("online.bots.level", { level: bot.level }) : "";
+    const words = " (" + botRating(bot, c) + ")" + (level ? " · " + level : "") + (bot.busy ? " · " + t("online.bots.busy") : "");
+    const li = listItem(bot, words, "online.join", () => seatRequest("online.create", Object.assign(choice(), { color: $("online-color").value, invite: bot.username })));
+    const name = li.firstChild;
+    name.textContent = bot.username;
+    name.appendChild(botMark());
+    name.appendChild(document.createTextNode(words));
+    li.classList.add("bot");
+    list.appendChild(li);
+  }
+  $("online-bots-empty").hidden = bots.length > 0;
+}
+
 function showMine() {
   return showGames("online.mine", "online-mine", (g) => t("online.mineGame", { tc: onlineTcName(g.tc), rules: rulesOf(g), side: sideName(g.side), status: t("online.status." + g.status) }), "online.open");
 }
@@ -115,11 +157,14 @@ function openDialog() {
   $("online-error").hidden = true;
   $("online-dialog").showModal();
   showLobby();
+  showBots();
   showMine();
   clearInterval(lobbyTimer);
   lobbyTimer = setInterval(() => {
-    if ($("online-dialog").open) showLobby();
-    else clearInterval(lobbyTimer);
+    if ($("online-dialog").open) {
+      showLobby();
+      showBots();
+    } else clearInterval(lobbyTimer);
   }, 4000);
 }
 
@@ -138,6 +183,8 @@ function setUpHome() {
   $("online-create").addEventListener("click", () => seatRequest("online.create", Object.assign(choice(), { color: $("online-color").value })));
   $("online-challenge").addEventListener("click", () => seatRequest("online.create", Object.assign(choice(), { color: $("online-color").value, lobby: true })));
   $("online-quick").addEventListener("click", () => seatRequest("online.quick", choice()));
+  // The bots' ratings follow the chosen clock and rules.
+  for (const id of ["online-tc", "online-rules"]) $(id).addEventListener("change", showBots);
 }
 
 // ----- a game ----------------------------------------------------------------------
@@ -165,6 +212,8 @@ function setUpGame() {
   $("online-claim-draw").addEventListener("click", () => act("claim", { draw: true }));
   $("online-rematch").addEventListener("click", () => act("rematch"));
   $("online-record").addEventListener("click", () => game.saveRecord());
+  $("online-bot-offer-play").addEventListener("click", playOfferedBot);
+  setInterval(askBotOffer, 4000);
   // Resigning takes a second click within three seconds.
   $("online-resign").addEventListener("click", () => {
     if (resignArmed) {
@@ -185,6 +234,34 @@ function setUpGame() {
     const s = game.state();
     if (s && s.online) render(s);
   }, 1000);
+}
+
+// The bot the server offers while this player's challenge waits for a person.
+let botOffer = null;
+
+async function askBotOffer() {
+  const s = game.state();
+  const o = s && s.online;
+  if (!o || !o.you || o.status !== "waiting") {
+    botOffer = null;
+  } else {
+    const a = await link.request("online.botOffer", { id: o.id });
+    botOffer = a.status === 200 ? JSON.parse(a.text).bot_offer || null : null;
+  }
+  if (s && s.online) render(s);
+}
+
+// The offer taken: the challenge is withdrawn and the bot invited with its settings.
+async function playOfferedBot() {
+  const s = game.state();
+  if (!s || !s.online || !botOffer) return;
+  const o = s.online;
+  const invite = { tc: o.tc, rules: o.rules, color: o.you, invite: botOffer.username };
+  if (o.rated) invite.rated = true;
+  await act("abort");
+  const a = await link.request("online.create", invite);
+  if (a.status === 200 || a.status === 201) go(JSON.parse(a.text).id);
+  else sayIn($("online-status"), () => answerText(a));
 }
 
 // The seconds left before the opponent's absence may be claimed, or null when it is
@@ -243,6 +320,12 @@ function render(s) {
   const offer = o.drawOffer && o.status === "playing" ? t(o.drawOffer === o.you ? "online.drawOffered" : "online.drawOfferedToYou", { side: sideName(o.drawOffer) }) : "";
   const rematch = o.rematchOffer && !o.rematch ? t(o.rematchOffer === o.you ? "online.rematchOffered" : "online.rematchOfferedToYou") : "";
   $("online-status").textContent = [note, presence, offer, rematch].filter((x) => x).join(" ");
+  const offered = !!botOffer && o.status === "waiting";
+  $("online-bot-offer").hidden = !offered;
+  if (offered) {
+    const level = botOffer.level && botOffer.level !== "engine" ? " · " + t("online.bots.level", { level: botOffer.level }) : "";
+    $("online-bot-offer-text").textContent = t("online.botOffer", { name: botOffer.username, rating: botOffer.rating + level });
+  }
   $("online-status").hidden = !$("online-status").textContent;
   $("online-status").classList.toggle("alert", !!presence && claimIn(s) !== null);
   const playing = o.status === "playing" && !!o.you;

@@ -58,13 +58,22 @@ function onlineClockText(s, color) {
   return ms < 10000 ? text + "." + Math.floor((ms % 1000) / 100) : text;
 }
 
+// The "BOT" mark beside a bot's name.
+function botMark() {
+  const mark = document.createElement("span");
+  mark.className = "bot-mark";
+  mark.textContent = t("online.botMark");
+  return mark;
+}
+
 // Who holds `color`'s seat, in words.
 function onlineSeatText(s, color) {
   const o = s.online;
   const gone = o.seated[color] && !o.presence[color] && o.status !== "over" ? " · " + t("online.gone") : "";
   // A spectator sees the sides; a player, "You" and "Your friend".
-  if (!o.you) return sideName(color) + gone;
-  const name = o.you === color ? t("online.you") : t("online.friend");
+  const account = o.players && o.players[color];
+  if (!o.you) return (account ? t("player.seat", { side: sideName(color), name: account.username }) : sideName(color)) + gone;
+  const name = o.you === color ? t("online.you") : account ? account.username : t("online.friend");
   return t("player.seat", { side: sideName(color), name }) + gone;
 }
 
@@ -87,6 +96,9 @@ function renderPlayers() {
     const clock = document.querySelector("#" + id + " .clock");
     if (s.online) {
       who.textContent = onlineSeatText(s, color);
+      // A bot's seat is marked, as lichess marks them.
+      const account = s.online.players && s.online.players[color];
+      if (account && account.bot) who.appendChild(botMark());
       clock.textContent = onlineClockText(s, color);
       clock.classList.toggle("running", s.online.clock.running === color);
       clock.classList.toggle("low", s.online.clock.running === color && onlineClockMs(s, color) < 10000);
@@ -112,7 +124,8 @@ function nameSeat(color, text) {
 // reason by its code (the rules', or the referee's: a clock, an engine's failure).
 function resultText() {
   const r = state().result;
-  if (r.code === "online.aborted") return t("online.aborted");
+  // A challenge aborted, or declined by the bot it invited: no result.
+  if (r.code === "online.aborted" || r.code === "online.declined") return t(r.code);
   const reason = codeText("reason", r.code, r.args, r.reason);
   const capital = reason.charAt(0).toUpperCase() + reason.slice(1);
   const you = personColor();
@@ -502,6 +515,7 @@ export const panels = {
   render,
   renderPlayers,
   onlineTcName,
+  botMark,
   nameSeat,
   renderAnalysis,
   explainWhyNot,

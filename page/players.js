@@ -187,7 +187,13 @@ async function showProfile(name) {
   }
   const p = JSON.parse(a.text);
   profile.name = p.username;
-  $("profile-name").textContent = p.username + (p.is_bot ? " · " + t("profile.bot") : "");
+  $("profile-name").textContent = p.username;
+  // A bot's profile has the mark its name has in games and the lobby.
+  if (p.is_bot) {
+    const mark = panels.botMark();
+    mark.title = t("profile.bot");
+    $("profile-name").appendChild(mark);
+  }
   $("profile-since").textContent = t("profile.since", { date: day(p.created_at) });
   if (p.ratings.length) $("profile-ratings").appendChild(ratingsTable(p.ratings));
   else $("profile-ratings").appendChild(element("p", t("profile.none"), "small"));

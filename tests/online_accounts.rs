@@ -34,7 +34,7 @@ fn append(e: impl std::fmt::Debug) -> String {
 
 async fn store_checks(url: &str) -> Result<(), String> {
     let store = Store::open(url, "test").await?;
-    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 5);
+    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 6);
     store
         .create_user("u1", "Ann", "ann", "$argon2id$x", 1)
         .await
@@ -83,6 +83,7 @@ async fn store_checks(url: &str) -> Result<(), String> {
         rated: true,
         users: [Some("u1"), None],
         range: Some((1400, 1600)),
+        invited: None,
     };
     store.create(&game, &events).await.map_err(append)?;
     let seat = Seat {
@@ -133,6 +134,41 @@ async fn store_checks(url: &str) -> Result<(), String> {
     assert!(row.rated);
     assert_eq!(row.users, [Some("u1".into()), Some("u2".into())]);
     assert_eq!(row.range, Some((1400, 1600)));
+    assert_eq!(row.invited, None);
+
+    // A challenge to one account (a bot): its invitations while it waits, and whether
+    // it plays a game now.
+    assert!(store.invitations("u9").await.map_err(db)?.is_empty());
+    assert!(!store.playing("u9").await.map_err(db)?);
+    let invite = NewGame {
+        id: "g2",
+        invited: Some("u9"),
+        rated: false,
+        range: None,
+        ..game
+    };
+    store.create(&invite, &events).await.map_err(append)?;
+    let invitations = store.invitations("u9").await.map_err(db)?;
+    assert_eq!(invitations.len(), 1);
+    assert_eq!(invitations[0].invited.as_deref(), Some("u9"));
+    assert!(store.invitations("u2").await.map_err(db)?.is_empty());
+    let seated = [created(3, Event::Seated { side: Side::Blue })];
+    store
+        .append(
+            "g2",
+            &seated,
+            "playing",
+            Some(Seat {
+                user: Some("u9"),
+                ..seat
+            }),
+            true,
+            None,
+        )
+        .await
+        .map_err(append)?;
+    assert!(store.invitations("u9").await.map_err(db)?.is_empty());
+    assert!(store.playing("u9").await.map_err(db)?);
 
     // What profiles and leaderboards read (docs/accounts.md).
     let listed = store.games_of_user("u2", 10, 0).await.map_err(db)?;

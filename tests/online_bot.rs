@@ -2,7 +2,9 @@
 //! made with an API token takes a person's rated challenge from the lobby and plays it
 //! to its end with the engine, then stops (`--games 1`); both are rated. And the
 //! command's refusals: a token of an account that is no bot, an https address, a bad
-//! token file.
+//! token file. Bots online (docs/accounts.md, "Bots online"): `GET /api/bots` while a
+//! bot polls, a person's invitation to a bot by name played to its end, the decline of
+//! one outside its filters, the bot offered in quick pairing.
 
 mod gui_common;
 mod online_common;
@@ -264,4 +266,308 @@ fn the_bot_command_refuses_what_cannot_work() {
     );
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("--tc"), "{err}");
+}
+
+// ----- bots online, invitations, declines, the bot offer (docs/accounts.md) ----------
+
+/// A server whose bots count as online 1.5 s after their last poll, and whose quick
+/// pairing offers a bot after half a second.
+fn bots_server(dir: &std::path::Path) -> Server {
+    let mut args = sqlite_args(dir);
+    args.extend(["--bots-online-ms", "1500", "--bot-offer-ms", "500"].map(String::from));
+    Server::start(0, &args)
+}
+
+/// `jungle bot` running until dropped (killed then), its stderr in a file of `dir`.
+struct RunningBot(std::process::Child, std::path::PathBuf);
+
+impl RunningBot {
+    fn start(server: &Server, file: &str, dir: &std::path::Path, more: &[&str]) -> RunningBot {
+        let log = dir.join(format!("bot-{}.log", more.join("_").replace('/', "")));
+        let url = format!("http://{}", server.addr);
+        let child = Command::new(jungle())
+            .args([
+                "bot",
+                "--server",
+                &url,
+                "--token-file",
+                file,
+                "--poll-ms",
+                "200",
+            ])
+            .args(more)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("log"))
+            .spawn()
+            .expect("jungle bot");
+        RunningBot(child, log)
+    }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.1).unwrap_or_default()
+    }
+}
+
+impl Drop for RunningBot {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `GET /api/bots`: the bots online.
+fn bots_online(server: &Server) -> Vec<serde_json::Value> {
+    let (status, body) = server.get("/api/bots");
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    v["bots"].as_array().cloned().unwrap_or_default()
+}
+
+/// Waits (at most 20 s) until the bots online are `names`.
+fn wait_for_bots(server: &Server, names: &[&str]) -> Vec<serde_json::Value> {
+    let start = Instant::now();
+    loop {
+        let bots = bots_online(server);
+        let now: Vec<&str> = bots.iter().filter_map(|b| b["username"].as_str()).collect();
+        if now == names {
+            return bots;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "bots online {now:?}, not {names:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Ann's challenge to the bot `name`: the answer's status and body.
+fn invite(server: &Server, session: &str, name: &str, tc: &str) -> (u16, serde_json::Value) {
+    let body = json!({"tc": tc, "color": "red", "invite": name}).to_string();
+    with(server, session, "POST", "/api/games", &body)
+}
+
+#[test]
+fn a_person_invites_a_bot_online_by_name_and_it_plays_to_the_end() {
+    let dir = TempDir::new("bot-invite");
+    let server = bots_server(&dir.0);
+    let (_, file) = bot_account(&server, &dir.0, "Robo");
+    let ann = signup(&server, "Ann");
+    let bob = signup(&server, "Bob");
+    // Not online yet: refused.
+    let (status, v) = invite(&server, &ann, "Robo", "1m+0s");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (409, Some("bot_offline")),
+        "{v}"
+    );
+    let bot = spawn_bot(&server, &file, &["--nodes", "400", "--level", "3"]);
+    let listed = wait_for_bots(&server, &["Robo"]);
+    assert_eq!(listed[0]["level"], "3", "{listed:?}");
+    assert_eq!(listed[0]["busy"], false, "{listed:?}");
+    assert_eq!(listed[0]["plays"]["rules"], json!(["jungle", "jungle-cn"]));
+    assert!(listed[0]["ratings"].is_array(), "{listed:?}");
+    // Only a bot is invited by name, and a bot invites no one.
+    let (status, v) = invite(&server, &ann, "Bob", "1m+0s");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (400, Some("not_a_bot")),
+        "{v}"
+    );
+    let (status, v) = invite(&server, &ann, "Nobody", "1m+0s");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (404, Some("no_player")),
+        "{v}"
+    );
+    let (_, other_bot) = bot_account(&server, &dir.0, "Other");
+    let other = std::fs::read_to_string(&other_bot).expect("token");
+    let auth = format!("Bearer {}", other.trim());
+    let body = json!({"tc": "1m+0s", "invite": "Robo"}).to_string();
+    let (status, _, v) = server.request("POST", "/api/games", &body, &[("Authorization", &auth)]);
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (403, Some("bot_lobby")),
+        "{v}"
+    );
+
+    let (status, seat) = invite(&server, &ann, "Robo", "1m+0s");
+    assert_eq!(status, 201, "{seat}");
+    let id = seat["id"].as_str().expect("id").to_string();
+    let token = seat["token"].as_str().expect("token").to_string();
+    // In no one else's lobby, and no one else may join it.
+    let (_, lobby) = with(&server, &bob, "GET", "/api/lobby", "");
+    assert!(!lobby.to_string().contains(&id), "{lobby}");
+    let (status, v) = with(&server, &bob, "POST", &format!("/api/games/{id}/join"), "");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (403, Some("invited_only")),
+        "{v}"
+    );
+    let (status, v) = server.post(&format!("/api/games/{id}/join"), "");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (403, Some("invited_only")),
+        "{v}"
+    );
+    // Nor may anyone but the bot decline it.
+    let (status, v) = with(
+        &server,
+        &bob,
+        "POST",
+        &format!("/api/games/{id}/decline"),
+        "",
+    );
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (403, Some("not_a_bot")),
+        "{v}"
+    );
+
+    let before = ann_plays_to(&server, &id, &token, 4, false);
+    assert_eq!(before.len(), 4, "{before:?}");
+    // The state names both players and marks the bot; the bot is busy.
+    let state = server.state(&id);
+    assert_eq!(
+        state["players"]["red"],
+        json!({"username": "Ann", "bot": false})
+    );
+    assert_eq!(
+        state["players"]["blue"],
+        json!({"username": "Robo", "bot": true})
+    );
+    let robo = wait_for_bots(&server, &["Robo"]);
+    assert_eq!(robo[0]["busy"], true, "{robo:?}");
+    let moves = ann_plays(&server, &id, &token, 40);
+    assert!(moves.len() > 4, "{moves:?}");
+    let (code, stderr) = bot.join().expect("the bot's thread");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains(&format!("game {id}: joined")), "{stderr}");
+    assert_eq!(server.state(&id)["status"], "over");
+    // Gone (the bot stopped): off the list once the window has passed.
+    wait_for_bots(&server, &[]);
+    let (status, v) = invite(&server, &ann, "Robo", "1m+0s");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (409, Some("bot_offline")),
+        "{v}"
+    );
+}
+
+#[test]
+fn an_invitation_the_bot_does_not_accept_is_declined() {
+    let dir = TempDir::new("bot-decline");
+    let server = bots_server(&dir.0);
+    let (_, file) = bot_account(&server, &dir.0, "Robo");
+    let ann = signup(&server, "Ann");
+    let bot = RunningBot::start(&server, &file, &dir.0, &["--casual-only", "--tc", "5m+3s"]);
+    let listed = wait_for_bots(&server, &["Robo"]);
+    assert_eq!(listed[0]["plays"]["tcs"], json!(["5m+3s"]), "{listed:?}");
+    assert_eq!(listed[0]["plays"]["rated"], false, "{listed:?}");
+    let (status, seat) = invite(&server, &ann, "Robo", "1m+0s");
+    assert_eq!(status, 201, "{seat}");
+    let id = seat["id"].as_str().expect("id").to_string();
+    let start = Instant::now();
+    while server.state(&id)["status"] != "over" {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "not declined: {}",
+            bot.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let state = server.state(&id);
+    assert_eq!(state["result"]["reason"], "declined", "{state}");
+    assert_eq!(state["result"]["result"], "*", "{state}");
+    assert!(bot.stderr().contains(&format!("game {id}: declined")));
+    // Declined once: over, no one's to take.
+    let (status, v) = server.post(&format!("/api/games/{id}/join"), "");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (409, Some("game_over")),
+        "{v}"
+    );
+}
+
+#[test]
+fn quick_pairing_offers_a_bot_online_after_the_wait() {
+    let dir = TempDir::new("bot-offer");
+    let server = bots_server(&dir.0);
+    let (_, robo) = bot_account(&server, &dir.0, "Robo");
+    let (_, zed) = bot_account(&server, &dir.0, "Zed");
+    // Neither takes the lobby's challenges; Zed plays 5m+3s only.
+    let _robo = RunningBot::start(
+        &server,
+        &robo,
+        &dir.0,
+        &["--invitations-only", "--level", "2"],
+    );
+    let _zed = RunningBot::start(
+        &server,
+        &zed,
+        &dir.0,
+        &["--invitations-only", "--tc", "5m+3s"],
+    );
+    wait_for_bots(&server, &["Robo", "Zed"]);
+    let ann = signup(&server, "Ann");
+    let body = json!({"tc": "1m+0s"}).to_string();
+    let (status, seat) = with(&server, &ann, "POST", "/api/lobby/quick", &body);
+    assert_eq!(status, 201, "{seat}");
+    let id = seat["id"].as_str().expect("id").to_string();
+    let waiting = format!("/api/lobby?waiting={id}");
+    let (_, lobby) = with(&server, &ann, "GET", &waiting, "");
+    assert!(lobby.get("bot_offer").is_none(), "offered at once: {lobby}");
+    std::thread::sleep(Duration::from_millis(700));
+    let (_, lobby) = with(&server, &ann, "GET", &waiting, "");
+    assert_eq!(
+        lobby["bot_offer"],
+        json!({"username": "Robo", "rating": "1500?", "level": "2"}),
+        "{lobby}"
+    );
+    // Nothing is offered for another game, nor to anyone without `waiting`.
+    let (_, plain) = with(&server, &ann, "GET", "/api/lobby", "");
+    assert!(plain.get("bot_offer").is_none(), "{plain}");
+}
+
+#[test]
+fn what_a_bot_says_it_plays_is_checked() {
+    let dir = TempDir::new("bot-plays");
+    let server = bots_server(&dir.0);
+    let (bot, _) = bot_account(&server, &dir.0, "Robo");
+    let ann = signup(&server, "Ann");
+    let ok = json!({"level": "4", "rated": true, "casual": true}).to_string();
+    let (status, v) = with(&server, &ann, "POST", "/api/bots/online", &ok);
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (403, Some("not_a_bot")),
+        "{v}"
+    );
+    let (status, v) = server.post("/api/bots/online", &ok);
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (401, Some("login_required")),
+        "{v}"
+    );
+    for bad in [
+        json!({"level": "99", "rated": true, "casual": true}),
+        json!({"rules": ["chess"], "rated": true, "casual": true}),
+        json!({"tcs": ["5+3"], "rated": true, "casual": true}),
+        json!({"rated": false, "casual": false}),
+    ] {
+        let (status, v) = with(&server, &bot, "POST", "/api/bots/online", &bad.to_string());
+        assert_eq!(
+            (status, v["code"].as_str()),
+            (400, Some("bad_plays")),
+            "{bad}: {v}"
+        );
+    }
+    let (status, v) = with(&server, &bot, "POST", "/api/bots/online", "{\"rated\": 1}");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (400, Some("malformed")),
+        "{v}"
+    );
+    assert!(bots_online(&server).is_empty(), "listed after refusals");
+    let (status, v) = with(&server, &bot, "POST", "/api/bots/online", &ok);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(bots_online(&server)[0]["level"], "4");
 }

@@ -921,3 +921,166 @@ async fn a_logged_in_puzzle_attempt_changes_the_ratings_on_the_server() {
         "solved, the puzzle's rating falls: {asked}"
     );
 }
+
+/// A bot account running `jungle bot` (its own engine at level 2, 400 nodes a move)
+/// against the server until dropped.
+struct PageBot(std::process::Child);
+
+impl PageBot {
+    fn start(server: &Server, dir: &std::path::Path) -> PageBot {
+        let robo = signup(server, "Robo");
+        let (status, v) =
+            online_common::accounts::with(server, &robo, "POST", "/api/account/token", "");
+        assert_eq!(status, 201, "{v}");
+        let token = v["token"].as_str().expect("token").to_string();
+        let auth = format!("Bearer {token}");
+        let (status, _, v) =
+            server.request("POST", "/api/account/bot", "", &[("Authorization", &auth)]);
+        assert_eq!(status, 200, "{v}");
+        let file = dir.join("robo.token");
+        std::fs::write(&file, &token).expect("token file");
+        let url = format!("http://{}", server.addr);
+        let child = std::process::Command::new(gui_common::jungle())
+            .args(["bot", "--server", &url, "--token-file"])
+            .arg(&file)
+            .args(["--level", "2", "--nodes", "400", "--poll-ms", "300"])
+            .arg("--invitations-only")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("jungle bot");
+        PageBot(child)
+    }
+}
+
+impl Drop for PageBot {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A person plays the bot from "Play a bot": the list shows it online with its "BOT"
+/// mark, rating and level; its button invites it with the dialog's settings (5m+3s,
+/// red); the bot joins and answers, the seats name it with the mark. Then on a phone,
+/// in Chinese; quick pairing that finds no one offers the bot, whose button plays it;
+/// the bot's profile has the mark. Screenshots `bots-lobby.png`,
+/// `bots-game.png` (desktop, English) and `bots-lobby-zh-phone.png`,
+/// `bots-game-zh-phone.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn a_person_plays_a_bot_from_the_lobby() {
+    let dir = TempDir::new("bots-page");
+    let mut args = sqlite_args(&dir.0);
+    args.extend(["--bot-offer-ms", "1000"].map(String::from));
+    let server = Server::start(0, &args);
+    let _bot = PageBot::start(&server, &dir.0);
+    let Some(a) = Browser::open().await else {
+        return;
+    };
+    let Some(b) = Browser::open_phone(390, 844).await else {
+        return;
+    };
+    let (wa, wb) = (&a.client, &b.client);
+    wa.set_window_size(1280, 800).await.expect("resize");
+    let root = format!("http://{}/", server.addr);
+    for (w, name, lang) in [(wa, "", "en"), (wb, "-zh-phone", "zh")] {
+        w.goto(&root).await.expect("page loads");
+        let _: Value = eval(w, "Jungle.welcome.close(); return null").await;
+        if lang == "zh" {
+            browser_common::choose_language(w, "zh", "#online-open", "和朋友下").await;
+        }
+        click(w, "#online-open").await;
+        until(
+            w,
+            "the bot listed",
+            "(() => { const li = document.querySelector('#online-bots li'); return !!li && li.textContent.includes('Robo') && !!li.querySelector('.bot-mark') && li.textContent.includes('1500?'); })()",
+        )
+        .await;
+        assert!(
+            eval::<bool>(
+                w,
+                "return document.getElementById('online-bots-empty').hidden"
+            )
+            .await
+        );
+        choose(w, "#online-tc", "5m+3s").await;
+        choose(w, "#online-color", "red").await;
+        shot(w, &format!("bots-lobby{name}")).await;
+        click(w, "#online-bots li button").await;
+        until(w, "the game page", "location.pathname.startsWith('/play/') && !!Jungle.game.state() && !!Jungle.game.state().online").await;
+        // The bot joins: its seat named, marked as a bot; a few moves each.
+        until(
+            w,
+            "the bot seated and marked",
+            "(() => { const o = Jungle.game.state().online; return o.status === 'playing' && !!o.players.blue && o.players.blue.bot && !!document.querySelector('#player-top .who .bot-mark'); })()",
+        )
+        .await;
+        assert!(text_of(w, "#player-top .who").await.contains("Robo"));
+        // A few moves each (the bot answers at once: its reply may come before the
+        // person's move is seen alone).
+        for ply in [0, 2, 4] {
+            until(
+                w,
+                &format!("the person's turn at ply {ply}"),
+                &format!("Jungle.game.state().moves.length === {ply} && Object.keys(Jungle.game.state().legal).length > 0"),
+            )
+            .await;
+            let (from, to): (String, String) = eval(w, "const legal = Jungle.game.state().legal; const from = Object.keys(legal).sort()[0]; return [from, legal[from][0].to];").await;
+            click(w, &format!("#board .cell[data-sq=\"{from}\"]")).await;
+            css(w, &format!("#board .cell.selected[data-sq=\"{from}\"]")).await;
+            click(w, &format!("#board .cell[data-sq=\"{to}\"]")).await;
+            shows_plies(w, "the person and the bot", ply + 2).await;
+        }
+        shot(w, &format!("bots-game{name}")).await;
+        // Resigned, so that the bot (one game at a time) is free for the next.
+        click(w, "#online-resign").await;
+        click(w, "#online-resign").await;
+        until(
+            w,
+            "the game over",
+            "Jungle.game.state().online.status === 'over'",
+        )
+        .await;
+        no_script_errors(w).await;
+    }
+    // Quick pairing finds no one: after the wait the page offers the bot, whose button
+    // withdraws the challenge and plays the bot instead.
+    wa.goto(&root).await.expect("page loads");
+    let _: Value = eval(wa, "Jungle.welcome.close(); return null").await;
+    click(wa, "#online-open").await;
+    choose(wa, "#online-tc", "5m+3s").await;
+    click(wa, "#online-quick").await;
+    until(
+        wa,
+        "the bot offered",
+        "(() => { const o = document.getElementById('online-bot-offer'); return !o.hidden && document.getElementById('online-bot-offer-text').textContent.includes('play Robo (1500?'); })()",
+    )
+    .await;
+    let waiting: String = eval(wa, "return Jungle.game.state().online.id").await;
+    shot(wa, "bots-offer").await;
+    click(wa, "#online-bot-offer-play").await;
+    until(
+        wa,
+        "the bot's game",
+        &format!("(() => {{ const s = Jungle.game.state(); return !location.pathname.includes('{waiting}') && !!s && !!s.online && s.online.status === 'playing' && Object.values(s.online.players).some((p) => !!p && p.bot); }})()"),
+    )
+    .await;
+    assert_eq!(
+        server.state(&waiting)["status"],
+        "over",
+        "the challenge withdrawn"
+    );
+    // The bot's profile has the mark too.
+    wa.goto(&format!("{root}@/Robo"))
+        .await
+        .expect("the profile loads");
+    until(
+        wa,
+        "the bot's profile marked",
+        "(() => { const n = document.getElementById('profile-name'); return !!n && n.textContent.startsWith('Robo') && !!n.querySelector('.bot-mark'); })()",
+    )
+    .await;
+    no_script_errors(wa).await;
+    a.close().await;
+    b.close().await;
+}

@@ -510,7 +510,7 @@ fn every_code_the_rust_side_sends_is_worded_in_every_catalogue() {
 /// not come from a catalogue.
 #[test]
 fn no_catalogue_keeps_the_english_text() {
-    const SHARED: [&str; 7] = [
+    const SHARED: [&str; 8] = [
         "subtitle",
         "animal.wolf",
         "animal.leopard",
@@ -518,6 +518,8 @@ fn no_catalogue_keeps_the_english_text() {
         "variant.jungle",
         "variant.jungle-cn",
         "watch.start",
+        // The mark beside a bot's name, the same in every language (as lichess's).
+        "online.botMark",
     ];
     let en = catalogue("en");
     // The words of a text, its placeholders left out.

@@ -565,5 +565,18 @@ export default {
  "refusal.online.origin": "Abgelehnt: die Anfrage kam von einer anderen Seite.",
  "online.noGame": "keine solche Partie",
  "notice.online.noGame": "Diese Partie gibt es nicht: prüfe den Link.",
- "notice.online.drawDeclined": "Dein Gegenüber hat das Remis abgelehnt."
+ "notice.online.drawDeclined": "Dein Gegenüber hat das Remis abgelehnt.",
+ "online.bots": "Gegen einen Bot spielen",
+ "online.bots.empty": "Gerade ist kein Bot online.",
+ "online.bots.level": "Stufe {level}",
+ "online.bots.engine": "eigene Engine",
+ "online.bots.busy": "spielt gerade",
+ "online.botMark": "BOT",
+ "online.botOffer": "Noch niemand da: stattdessen gegen {name} ({rating}) spielen?",
+ "online.botOffer.play": "Gegen den Bot spielen",
+ "online.declined": "Der Bot hat die Herausforderung abgelehnt.",
+ "reason.online.declined": "vom Bot abgelehnt",
+ "refusal.online.invited_only": "Diese Herausforderung gilt dem eingeladenen Bot.",
+ "refusal.online.bot_offline": "Dieser Bot ist gerade nicht online.",
+ "refusal.online.not_a_bot": "Nur ein Bot kann mit Namen eingeladen werden."
 };

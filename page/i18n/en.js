@@ -565,5 +565,18 @@ export default {
  "refusal.online.origin": "Refused: the request came from another site.",
  "online.noGame": "no such game",
  "notice.online.noGame": "There is no such game: check the link.",
- "notice.online.drawDeclined": "Your friend declined the draw."
+ "notice.online.drawDeclined": "Your friend declined the draw.",
+ "online.bots": "Play a bot",
+ "online.bots.empty": "No bot is online now.",
+ "online.bots.level": "level {level}",
+ "online.bots.engine": "its own engine",
+ "online.bots.busy": "playing now",
+ "online.botMark": "BOT",
+ "online.botOffer": "No one yet: play {name} ({rating}) instead?",
+ "online.botOffer.play": "Play the bot",
+ "online.declined": "The bot declined the challenge.",
+ "reason.online.declined": "declined by the bot",
+ "refusal.online.invited_only": "This challenge is for the bot it invites.",
+ "refusal.online.bot_offline": "That bot is not online now.",
+ "refusal.online.not_a_bot": "Only a bot can be invited by name."
 };

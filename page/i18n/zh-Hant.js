@@ -565,5 +565,18 @@ export default {
  "refusal.online.origin": "已拒絕：請求來自別的網站。",
  "online.noGame": "沒有這個對局",
  "notice.online.noGame": "沒有這個對局：請檢查連結。",
- "notice.online.drawDeclined": "對方拒絕了和棋。"
+ "notice.online.drawDeclined": "對方拒絕了和棋。",
+ "online.bots": "和機器人下",
+ "online.bots.empty": "現在沒有機器人在線。",
+ "online.bots.level": "{level} 級",
+ "online.bots.engine": "自帶引擎",
+ "online.bots.busy": "正在下棋",
+ "online.botMark": "BOT",
+ "online.botOffer": "還沒有人應戰：改和 {name}（{rating}）下嗎？",
+ "online.botOffer.play": "和機器人下",
+ "online.declined": "機器人拒絕了挑戰。",
+ "reason.online.declined": "機器人拒絕",
+ "refusal.online.invited_only": "這個挑戰只給受邀的機器人。",
+ "refusal.online.bot_offline": "這個機器人現在不在線。",
+ "refusal.online.not_a_bot": "只能按名字邀請機器人。"
 };

@@ -565,5 +565,18 @@ export default {
  "refusal.online.origin": "已拒绝：请求来自别的网站。",
  "online.noGame": "没有这个对局",
  "notice.online.noGame": "没有这个对局：请检查链接。",
- "notice.online.drawDeclined": "对方拒绝了和棋。"
+ "notice.online.drawDeclined": "对方拒绝了和棋。",
+ "online.bots": "和机器人下",
+ "online.bots.empty": "现在没有机器人在线。",
+ "online.bots.level": "{level} 级",
+ "online.bots.engine": "自带引擎",
+ "online.bots.busy": "正在下棋",
+ "online.botMark": "BOT",
+ "online.botOffer": "还没有人应战：改和 {name}（{rating}）下吗？",
+ "online.botOffer.play": "和机器人下",
+ "online.declined": "机器人拒绝了挑战。",
+ "reason.online.declined": "机器人拒绝",
+ "refusal.online.invited_only": "这个挑战只给受邀的机器人。",
+ "refusal.online.bot_offline": "这个机器人现在不在线。",
+ "refusal.online.not_a_bot": "只能按名字邀请机器人。"
 };

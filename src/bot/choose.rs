@@ -1,6 +1,7 @@
-//! Which of the lobby's open challenges the bot takes: the oldest whose clock and
-//! rules it accepts. By default any live clock (no correspondence: a bot process
-//! would wait days) under the two named rule sets.
+//! Which of the lobby's challenges the bot takes: those that invite it first, then the
+//! oldest open one, whose clock and rules it accepts; and the invitations it declines.
+//! By default any live clock (no correspondence: a bot process would wait days) under
+//! the two named rule sets.
 
 use crate::game::Rules;
 use jungle_core::time_control::TimeControl;
@@ -14,6 +15,9 @@ pub struct Challenge {
     pub rules: String,
     #[serde(default)]
     pub rated: bool,
+    /// A challenge that invites this bot (the server lists them first).
+    #[serde(default)]
+    pub invited: bool,
 }
 
 /// What the bot plays.
@@ -24,6 +28,8 @@ pub struct Accepts {
     pub rules: Vec<Rules>,
     pub rated: bool,
     pub casual: bool,
+    /// Invitations only, none of the lobby's open challenges.
+    pub invitations_only: bool,
 }
 
 impl Accepts {
@@ -54,6 +60,7 @@ impl Accepts {
             rules,
             rated,
             casual,
+            invitations_only: false,
         })
     }
 
@@ -74,9 +81,22 @@ impl Accepts {
         clock_ok && rules_ok && kind_ok
     }
 
-    /// The challenges it would take, in the lobby's order (oldest first).
+    /// The challenges it would take: the invitations it accepts, then (unless it takes
+    /// invitations only) the open ones, each in the lobby's order (oldest first).
     pub fn pick<'a>(&self, lobby: &'a [Challenge]) -> Vec<&'a Challenge> {
-        lobby.iter().filter(|c| self.takes(c)).collect()
+        let invited = lobby.iter().filter(|c| c.invited && self.takes(c));
+        let open = lobby
+            .iter()
+            .filter(|c| !c.invited && !self.invitations_only && self.takes(c));
+        invited.chain(open).collect()
+    }
+
+    /// The invitations it declines: those whose clock, rules or kind it does not take.
+    pub fn declines<'a>(&self, lobby: &'a [Challenge]) -> Vec<&'a Challenge> {
+        lobby
+            .iter()
+            .filter(|c| c.invited && !self.takes(c))
+            .collect()
     }
 }
 
@@ -90,7 +110,29 @@ mod tests {
             tc: tc.into(),
             rules: rules.into(),
             rated,
+            invited: false,
         }
+    }
+
+    #[test]
+    fn takes_invitations_first_and_declines_those_it_does_not_accept() {
+        let invited = |id: &str, tc: &str, rated: bool| Challenge {
+            invited: true,
+            ..challenge(id, tc, "jungle", rated)
+        };
+        let lobby = [
+            challenge("a", "5m+3s", "jungle", false),
+            invited("b", "5m+3s", false),
+            invited("c", "1d", false),
+            invited("d", "5m+3s", true),
+        ];
+        let mut casual = Accepts::new(&[], &[], false, true).unwrap();
+        let ids = |v: Vec<&Challenge>| v.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(casual.pick(&lobby)), ["b", "a"]);
+        assert_eq!(ids(casual.declines(&lobby)), ["c", "d"]);
+        casual.invitations_only = true;
+        assert_eq!(ids(casual.pick(&lobby)), ["b"]);
+        assert_eq!(ids(casual.declines(&lobby)), ["c", "d"]);
     }
 
     #[test]

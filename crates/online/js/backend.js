@@ -149,6 +149,10 @@ export const backend = (() => {
       return a;
     }
     if (action === "online.lobby") return api("GET", "/api/lobby");
+    // The bots online, and the bot offered to this browser's waiting challenge
+    // (docs/accounts.md, "Bots online").
+    if (action === "online.bots") return api("GET", "/api/bots");
+    if (action === "online.botOffer") return api("GET", "/api/lobby?waiting=" + encodeURIComponent(String((body && body.id) || "")));
     // A logged-in player's puzzles (docs/puzzles.md, "Ratings from people").
     if (action === "online.puzzleNext") return api("GET", "/api/puzzles/next?" + new URLSearchParams(body || {}));
     if (action === "online.puzzleAttempt") return api("POST", "/api/puzzles/attempt", body);
@@ -219,6 +223,8 @@ export const backend = (() => {
       toMove: g.to_move,
       plies: g.moves.length,
       seated: g.seated,
+      rated: !!g.rated,
+      players: g.players || { red: null, blue: null },
       clock: { red: g.clock.red, blue: g.clock.blue, running: g.clock.running, at: clockAt },
       deadline: g.deadline === null || g.deadline === undefined ? null : g.deadline - offset,
       drawOffer: g.draw_offer || null,
@@ -294,6 +300,14 @@ export const backend = (() => {
     p.resolve(result);
   }
 
+  // The accounts in the seats, read again when a seat is taken (events name no one).
+  async function learnPlayers() {
+    const a = await api("GET", "/api/games/" + encodeURIComponent(g.id), null);
+    if (a.status !== 200) return;
+    g.players = JSON.parse(a.text).players;
+    show();
+  }
+
   function setClock(clock, serverAt) {
     g.clock = clock;
     clockAt = serverAt - offset;
@@ -321,6 +335,7 @@ export const backend = (() => {
     setBoard(m.board);
     if (e.kind === "seated") {
       g.seated = Object.assign({}, g.seated, { [e.side]: true });
+      learnPlayers();
     } else if (e.kind === "move" && e.ply === g.moves.length) {
       const mover = g.to_move;
       g.moves = g.moves.concat([e.mv]);

@@ -135,6 +135,7 @@ mod tests {
                     rated: false,
                     users: [None, None],
                     range: None,
+                    invited: None,
                 };
                 store.create(&game, &events).await.expect("stored");
             }

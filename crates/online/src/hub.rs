@@ -5,8 +5,8 @@
 //! events in.
 
 use crate::messages::{
-    BoardMsg, BySide, ClientMsg, ClockMsg, EventMsg, Moves, PresenceMsg, ResultMsg, ServerMsg,
-    StateMsg,
+    BoardMsg, BySide, ClientMsg, ClockMsg, EventMsg, Moves, PlayerMsg, PresenceMsg, ResultMsg,
+    ServerMsg, StateMsg,
 };
 use crate::model::{Context, Decision, Event, GameState, Refusal, Side, Stored};
 use crate::notify::Notice;
@@ -94,6 +94,8 @@ struct Inner {
     rated: bool,
     /// The ratings a joiner must have (a challenge's range).
     range: Option<(i64, i64)>,
+    /// The only account that may join (a challenge to a bot).
+    invited: Option<String>,
     timer: Option<tokio::task::JoinHandle<()>>,
 }
 
@@ -107,6 +109,8 @@ pub struct GameSpec<'a> {
     pub rated: bool,
     /// The ratings a joiner must have in the game's category (accounts only).
     pub range: Option<(i64, i64)>,
+    /// The only account that may join (a challenge to a bot), if any.
+    pub invited: Option<&'a str>,
 }
 
 /// Red's score in a game that `next` ends after `before`, if the end counts for the
@@ -186,6 +190,10 @@ pub fn state_msg(
             blue: presence.here(Side::Blue),
         },
         gone_since: presence.gone_since(),
+        players: BySide {
+            red: None,
+            blue: None,
+        },
         board: BoardMsg {
             terrain: jungle_app::view::terrains(),
             fens,
@@ -251,6 +259,7 @@ impl Hub {
                 users: row.users,
                 rated: row.rated,
                 range: row.range,
+                invited: row.invited,
                 timer: None,
             }),
             tx,
@@ -327,6 +336,7 @@ impl Hub {
                 rated: spec.rated,
                 users,
                 range: spec.range,
+                invited: spec.invited,
             };
             match self.store.create(&row, &events).await {
                 Ok(()) => return Ok(id),
@@ -439,6 +449,14 @@ impl Hub {
                     ));
                 }
             }
+            if let Some(invited) = &inner.invited {
+                if user != Some(invited.as_str()) {
+                    return Err(Refusal::new(
+                        "invited_only",
+                        "this challenge is for the player it invites",
+                    ));
+                }
+            }
             if let Some(range) = inner.range {
                 self.check_range(&inner.state, range, user).await?;
             }
@@ -463,6 +481,50 @@ impl Hub {
         ))
     }
 
+    /// The invited account declines a challenge that waits for it: the game ends,
+    /// withdrawn with the reason `declined` (refused for anyone else, and once the
+    /// challenge was taken or is over).
+    pub async fn decline(self: &Arc<Self>, live: &Arc<Live>, user: &str) -> Result<(), Refusal> {
+        let mut inner = live.inner.lock().await;
+        for _ in 0..3 {
+            if inner.invited.as_deref() != Some(user) {
+                return Err(Refusal::new(
+                    "not_invited",
+                    "only the invited player declines a challenge",
+                ));
+            }
+            if inner.state.status() != "waiting" {
+                return Err(Refusal::new(
+                    "not_waiting",
+                    "the challenge no longer waits for an answer",
+                ));
+            }
+            let ev = Event::End {
+                result: jungle_core::record::RecordResult::Unfinished
+                    .as_str()
+                    .into(),
+                reason: crate::model::reason::DECLINED.into(),
+            };
+            match self
+                .store_events(live, &mut inner, vec![ev], None, true)
+                .await
+            {
+                Ok(()) => return Ok(()),
+                Err(AppendError::Conflict) => self.catch_up(live, &mut inner).await,
+                Err(AppendError::Db(e)) => return Err(Refusal::new("database", e.to_string())),
+            }
+        }
+        Err(Refusal::new(
+            "busy",
+            "the game changed meanwhile: try again",
+        ))
+    }
+
+    /// The accounts in a game's seats (red, blue).
+    pub async fn users(&self, live: &Live) -> [Option<String>; 2] {
+        live.inner.lock().await.users.clone()
+    }
+
     /// The seat a token holds in a game, if any.
     pub async fn seat_of(&self, live: &Live, token: Option<&str>) -> Option<Side> {
         let token = token?;
@@ -477,13 +539,31 @@ impl Hub {
 
     /// The full state for one viewer, and the version it is at.
     pub async fn snapshot(&self, live: &Live, you: Option<Side>) -> (StateMsg, u64) {
-        let inner = live.inner.lock().await;
-        let presence = live.presence.lock();
-        let empty = Presence::default();
-        let p = presence.as_deref().unwrap_or(&empty);
-        let mut msg = state_msg(&live.id, &inner.state, you, p, now_ms());
-        msg.rated = inner.rated;
-        (msg, inner.state.version)
+        let (mut msg, users) = {
+            let inner = live.inner.lock().await;
+            let presence = live.presence.lock();
+            let empty = Presence::default();
+            let p = presence.as_deref().unwrap_or(&empty);
+            let mut msg = state_msg(&live.id, &inner.state, you, p, now_ms());
+            msg.rated = inner.rated;
+            (msg, inner.users.clone())
+        };
+        msg.players = BySide {
+            red: self.player(users[0].as_deref()).await,
+            blue: self.player(users[1].as_deref()).await,
+        };
+        let v = msg.v;
+        (msg, v)
+    }
+
+    /// The account in a seat as the state names it (none when the account is gone or
+    /// cannot be read: the state goes out without it).
+    async fn player(&self, user: Option<&str>) -> Option<PlayerMsg> {
+        let row = self.store.user(user?).await.ok()??;
+        (!row.deleted).then_some(PlayerMsg {
+            username: row.username,
+            bot: row.is_bot,
+        })
     }
 
     /// The events after `since` up to this node's version, read from the database's log
@@ -599,6 +679,7 @@ impl Hub {
             lobby: false,
             rated: inner.rated,
             range: None,
+            invited: None,
         };
         self.create_with(spec, hashes, users, "rematch").await
     }

@@ -10,10 +10,12 @@
 //! back (`jungle puzzles mine --database`). Players (docs/accounts.md): `accounts` the
 //! names, passwords and rating categories (the ratings are crates/glicko2's), `sessions`
 //! the account requests and the session cookie; `puzzles` the logged-in players'
-//! puzzle attempts and the next puzzle near their puzzle rating; `requests_fuzz` the
+//! puzzle attempts and the next puzzle near their puzzle rating; `bots` the bots
+//! online, invitations to them and the bot offered in quick pairing; `requests_fuzz` the
 //! fuzz target's exercise of the account and rating requests.
 
 pub mod accounts;
+pub mod bots;
 pub mod clock;
 pub mod export;
 pub mod hub;
@@ -127,6 +129,13 @@ pub struct ServeArgs {
     /// only (built in memory).
     #[arg(long)]
     pub tablebases: Option<PathBuf>,
+    /// How long a bot counts as online after it last asked for the lobby (ms).
+    #[arg(long, default_value_t = bots::ONLINE_MS, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
+    pub bots_online_ms: u64,
+    /// How long a quick-pairing challenge waits for a person before the nearest bot
+    /// online is offered (ms).
+    #[arg(long, default_value_t = bots::BOT_OFFER_WAIT_MS, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    pub bot_offer_ms: u64,
 }
 
 /// Runs `jungle serve`; returns the exit code.

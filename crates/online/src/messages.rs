@@ -185,7 +185,17 @@ pub struct StateMsg {
     /// Since when each seat is gone (server ms), after it had come; null while it is
     /// here or before it first came.
     pub gone_since: BySide<Option<i64>>,
+    /// The account in each seat, if the player was logged in, and whether it is a
+    /// bot's (docs/accounts.md, "Bots online").
+    pub players: BySide<Option<PlayerMsg>>,
     pub board: BoardMsg,
+}
+
+/// A seat's account, as a game's state names it.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct PlayerMsg {
+    pub username: String,
+    pub bot: bool,
 }
 
 /// An event of the game's log, with what it left: the clocks, the position, the

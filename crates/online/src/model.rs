@@ -57,6 +57,8 @@ pub mod reason {
     pub const TIME: &str = "time";
     pub const AGREEMENT: &str = "agreement";
     pub const ABORTED: &str = "aborted";
+    /// A challenge the invited bot declined (docs/accounts.md, "Bots online").
+    pub const DECLINED: &str = "declined";
     pub const GONE: &str = "opponent_gone";
     pub const DEN: &str = "den";
     pub const NO_ANIMALS: &str = "no_animals";
@@ -639,6 +641,7 @@ pub fn termination_text(why: &str) -> String {
         reason::TIME => "loss on time",
         reason::AGREEMENT => "draw by agreement",
         reason::ABORTED => "aborted",
+        reason::DECLINED => "declined by the bot",
         reason::GONE => "opponent left the game",
         reason::DEN => "den entered",
         reason::NO_ANIMALS => "no animals left",

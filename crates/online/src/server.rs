@@ -51,6 +51,10 @@ pub struct App {
     pub(crate) secure_cookies: bool,
     /// The endgame tables of `/api/tablebase`.
     tables: Arc<jungle_core::tb::Tablebases>,
+    /// The bots online on this node (`bots`).
+    pub(crate) bots: crate::bots::Online,
+    /// How long a quick-pairing challenge waits before a bot is offered (ms).
+    pub(crate) bot_offer_ms: i64,
 }
 
 /// Makes the router of the visitors' boards on the server's engine (the `jungle gui`
@@ -163,6 +167,8 @@ struct CreateReq {
     rated: Option<bool>,
     /// The rating range of the challenge: the creator's rating plus or minus this.
     range: Option<u32>,
+    /// The name of the bot the challenge is for (`bots::invitee`): only it may join.
+    invite: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -291,12 +297,18 @@ async fn create(
     if lobby {
         people_only_in_lobby(session.as_ref())?;
     }
+    let invited = match &req.invite {
+        Some(name) => Some(crate::bots::invitee(&app, session.as_ref(), name).await?),
+        None => None,
+    };
     let spec = GameSpec {
         rules: &rules,
         tc: &tc,
-        lobby,
+        // An invitation is in no one's lobby but the bot's.
+        lobby: lobby && invited.is_none(),
         rated,
-        range,
+        range: range.filter(|_| invited.is_none()),
+        invited: invited.as_deref(),
     };
     create_game(&app, &addr, spec, side, session.as_ref()).await
 }
@@ -339,6 +351,9 @@ async fn join(
             r.code,
             r.reason,
         )),
+        Err(r) if r.code == "invited_only" => {
+            Err(ApiError::Refused(StatusCode::FORBIDDEN, r.code, r.reason))
+        }
         Err(r) => Err(ApiError::Refused(StatusCode::CONFLICT, r.code, r.reason)),
     }
 }
@@ -387,6 +402,9 @@ struct RowBody {
     /// shown (`1500?`), if the challenger is logged in.
     #[serde(skip_serializing_if = "Option::is_none")]
     player: Option<players::PlayerTag>,
+    /// In a bot's lobby: a challenge that invites it (docs/accounts.md, "Bots online").
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    invited: bool,
 }
 
 fn row_body(r: &crate::store::GameRow, side: Option<Side>) -> RowBody {
@@ -412,12 +430,27 @@ fn row_body(r: &crate::store::GameRow, side: Option<Side>) -> RowBody {
             .map(|s| s.name()),
         range: r.range,
         player: None,
+        invited: false,
     }
 }
 
 #[derive(Serialize)]
 struct GamesBody {
     games: Vec<RowBody>,
+}
+
+/// The lobby's answer: its challenges (a bot's invitations first), and for the
+/// creator of a challenge that has waited (`?waiting=ID`), the bot offered instead.
+#[derive(Serialize)]
+struct LobbyBody {
+    games: Vec<RowBody>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bot_offer: Option<crate::bots::BotOffer>,
+}
+
+#[derive(Deserialize)]
+struct LobbyQuery {
+    waiting: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -445,15 +478,34 @@ async fn tablebase(
     }
 }
 
-async fn lobby(State(app): Shared) -> Answer {
-    let rows = app.hub.store.lobby().await?;
+/// `GET /api/lobby[?waiting=ID]`: the open challenges; asked by a bot, it is online
+/// and its invitations come first, marked.
+async fn lobby(
+    State(app): Shared,
+    headers: HeaderMap,
+    axum::extract::Query(q): axum::extract::Query<LobbyQuery>,
+) -> Answer {
+    let session = sessions::current(&app, &headers).await?;
+    let mut rows = Vec::new();
+    if let Some(bot) = session.as_ref().filter(|s| s.user.is_bot) {
+        app.bots
+            .polled(&bot.user.id, &bot.user.username, None, now_ms());
+        rows = app.hub.store.invitations(&bot.user.id).await?;
+    }
+    let invitations = rows.len();
+    rows.extend(app.hub.store.lobby().await?);
     let mut games = Vec::with_capacity(rows.len());
-    for r in &rows {
+    let mut bot_offer = None;
+    for (i, r) in rows.iter().enumerate() {
         let mut row = row_body(r, None);
         row.player = players::challenger(&app, r).await?;
+        row.invited = i < invitations;
+        if q.waiting.as_deref() == Some(r.id.as_str()) {
+            bot_offer = crate::bots::offer_for(&app, r).await?;
+        }
         games.push(row);
     }
-    Ok(Json(GamesBody { games }).into_response())
+    Ok(Json(LobbyBody { games, bot_offer }).into_response())
 }
 
 /// Quick pairing: the oldest open challenge with the same clock, rules and rating
@@ -498,6 +550,7 @@ async fn quick(
         lobby: true,
         rated,
         range,
+        invited: None,
     };
     create_game(&app, &addr, spec, random_side(), session.as_ref()).await
 }
@@ -809,6 +862,9 @@ async fn connect(app: &App, live: &Live, side: Side, delta: i32) {
         (counts, p.message())
     };
     let _ = live.tx.send(msg);
+    if let Some(user) = &hub.users(live).await[side.index()] {
+        app.bots.held(user, delta, now_ms());
+    }
     if let Err(e) = hub.store.notify_presence(&live.id, counts).await {
         log::warn!("presence not sent to the other nodes: {e}");
     }
@@ -916,6 +972,9 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/decline", post(crate::bots::decline))
+        .route("/api/bots", get(crate::bots::list))
+        .route("/api/bots/online", post(crate::bots::announce))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/lobby", get(lobby))
@@ -1025,6 +1084,8 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         login_name: DefaultKeyedRateLimiter::keyed(Quota::per_minute(logins)),
         secure_cookies: args.behind_tls,
         tables: Arc::new(crate::tablebase::tables(args.tablebases.clone())),
+        bots: crate::bots::Online::new(args.bots_online_ms),
+        bot_offer_ms: args.bot_offer_ms as i64,
     });
     if store.kind() == Kind::Postgres {
         follow(hub.clone(), url.clone()).await?;

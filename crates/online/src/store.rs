@@ -34,7 +34,8 @@ pub enum Kind {
 /// ratings and their history, and each game's accounts and whether it is rated
 /// (docs/accounts.md). 4: a challenge's rating range (docs/accounts.md, "Pairing by
 /// rating"). 5: the puzzles' ratings learnt from people and every logged-in attempt at a
-/// puzzle, at most one of each account's per puzzle rated (docs/puzzles.md).
+/// puzzle, at most one of each account's per puzzle rated (docs/puzzles.md). 6: the
+/// account a challenge invites (a bot, docs/accounts.md "Bots online").
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE games (
@@ -142,6 +143,10 @@ CREATE TABLE puzzle_attempts (
 CREATE INDEX puzzle_attempts_user ON puzzle_attempts (user_id, puzzle_id);
 CREATE UNIQUE INDEX puzzle_attempts_rated ON puzzle_attempts (user_id, puzzle_id) WHERE rated = 1
 ",
+    "
+ALTER TABLE games ADD COLUMN invited TEXT;
+CREATE INDEX games_invited ON games (invited)
+",
 ];
 
 /// Why an append failed.
@@ -176,6 +181,8 @@ pub struct GameRow {
     pub users: [Option<String>; 2],
     /// The ratings a joiner must have (a challenge's range), if it has one.
     pub range: Option<(i64, i64)>,
+    /// The only account that may join (a challenge to a bot), if any.
+    pub invited: Option<String>,
 }
 
 /// A new game's row.
@@ -191,6 +198,7 @@ pub struct NewGame<'a> {
     pub rated: bool,
     pub users: [Option<&'a str>; 2],
     pub range: Option<(i64, i64)>,
+    pub invited: Option<&'a str>,
 }
 
 /// A seat taken by an append: the side, its token's hash, and its account.
@@ -232,7 +240,7 @@ pub struct HistoryRow {
 }
 
 const GAME_COLUMNS: &str =
-    "id, created_at, rules, tc, red_hash, blue_hash, lobby, status, rated, red_user, blue_user, rating_min, rating_max";
+    "id, created_at, rules, tc, red_hash, blue_hash, lobby, status, rated, red_user, blue_user, rating_min, rating_max, invited";
 /// An account's rating in one category (`$1` the account, `$2` the category).
 const RATING_OF: &str = "SELECT category, rating, rd, vol, games, updated_at FROM ratings WHERE user_id = $1 AND category = $2";
 const USER_COLUMNS: &str = "id, username, password_hash, created_at, deleted, is_bot";
@@ -463,6 +471,7 @@ impl Store {
             rated: false,
             users: [None, None],
             range: None,
+            invited: None,
         };
         let created = Event::Created {
             rules: game.rules.into(),
@@ -479,8 +488,8 @@ impl Store {
     pub async fn create(&self, g: &NewGame<'_>, events: &[Stored]) -> Result<(), AppendError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO games (id, created_at, rules, tc, red_hash, blue_hash, lobby, creator_ip, status, version, rated, red_user, blue_user, rating_min, rating_max) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+            "INSERT INTO games (id, created_at, rules, tc, red_hash, blue_hash, lobby, creator_ip, status, version, rated, red_user, blue_user, rating_min, rating_max, invited) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         )
         .bind(g.id)
         .bind(g.created_at)
@@ -497,6 +506,7 @@ impl Store {
         .bind(g.users[1])
         .bind(g.range.map(|r| r.0))
         .bind(g.range.map(|r| r.1))
+        .bind(g.invited)
         .execute(&mut *tx)
         .await?;
         for e in events {
@@ -850,6 +860,31 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(read_game).collect()
+    }
+
+    /// The challenges waiting for the account `user` (invitations to a bot), oldest
+    /// first.
+    pub async fn invitations(&self, user: &str) -> Result<Vec<GameRow>, sqlx::Error> {
+        let rows = sqlx::query(&format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE invited = $1 AND status = 'waiting' ORDER BY created_at LIMIT 100"
+        ))
+        .bind(user)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_game).collect()
+    }
+
+    /// Whether the account `user` sits in a game being played.
+    pub async fn playing(&self, user: &str) -> Result<bool, sqlx::Error> {
+        let n: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM games WHERE (red_user = $1 OR blue_user = $1) AND status = 'playing'",
+        )
+        .bind(user)
+        .fetch_one(&self.pool)
+        .await?
+        .try_get(0)?;
+        Ok(n > 0)
     }
 
     /// The games whose seats these token hashes hold (at most 50 hashes).
@@ -1728,6 +1763,7 @@ fn read_game(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
             (Some(lo), Some(hi)) => Some((lo, hi)),
             _ => None,
         },
+        invited: r.try_get(13)?,
     })
 }
 
