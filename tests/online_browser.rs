@@ -845,6 +845,15 @@ async fn players_sign_up_play_rated_and_see_profiles_and_leaderboards() {
     .await;
     let names: String = eval(wb, "return [...document.querySelectorAll('#leaderboard-rows tr td:nth-child(2)')].map((td) => td.textContent).join(' ')").await;
     assert_eq!(names, "Cal Dan");
+    // Behind the dialog, the visitor's own board is set up as at the root (a shot
+    // taken as soon as the rows came showed it still "Loading…").
+    until(
+        wb,
+        "the board behind the leaderboard",
+        "document.querySelectorAll('#board .cell[data-piece]').length === 16
+         && !document.getElementById('status').textContent.startsWith('Loading')",
+    )
+    .await;
     shot(wb, "players-b2-leaderboard-phone-dark").await;
     // A name in it opens that profile.
     click(wb, "#leaderboard-rows tr a").await;
