@@ -182,10 +182,10 @@ async fn store_checks(url: &str) -> Result<(), String> {
         .map_err(db)?
         .is_empty());
     assert_eq!(store.finished_of_user("u1", 10).await.map_err(db)?.len(), 1);
-    let in_blitz = store.rating_in("u1", "jungle.blitz").await.map_err(db)?;
+    let in_blitz = store.rating("u1", "jungle.blitz").await.map_err(db)?;
     assert_eq!(in_blitz.map(|r| r.games), Some(1));
     assert!(store
-        .rating_in("u1", "jungle.rapid")
+        .rating("u1", "jungle.rapid")
         .await
         .map_err(db)?
         .is_none());

@@ -382,7 +382,7 @@ async fn rating_of(
     Ok(app
         .hub
         .store
-        .rating_in(user, &cat.key())
+        .rating(user, &cat.key())
         .await?
         .map(|r| r.rating.after_idle_ms(now_ms() - r.updated_at))
         .unwrap_or_default())

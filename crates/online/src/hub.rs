@@ -369,7 +369,7 @@ impl Hub {
         let rating = match crate::accounts::Category::of(&state.rules, state.tc()) {
             Some(c) => self
                 .store
-                .rating_in(me, &c.key())
+                .rating(me, &c.key())
                 .await
                 .map_err(|e| Refusal::new("database", e.to_string()))?
                 .map_or(jungle_glicko2::DEFAULT_RATING, |r| r.rating.rating),

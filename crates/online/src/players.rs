@@ -390,7 +390,7 @@ async fn rating_for(app: &App, user: &str, rules: &str, tc: &str) -> Result<f64,
     Ok(app
         .hub
         .store
-        .rating_in(user, &cat.key())
+        .rating(user, &cat.key())
         .await?
         .map_or(jungle_glicko2::DEFAULT_RATING, |r| r.rating.rating))
 }
@@ -453,7 +453,7 @@ pub async fn challenger(app: &App, row: &GameRow) -> Result<Option<PlayerTag>, A
         Some(cat) => app
             .hub
             .store
-            .rating_in(id, &cat.key())
+            .rating(id, &cat.key())
             .await?
             .map(|r| r.rating.after_idle_ms(now_ms() - r.updated_at))
             .unwrap_or_default(),

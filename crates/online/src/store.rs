@@ -1155,20 +1155,6 @@ impl Store {
             .collect()
     }
 
-    /// An account's rating in one category, if it has played it rated.
-    pub async fn rating_in(
-        &self,
-        user_id: &str,
-        category: &str,
-    ) -> Result<Option<RatingRow>, sqlx::Error> {
-        let row = sqlx::query(RATING_OF)
-            .bind(user_id)
-            .bind(category)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.as_ref().map(read_rating).transpose()
-    }
-
     /// The games an account sat in, newest first: `limit` of them after `offset`.
     pub async fn games_of_user(
         &self,
