@@ -204,9 +204,9 @@ async fn player_pair(
 }
 
 /// The server's resident memory (KB) and CPU time (clock ticks) from /proc.
-fn sample(pid: u32) -> Option<(u64, u64)> {
+fn sample(pid: u32) -> Option<Sample> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let rss = status
+    let rss_kb = status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))?
         .split_whitespace()
@@ -218,7 +218,29 @@ fn sample(pid: u32) -> Option<(u64, u64)> {
     let rest = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some((rss, ticks))
+    Some(Sample {
+        rss_kb,
+        ticks,
+        sockets: sockets_of(pid),
+    })
+}
+
+/// The server's resident memory, CPU time (ticks) and open sockets at one moment.
+struct Sample {
+    rss_kb: u64,
+    ticks: u64,
+    sockets: usize,
+}
+
+/// The sockets a process has open (its connections, whoever the clients are: several
+/// client processes may share one server), from /proc/PID/fd.
+fn sockets_of(pid: u32) -> usize {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return 0;
+    };
+    fds.filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .filter(|target| target.to_string_lossy().starts_with("socket:"))
+        .count()
 }
 
 /// Peak resident memory and connections, sampled every second until `end`.
@@ -226,23 +248,33 @@ fn sample(pid: u32) -> Option<(u64, u64)> {
 struct ServerLoad {
     rss_before_kb: u64,
     rss_peak_kb: u64,
+    /// This process's connections open at the peak, and the server's sockets then.
     open_at_peak: usize,
+    sockets_at_peak: usize,
     open_max: usize,
+    /// The server's memory once every game had started, and at the end.
+    rss_steady_kb: u64,
+    rss_end_kb: u64,
     cpu_seconds: f64,
     steady_seconds: f64,
 }
 
 async fn watch(pid: u32, open: Arc<AtomicUsize>, steady: Instant, end: Instant) -> ServerLoad {
     let mut load = ServerLoad::default();
-    let Some((rss, _)) = sample(pid) else {
+    let Some(first) = sample(pid) else {
         eprintln!("cannot read /proc/{pid}: no server figures");
         return load;
     };
-    load.rss_before_kb = rss;
+    load.rss_before_kb = first.rss_kb;
     let mut at_steady = None;
     while Instant::now() < end {
         tokio::time::sleep(Duration::from_secs(1)).await;
-        let Some((rss, ticks)) = sample(pid) else {
+        let Some(Sample {
+            rss_kb: rss,
+            ticks,
+            sockets,
+        }) = sample(pid)
+        else {
             break;
         };
         let now_open = open.load(Ordering::Relaxed);
@@ -250,10 +282,15 @@ async fn watch(pid: u32, open: Arc<AtomicUsize>, steady: Instant, end: Instant) 
         if rss > load.rss_peak_kb {
             load.rss_peak_kb = rss;
             load.open_at_peak = now_open;
+            load.sockets_at_peak = sockets;
         }
+        load.rss_end_kb = rss;
         let now = Instant::now();
         match at_steady {
-            None if now >= steady => at_steady = Some((now, ticks)),
+            None if now >= steady => {
+                at_steady = Some((now, ticks));
+                load.rss_steady_kb = rss;
+            }
             Some((t0, k0)) => {
                 load.steady_seconds = (now - t0).as_secs_f64();
                 load.cpu_seconds = (ticks - k0) as f64 / 100.0;
@@ -417,20 +454,44 @@ fn main() {
         );
     }
     if let Some(l) = load.filter(|l| l.rss_peak_kb > 0) {
-        let per_connection =
-            (l.rss_peak_kb.saturating_sub(l.rss_before_kb)) as f64 / l.open_at_peak.max(1) as f64;
-        let cpu_share = l.cpu_seconds / l.steady_seconds.max(1e-9);
-        let moves_per_s = moves as f64 / elapsed;
+        report_server(&l, settled.len(), steady_seconds);
+    }
+}
+
+/// The server's figures: memory per connection (over the server's own sockets, so
+/// that several client processes may share it), its growth while games went on, and
+/// its CPU per move (only when this process's clients are all the server has).
+fn report_server(l: &ServerLoad, steady_moves: usize, steady_seconds: f64) {
+    let connections = l.sockets_at_peak.max(1);
+    let per_connection =
+        (l.rss_peak_kb.saturating_sub(l.rss_before_kb)) as f64 / connections as f64;
+    let cpu_share = l.cpu_seconds / l.steady_seconds.max(1e-9);
+    println!(
+        "server: {} MB before, {} MB at the peak with {} sockets open ({:.1} KB each; this process's connections: {} then, at most {}); CPU {:.0}% of a core over the last {:.0} s",
+        l.rss_before_kb / 1024,
+        l.rss_peak_kb / 1024,
+        l.sockets_at_peak,
+        per_connection,
+        l.open_at_peak,
+        l.open_max,
+        cpu_share * 100.0,
+        l.steady_seconds,
+    );
+    let growth_kb = l.rss_end_kb as f64 - l.rss_steady_kb as f64;
+    println!(
+        "server memory once every game had started: {} MB, at the end {} MB ({:+.0} bytes for each of this process's {steady_moves} moves)",
+        l.rss_steady_kb / 1024,
+        l.rss_end_kb / 1024,
+        growth_kb * 1024.0 / steady_moves.max(1) as f64,
+    );
+    // A few sockets beyond the clients' (the listener, a database's) are the server's own.
+    if l.sockets_at_peak > l.open_at_peak + l.open_at_peak / 20 + 16 {
+        println!("other clients share the server: no CPU per move (run one client process for it)");
+    } else {
+        let moves_per_s = steady_moves as f64 / steady_seconds.max(1e-9);
         println!(
-            "server: {} MB before, {} MB at the peak with {} connections open ({:.1} KB each; at most {} open); CPU {:.0}% of a core over the last {:.0} s, about {:.2} ms a move",
-            l.rss_before_kb / 1024,
-            l.rss_peak_kb / 1024,
-            l.open_at_peak,
-            per_connection,
-            l.open_max,
-            cpu_share * 100.0,
-            l.steady_seconds,
-            cpu_share * 1000.0 / moves_per_s.max(1e-9),
+            "server CPU per move: about {:.2} ms",
+            cpu_share * 1000.0 / moves_per_s.max(1e-9)
         );
     }
 }
