@@ -34,7 +34,7 @@ fn append(e: impl std::fmt::Debug) -> String {
 
 async fn store_checks(url: &str) -> Result<(), String> {
     let store = Store::open(url, "test").await?;
-    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 6);
+    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 7);
     store
         .create_user("u1", "Ann", "ann", "$argon2id$x", 1)
         .await

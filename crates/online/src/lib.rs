@@ -90,6 +90,12 @@ pub struct ServeArgs {
     /// The SQLite file of the games (created with its schema if missing).
     #[arg(long, default_value = "jungle-online.sqlite")]
     pub db: PathBuf,
+    /// How SQLite makes each acknowledged move durable: `full` syncs it to the disk
+    /// (it survives a power cut), `normal` leaves it to the operating system (it
+    /// survives a crash of the server, not of the machine; faster on a slow disk).
+    /// docs/online.md, "Durability".
+    #[arg(long, value_enum, default_value_t = store::SqliteSync::Full)]
+    pub sqlite_sync: store::SqliteSync,
     /// A PostgreSQL URL (postgres://user@host/db) instead of the SQLite file: several
     /// nodes can then serve the same games.
     #[arg(long)]

@@ -1067,7 +1067,7 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         Some(_) => return Err("--node: 1 to 32 letters, digits or '-'".into()),
         None => crate::hub::new_game_id()?,
     };
-    let store = Store::open(&url, &node).await?;
+    let store = Store::open_with(&url, &node, args.sqlite_sync).await?;
     let hub = Hub::new(store.clone(), node.clone());
     let per_minute = NonZeroU32::new(args.creates_per_minute)
         .ok_or("--creates-per-minute must be at least 1")?;

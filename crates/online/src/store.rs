@@ -1,8 +1,10 @@
-//! The database: SQLite (the default, one file, WAL with `synchronous=FULL`) or
+//! The database: SQLite (the default, one file, WAL with `synchronous=FULL`, or
+//! `NORMAL` by choice: `SqliteSync`) or
 //! PostgreSQL, through sqlx's `Any` driver so that one set of queries (`$1`
 //! placeholders, which both read) serves both. A game is a row in `games` and its log
-//! in `events`, whose key `(game_id, version)` and unique `(game_id, ply)` make the
-//! database the judge of which of two writers stored a move first. The schema is
+//! in `events`, whose key `(game_id, version)` makes the database the judge of which
+//! of two writers stored a move first (each appends at the version after the one it
+//! read). The schema is
 //! created on start and migrated by the versions in `schema_migrations`.
 //!
 //! On SQLite the write-ahead log is copied into the database by a task of its own
@@ -21,6 +23,28 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+/// How SQLite makes a commit durable (`jungle serve --sqlite-sync`). In WAL mode both
+/// keep every acknowledged commit through a crash of the server (SIGKILL): the log
+/// is written to the operating system before the commit returns. `Full` also syncs
+/// the log to the disk at each commit, so that commits survive a power cut; `Normal`
+/// syncs only at checkpoints, so that a power cut (or a crash of the machine) may
+/// lose the last commits, never the database's consistency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SqliteSync {
+    #[default]
+    Full,
+    Normal,
+}
+
+impl SqliteSync {
+    fn pragma(self) -> &'static str {
+        match self {
+            SqliteSync::Full => "FULL",
+            SqliteSync::Normal => "NORMAL",
+        }
+    }
+}
+
 /// The database's kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -35,7 +59,10 @@ pub enum Kind {
 /// (docs/accounts.md). 4: a challenge's rating range (docs/accounts.md, "Pairing by
 /// rating"). 5: the puzzles' ratings learnt from people and every logged-in attempt at a
 /// puzzle, at most one of each account's per puzzle rated (docs/puzzles.md). 6: the
-/// account a challenge invites (a bot, docs/accounts.md "Bots online").
+/// account a challenge invites (a bot, docs/accounts.md "Bots online"). 7: `events`
+/// without the unique `(game_id, ply)`: every append is at the version after the one
+/// its writer read, so the key `(game_id, version)` alone refuses the second of two
+/// writers, and each move wrote a page of that index too.
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE games (
@@ -147,12 +174,26 @@ CREATE UNIQUE INDEX puzzle_attempts_rated ON puzzle_attempts (user_id, puzzle_id
 ALTER TABLE games ADD COLUMN invited TEXT;
 CREATE INDEX games_invited ON games (invited)
 ",
+    "
+CREATE TABLE events_v7 (
+    game_id TEXT NOT NULL REFERENCES games (id),
+    version BIGINT NOT NULL,
+    ply BIGINT,
+    at BIGINT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+INSERT INTO events_v7 (game_id, version, ply, at, body)
+    SELECT game_id, version, ply, at, body FROM events;
+DROP TABLE events;
+ALTER TABLE events_v7 RENAME TO events
+",
 ];
 
 /// Why an append failed.
 #[derive(Debug)]
 pub enum AppendError {
-    /// Another writer stored this version or ply (or took the seat) first.
+    /// Another writer stored this version (or took the seat) first.
     Conflict,
     Db(sqlx::Error),
 }
@@ -325,22 +366,46 @@ async fn checkpoints(pool: AnyPool) {
         if pool.is_closed() {
             return;
         }
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-            .execute(&pool)
+        let started = std::time::Instant::now();
+        match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&pool)
             .await
         {
-            log::warn!("checkpoint of the write-ahead log: {e}");
+            // Its pages: those in the log, and those copied into the database.
+            Ok(row) => log_if_slow(
+                "a checkpoint",
+                row.try_get::<i64, _>(2).unwrap_or(0) as usize,
+                started,
+            ),
+            Err(e) => log::warn!("checkpoint of the write-ahead log: {e}"),
         }
     }
 }
+
+/// A database operation slower than `SLOW_MS` is logged at debug level (the load
+/// benchmark's tails: `RUST_LOG=jungle_online::store=debug`).
+fn log_if_slow(what: &str, items: usize, started: std::time::Instant) {
+    let ms = started.elapsed().as_millis();
+    if ms >= SLOW_MS {
+        log::debug!("{what} of {items} took {ms} ms");
+    }
+}
+
+const SLOW_MS: u128 = 20;
 
 /// At most this many appends share one transaction.
 const GROUP_COMMIT_MAX: usize = 256;
 
 impl Store {
     /// Opens (creating if needed) the database at `url` (`sqlite:…` or
-    /// `postgres://…`) and migrates its schema.
+    /// `postgres://…`) and migrates its schema; SQLite syncs each commit.
     pub async fn open(url: &str, node: &str) -> Result<Store, String> {
+        Store::open_with(url, node, SqliteSync::Full).await
+    }
+
+    /// `open`, with SQLite's commits made durable as `sync` says (ignored on
+    /// PostgreSQL, whose server decides).
+    pub async fn open_with(url: &str, node: &str, sync: SqliteSync) -> Result<Store, String> {
         sqlx::any::install_default_drivers();
         let kind = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Kind::Postgres
@@ -358,12 +423,13 @@ impl Store {
             Kind::Postgres => 8,
         });
         if kind == Kind::Sqlite {
-            options = options.after_connect(|conn, _| {
+            options = options.after_connect(move |conn, _| {
                 Box::pin(async move {
                     let pragmas = format!(
-                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = {}; \
                          PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON; \
-                         PRAGMA wal_autocheckpoint = {WAL_PAGES_MAX};"
+                         PRAGMA wal_autocheckpoint = {WAL_PAGES_MAX};",
+                        sync.pragma()
                     );
                     conn.execute(pragmas.as_str()).await?;
                     Ok(())
@@ -578,7 +644,9 @@ impl Store {
                 }
             }
             if !group.is_empty() {
+                let started = std::time::Instant::now();
                 let outcomes = self.commit_group(&group).await;
+                log_if_slow("a group commit", group.len(), started);
                 for (append, outcome) in group.into_iter().zip(outcomes) {
                     // The caller may have gone (its connection closed): nothing to tell.
                     let _ = append.done.send(outcome);
@@ -1838,6 +1906,96 @@ mod tests {
         )
     }
 
+    /// Migration 7 (`events` without its unique `(game_id, ply)`) keeps every event of
+    /// a database at schema 6 and its games go on; a second writer of a version is
+    /// still refused.
+    #[tokio::test]
+    async fn migration_7_keeps_the_events() {
+        let (dir, url) = temp_sqlite("mig7");
+        let store = Store::open(&url, "test").await.expect("opens");
+        let ids = create_games(&store, 3, true).await;
+        let seated = |v| stored(v, Event::Seated { side: Side::Red });
+        let group = [
+            plain_append(&ids[0], vec![seated(2), seated(3)], "waiting", false),
+            plain_append(&ids[2], vec![seated(2)], "waiting", false),
+        ];
+        store
+            .commit_plain(&group.iter().collect::<Vec<_>>())
+            .await
+            .expect("committed");
+        // Back to schema 6's table, then opened again: migrated once more.
+        let mut conn = store.pool.acquire().await.expect("a connection");
+        for statement in [
+            "CREATE TABLE events_v6 (game_id TEXT NOT NULL REFERENCES games (id), version BIGINT NOT NULL, ply BIGINT, at BIGINT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (game_id, version), UNIQUE (game_id, ply))",
+            "INSERT INTO events_v6 SELECT game_id, version, ply, at, body FROM events",
+            "DROP TABLE events",
+            "ALTER TABLE events_v6 RENAME TO events",
+            "DELETE FROM schema_migrations WHERE version = 7",
+        ] {
+            conn.execute(statement).await.expect("schema 6");
+        }
+        drop(conn);
+        let before: Vec<Vec<u64>> = versions_of(&store, &ids).await;
+        assert_eq!(store.schema_version().await.expect("read"), 6);
+        store.pool.close().await;
+        let store = Store::open(&url, "test").await.expect("opens again");
+        assert_eq!(store.schema_version().await.expect("read"), 7);
+        assert_eq!(versions_of(&store, &ids).await, before);
+        assert_eq!(before, vec![vec![1, 2, 3], vec![1], vec![1, 2]]);
+        let again = plain_append(&ids[1], vec![seated(2)], "waiting", false);
+        store.commit_plain(&[&again]).await.expect("a game goes on");
+        let twice = plain_append(&ids[1], vec![seated(2)], "waiting", false);
+        assert!(
+            store.commit_plain(&[&twice]).await.is_err(),
+            "version 2 stored twice"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A fresh folder of this test process and the URL of an SQLite file in it.
+    fn temp_sqlite(tag: &str) -> (std::path::PathBuf, String) {
+        let dir = std::env::temp_dir().join(format!("jungle-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let url = format!("sqlite:{}?mode=rwc", dir.join("games.sqlite").display());
+        (dir, url)
+    }
+
+    async fn versions_of(store: &Store, ids: &[String]) -> Vec<Vec<u64>> {
+        let mut all = Vec::new();
+        for id in ids {
+            let log = store.events(id, 0).await.expect("a log");
+            all.push(log.iter().map(|s| s.v).collect());
+        }
+        all
+    }
+
+    /// `--sqlite-sync`: each of the pool's connections syncs as asked (SQLite's codes:
+    /// 2 FULL, 1 NORMAL), the default syncing each commit.
+    #[tokio::test]
+    async fn sqlite_syncs_as_asked() {
+        let (dir, _) = temp_sqlite("sync");
+        for (sync, code) in [
+            (None, 2i64),
+            (Some(SqliteSync::Normal), 1),
+            (Some(SqliteSync::Full), 2),
+        ] {
+            let file = dir.join(format!("games-{code}-{}.sqlite", sync.is_some()));
+            let url = format!("sqlite:{}?mode=rwc", file.display());
+            let store = match sync {
+                None => Store::open(&url, "test").await,
+                Some(s) => Store::open_with(&url, "test", s).await,
+            }
+            .expect("opens");
+            let row = sqlx::query("PRAGMA synchronous")
+                .fetch_one(&store.pool)
+                .await
+                .expect("read");
+            assert_eq!(row.try_get::<i64, _>(0).expect("a code"), code, "{sync:?}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// The group commit's few statements for many plain appends: every event stored in
     /// order, each game at its last append's status (two appends of one game in the
     /// group), the lobby left where one asked, a row not written when nothing of it
@@ -1845,9 +2003,7 @@ mod tests {
     /// conflict in one game undoing every game's appends.
     #[tokio::test]
     async fn plain_appends_commit_together_all_or_nothing() {
-        let dir = std::env::temp_dir().join(format!("jungle-plain-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a folder");
-        let url = format!("sqlite:{}?mode=rwc", dir.join("games.sqlite").display());
+        let (dir, url) = temp_sqlite("plain");
         let store = Store::open(&url, "test").await.expect("opens");
         // More games than one statement's rows, so that the chunks are exercised.
         let ids = create_games(&store, ROWS_PER_STATEMENT + 30, true).await;
@@ -1923,9 +2079,7 @@ mod tests {
     /// conflicts (a version stored already) fails alone, the others are stored.
     #[tokio::test]
     async fn a_group_commit_fails_only_the_append_that_conflicts() {
-        let dir = std::env::temp_dir().join(format!("jungle-group-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a folder");
-        let url = format!("sqlite:{}?mode=rwc", dir.join("games.sqlite").display());
+        let (dir, url) = temp_sqlite("group");
         let store = Store::open(&url, "test").await.expect("opens");
         let ids = create_games(&store, 20, false).await;
         let seated = [stored(2, Event::Seated { side: Side::Red })];
