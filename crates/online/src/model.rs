@@ -427,61 +427,14 @@ impl GameState {
         }
         // A move sent again after it was stored is acknowledged even after the end.
         if let ClientMsg::Move { ply, mv, .. } = cmd {
-            if let Some(played) = self.move_at(*ply) {
-                // Games start from the start position: Red moves at even plies.
-                let mover = if ply % 2 == 0 { Side::Red } else { Side::Blue };
-                if played == *mv && mover == side {
-                    return Ok(Decision {
-                        events: Vec::new(),
-                        again: Some(*ply),
-                    });
-                }
-                return Err(Refusal::new(
-                    "ply_played",
-                    format!("ply {ply} was already played ({played})"),
-                ));
+            if let Some(decided) = self.move_sent_again(side, *ply, mv) {
+                return decided;
             }
         }
-        let over = || Refusal::new("game_over", "the game is over");
         match cmd {
-            ClientMsg::Rematch => {
-                if !self.is_over() {
-                    return Err(Refusal::new("not_over", "a rematch is for a finished game"));
-                }
-                if self.rematch.is_some() {
-                    return Err(Refusal::new("rematch_made", "the rematch was already made"));
-                }
-                if !self.started() {
-                    return Err(Refusal::new(
-                        "no_opponent",
-                        "the game never had an opponent",
-                    ));
-                }
-                return match self.rematch_offer {
-                    Some(s) if s == side => Err(Refusal::new(
-                        "already_offered",
-                        "you already asked for a rematch",
-                    )),
-                    // The game id is the server's to give: it fills it in.
-                    Some(_) => Ok(events(vec![Event::Rematch {
-                        game: String::new(),
-                    }])),
-                    None => Ok(events(vec![Event::RematchOffer { side }])),
-                };
-            }
-            _ if self.is_over() => return Err(over()),
-            ClientMsg::Abort => {
-                if self.ply() >= 2 {
-                    return Err(Refusal::new(
-                        "too_late",
-                        "a game can be aborted only before both sides have moved",
-                    ));
-                }
-                return Ok(events(vec![Event::End {
-                    result: RecordResult::Unfinished.as_str().into(),
-                    reason: reason::ABORTED.into(),
-                }]));
-            }
+            ClientMsg::Rematch => return self.decide_rematch(side),
+            _ if self.is_over() => return Err(Refusal::new("game_over", "the game is over")),
+            ClientMsg::Abort => return self.decide_abort(),
             _ if !self.started() => {
                 return Err(Refusal::new("not_started", "the opponent has not come yet"))
             }
@@ -505,25 +458,7 @@ impl GameState {
                 Err(Refusal::new("no_offer", "no draw was offered to you"))
             }
             ClientMsg::DrawDecline => Ok(events(vec![Event::DrawDecline { side }])),
-            ClientMsg::Claim { draw } => {
-                let gone = ctx
-                    .opponent_gone_since
-                    .is_some_and(|since| now - since >= self.clock.gone_ms());
-                if !gone {
-                    return Err(Refusal::new(
-                        "not_gone",
-                        format!(
-                            "a claim needs the opponent gone for {} s",
-                            self.clock.gone_ms() / 1000
-                        ),
-                    ));
-                }
-                Ok(events(vec![if *draw {
-                    GameState::draw(reason::GONE)
-                } else {
-                    self.win_for(side, reason::GONE)
-                }]))
-            }
+            ClientMsg::Claim { draw } => self.decide_claim(side, *draw, now, ctx),
             // Decided above.
             ClientMsg::DrawAccept | ClientMsg::Abort | ClientMsg::Rematch => {
                 Err(Refusal::new("internal", "command decided twice"))
@@ -533,6 +468,94 @@ impl GameState {
                 "hello and ping change no game",
             )),
         }
+    }
+
+    /// A move at a ply already played: acknowledged (no events) if it is the same move
+    /// by the same side, sent again, else refused; `None` for a ply not played yet.
+    fn move_sent_again(&self, side: Side, ply: u32, mv: &str) -> Option<Result<Decision, Refusal>> {
+        let played = self.move_at(ply)?;
+        // Games start from the start position: Red moves at even plies.
+        let mover = if ply % 2 == 0 { Side::Red } else { Side::Blue };
+        Some(if played == mv && mover == side {
+            Ok(Decision {
+                events: Vec::new(),
+                again: Some(ply),
+            })
+        } else {
+            Err(Refusal::new(
+                "ply_played",
+                format!("ply {ply} was already played ({played})"),
+            ))
+        })
+    }
+
+    /// A rematch asked for by `side`: offered, or made when the other side had asked.
+    fn decide_rematch(&self, side: Side) -> Result<Decision, Refusal> {
+        if !self.is_over() {
+            return Err(Refusal::new("not_over", "a rematch is for a finished game"));
+        }
+        if self.rematch.is_some() {
+            return Err(Refusal::new("rematch_made", "the rematch was already made"));
+        }
+        if !self.started() {
+            return Err(Refusal::new(
+                "no_opponent",
+                "the game never had an opponent",
+            ));
+        }
+        match self.rematch_offer {
+            Some(s) if s == side => Err(Refusal::new(
+                "already_offered",
+                "you already asked for a rematch",
+            )),
+            // The game id is the server's to give: it fills it in.
+            Some(_) => Ok(events(vec![Event::Rematch {
+                game: String::new(),
+            }])),
+            None => Ok(events(vec![Event::RematchOffer { side }])),
+        }
+    }
+
+    /// An abort: allowed before both sides have moved.
+    fn decide_abort(&self) -> Result<Decision, Refusal> {
+        if self.ply() >= 2 {
+            return Err(Refusal::new(
+                "too_late",
+                "a game can be aborted only before both sides have moved",
+            ));
+        }
+        Ok(events(vec![Event::End {
+            result: RecordResult::Unfinished.as_str().into(),
+            reason: reason::ABORTED.into(),
+        }]))
+    }
+
+    /// `side` claims the game (a win, or a draw with `draw`) from an opponent gone long
+    /// enough.
+    fn decide_claim(
+        &self,
+        side: Side,
+        draw: bool,
+        now: i64,
+        ctx: Context,
+    ) -> Result<Decision, Refusal> {
+        let gone = ctx
+            .opponent_gone_since
+            .is_some_and(|since| now - since >= self.clock.gone_ms());
+        if !gone {
+            return Err(Refusal::new(
+                "not_gone",
+                format!(
+                    "a claim needs the opponent gone for {} s",
+                    self.clock.gone_ms() / 1000
+                ),
+            ));
+        }
+        Ok(events(vec![if draw {
+            GameState::draw(reason::GONE)
+        } else {
+            self.win_for(side, reason::GONE)
+        }]))
     }
 
     fn decide_move(
