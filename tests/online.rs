@@ -533,6 +533,37 @@ fn abuses_are_refused_with_nothing_changed() {
     assert!(codes[5..].iter().all(|&c| c == 429), "{codes:?}");
 }
 
+/// The online back end's files (backend.js and its modules under /online/) are served
+/// as built in, as the page's own files are: JavaScript the browser may not sniff,
+/// asked again each time.
+#[test]
+fn the_online_back_end_is_served_as_javascript() {
+    let dir = TempDir::new("online-backend-files");
+    let server = Server::sqlite(&dir.0);
+    let get_with_headers = |path: &str| {
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            server.addr
+        );
+        server.raw(req.as_bytes())
+    };
+    for (path, body) in jungle_online::server::BACKEND_FILES {
+        let (status, head, text) = get_with_headers(path);
+        assert_eq!(status, 200, "{path}");
+        let head = head.to_ascii_lowercase();
+        for header in [
+            "content-type: text/javascript; charset=utf-8",
+            "cache-control: no-cache",
+            "x-content-type-options: nosniff",
+        ] {
+            assert!(head.contains(header), "{path}: {head}");
+        }
+        assert_eq!(text, body, "{path}");
+    }
+    let (status, _, _) = get_with_headers("/online/nothing.js");
+    assert_eq!(status, 404);
+}
+
 #[test]
 fn lobby_quick_pairing() {
     let dir = TempDir::new("online-lobby");
