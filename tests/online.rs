@@ -307,6 +307,7 @@ async fn boards_follow_the_rules(
                     "{rules}, after {moves:?}: the server's board {got:?}, the rules {want:?}"
                 ));
             }
+            said_as_the_page_shows_it(rules, &moves, m)?;
             checked += 1;
             with_forbidden += usize::from(!want.1.is_empty());
         }
@@ -315,6 +316,61 @@ async fn boards_follow_the_rules(
         return Err("jungle-cn: no anti-chase refusal was met".into());
     }
     Ok((checked, with_forbidden))
+}
+
+/// What the page shows besides the moves comes with the message `m` (a `state` or an
+/// event, after `moves`) too: the side to move, the rules' parts (in a `state`), and
+/// the result with its winner and the page's code of its reason (in a finished
+/// game's `state` and in the `end` event, and in no other event).
+fn said_as_the_page_shows_it(rules: &str, moves: &[String], m: &Value) -> Result<(), String> {
+    let to_move = if moves.len() % 2 == 0 { "red" } else { "blue" };
+    if m["to_move"] != to_move {
+        return Err(format!(
+            "after {} moves, {to_move} to move: {m}",
+            moves.len()
+        ));
+    }
+    if m["t"] == "state" && (m["variant"] != rules || m["dog_swims"] != false) {
+        return Err(format!("{rules}: the state's rules: {m}"));
+    }
+    let end = &m["e"];
+    let has_result = !m["result"].is_null();
+    let should = if m["t"] == "state" {
+        m["status"] == "over"
+    } else {
+        end["kind"] == "end"
+    };
+    if has_result != should {
+        return Err(format!(
+            "a result where none is due, or none where one is: {m}"
+        ));
+    }
+    let r = &m["result"];
+    if m["t"] == "event"
+        && has_result
+        && (r["result"] != end["result"] || r["reason"] != end["reason"])
+    {
+        return Err(format!("the end's result twice, differently: {m}"));
+    }
+    if has_result {
+        let (winner, loser) = match r["result"].as_str() {
+            Some("1-0") => (json!("red"), json!({"side": "blue"})),
+            Some("0-1") => (json!("blue"), json!({"side": "red"})),
+            _ => (Value::Null, json!({})),
+        };
+        let reason = text(&r["reason"]);
+        let code = match reason.as_str() {
+            "den" | "repetition" => reason.clone(),
+            "no_animals" => "noAnimals".into(),
+            "no_moves" => "noMoves".into(),
+            "no_capture" => "noCapture".into(),
+            _ => format!("online.{reason}"),
+        };
+        if r["winner"] != winner || r["args"] != loser || r["code"] != code.as_str() {
+            return Err(format!("the result as the page shows it: {r}"));
+        }
+    }
+    Ok(())
 }
 
 #[test]
@@ -475,6 +531,37 @@ fn abuses_are_refused_with_nothing_changed() {
         .collect();
     assert_eq!(&codes[..5], &[201; 5]);
     assert!(codes[5..].iter().all(|&c| c == 429), "{codes:?}");
+}
+
+/// The online back end's files (backend.js and its modules under /online/) are served
+/// as built in, as the page's own files are: JavaScript the browser may not sniff,
+/// asked again each time.
+#[test]
+fn the_online_back_end_is_served_as_javascript() {
+    let dir = TempDir::new("online-backend-files");
+    let server = Server::sqlite(&dir.0);
+    let get_with_headers = |path: &str| {
+        let req = format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            server.addr
+        );
+        server.raw(req.as_bytes())
+    };
+    for (path, body) in jungle_online::server::BACKEND_FILES {
+        let (status, head, text) = get_with_headers(path);
+        assert_eq!(status, 200, "{path}");
+        let head = head.to_ascii_lowercase();
+        for header in [
+            "content-type: text/javascript; charset=utf-8",
+            "cache-control: no-cache",
+            "x-content-type-options: nosniff",
+        ] {
+            assert!(head.contains(header), "{path}: {head}");
+        }
+        assert_eq!(text, body, "{path}");
+    }
+    let (status, _, _) = get_with_headers("/online/nothing.js");
+    assert_eq!(status, 404);
 }
 
 #[test]

@@ -68,12 +68,20 @@ fn imports(text: &str) -> Vec<(Vec<String>, String)> {
     out
 }
 
-/// The names a module exports (`export const x`, `export default`, `export { a }`).
+/// The names a module exports (`export const x`, `export function f`, `export
+/// default`, `export { a }`).
 fn exports(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("export const ") {
-            out.insert(rest.split([' ', '=']).next().unwrap_or("").to_string());
+        let declared = [
+            "export const ",
+            "export function ",
+            "export async function ",
+        ]
+        .iter()
+        .find_map(|p| line.strip_prefix(p));
+        if let Some(rest) = declared {
+            out.insert(rest.split([' ', '=', '(']).next().unwrap_or("").to_string());
         } else if line.starts_with("export default") {
             out.insert("default".into());
         } else if let Some(list) = line.strip_prefix("export {") {
@@ -268,11 +276,15 @@ fn every_module_parses() {
         "crates/app/js/backend.js",
         "crates/web/js/backend.js",
         "crates/web/js/worker-backend.js",
-        "crates/online/js/backend.js",
     ]
     .iter()
     .map(|p| root().join(p))
     .collect();
+    backends.extend(
+        online_files()
+            .into_iter()
+            .map(|f| root().join("crates/online/js").join(f)),
+    );
     backends.extend(
         page_files()
             .iter()
@@ -333,4 +345,78 @@ fn every_back_end_provides_what_link_js_says() {
         provides("export const backend = { name: \"x\", request() {} };"),
         ["name:", "request("]
     );
+}
+
+/// The online back end's files (crates/online/js/), sorted.
+fn online_files() -> Vec<String> {
+    let dir = root().join("crates/online/js");
+    let mut out: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            e.expect("a directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.ends_with(".js"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The online back end (`jungle serve`'s backend.js) is backend.js and its modules:
+/// every file of crates/online/js/ is built into the server as it is (backend.js at
+/// `/backend.js`, the others under `/online/`), and each imports only names the others
+/// export, or the visitor's own back end (backend.js only).
+#[test]
+fn the_online_back_end_is_its_modules_built_into_the_server() {
+    let built: BTreeMap<String, String> = jungle_online::server::BACKEND_FILES
+        .iter()
+        .map(|(path, body)| {
+            (
+                path.rsplit('/').next().unwrap_or("").to_string(),
+                body.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(built.keys().cloned().collect::<Vec<_>>(), online_files());
+    let served: BTreeSet<String> = jungle_online::server::BACKEND_FILES
+        .iter()
+        .map(|(path, _)| path.to_string())
+        .collect();
+    for f in online_files() {
+        let text = read(&root().join("crates/online/js").join(&f));
+        assert_eq!(built[&f], text, "{f}: not as built");
+        let at = if f == "backend.js" {
+            "/backend.js".to_string()
+        } else {
+            format!("/online/{f}")
+        };
+        assert!(served.contains(&at), "{f} not served at {at}");
+        for (names, from) in imports(&text) {
+            if from == "./local/backend.js" {
+                assert_eq!(
+                    f, "backend.js",
+                    "{f}: only backend.js carries to the visitor's own back end"
+                );
+                continue;
+            }
+            let target = from.trim_start_matches("./").trim_start_matches("online/");
+            let Some(other) = built.get(target) else {
+                panic!("{f}: imports {from}, not a module of the online back end");
+            };
+            assert_eq!(
+                from.starts_with("./online/"),
+                f == "backend.js",
+                "{f}: {from}"
+            );
+            let exported = exports(other);
+            for n in names {
+                assert!(
+                    exported.contains(&n),
+                    "{f}: imports '{n}' from {from}, which does not export it"
+                );
+            }
+        }
+    }
 }

@@ -167,6 +167,9 @@ pub fn state_msg(
         id: id.to_string(),
         v: st.version,
         rules: st.rules.to_string(),
+        variant: st.rules.variant.name(),
+        dog_swims: st.rules.moves.dog_swims,
+        trapped_lose_attack: st.rules.moves.trapped_lose_attack,
         tc: st.tc().to_string(),
         rated: false,
         status: st.status(),
@@ -181,10 +184,7 @@ pub fn state_msg(
         draw_offer: st.draw_offer,
         rematch_offer: st.rematch_offer,
         rematch: st.rematch.clone(),
-        result: st.end.as_ref().map(|(r, why)| ResultMsg {
-            result: r.clone(),
-            reason: why.clone(),
-        }),
+        result: st.end.as_ref().map(|(r, why)| ResultMsg::of(r, why)),
         presence: BySide {
             red: presence.here(Side::Red),
             blue: presence.here(Side::Blue),

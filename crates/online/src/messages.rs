@@ -109,11 +109,51 @@ impl ClockMsg {
     }
 }
 
-/// The result and its reason code (`model::reason`).
+/// The result and its reason code (`model::reason`), with what the page shows of it:
+/// the winner, the reason as the page words it (`code`: `reason.<code>` in its
+/// catalogues) and the code's arguments (`side`: the side that lost).
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct ResultMsg {
     pub result: String,
     pub reason: String,
+    pub winner: Option<Side>,
+    pub code: String,
+    pub args: BTreeMap<&'static str, Side>,
+}
+
+impl ResultMsg {
+    /// `result` as a record writes it (`1-0`, `0-1`, `1/2-1/2`, `*`) for `reason`.
+    pub fn of(result: &str, reason: &str) -> ResultMsg {
+        let winner = match result {
+            "1-0" => Some(Side::Red),
+            "0-1" => Some(Side::Blue),
+            _ => None,
+        };
+        ResultMsg {
+            result: result.to_string(),
+            reason: reason.to_string(),
+            winner,
+            code: page_code(reason, winner),
+            args: winner.map(|w| ("side", w.other())).into_iter().collect(),
+        }
+    }
+}
+
+/// The page's code of an end's reason: the rules' reasons as the board app words
+/// them, the server's own as `online.<reason>` (a draw because a player left is
+/// `online.gone_draw`: the one who stayed claimed it).
+fn page_code(reason: &str, winner: Option<Side>) -> String {
+    use crate::model::reason;
+    let board = match reason {
+        reason::DEN => "den",
+        reason::NO_ANIMALS => "noAnimals",
+        reason::NO_MOVES => "noMoves",
+        reason::REPETITION => "repetition",
+        reason::NO_CAPTURE => "noCapture",
+        reason::GONE if winner.is_none() => "online.gone_draw",
+        _ => return format!("online.{reason}"),
+    };
+    board.to_string()
 }
 
 /// What the board shows of the position now, from the rules core (the page checks no
@@ -165,6 +205,10 @@ pub struct StateMsg {
     pub id: String,
     pub v: u64,
     pub rules: String,
+    /// The rules' parts as the page's settings show them.
+    pub variant: &'static str,
+    pub dog_swims: bool,
+    pub trapped_lose_attack: bool,
     pub tc: String,
     /// A rated game (docs/accounts.md).
     pub rated: bool,
@@ -198,8 +242,9 @@ pub struct PlayerMsg {
     pub bot: bool,
 }
 
-/// An event of the game's log, with what it left: the clocks, the position, the
-/// status and the board's moves.
+/// An event of the game's log, with what it left: the clocks, the position and the
+/// side to move, the status and the board's moves, and after an `end` the result as
+/// the page shows it.
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
 pub struct EventMsg {
     pub v: u64,
@@ -207,8 +252,11 @@ pub struct EventMsg {
     pub e: Event,
     pub clock: ClockMsg,
     pub fen: String,
+    pub to_move: Side,
     pub status: &'static str,
     pub board: BoardNow,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultMsg>,
 }
 
 impl EventMsg {
@@ -220,10 +268,15 @@ impl EventMsg {
             e: e.ev.clone(),
             clock: ClockMsg::of(after, e.at),
             fen: after.game.position().to_fen(),
+            to_move: after.to_move(),
             status: after.status(),
             board: BoardNow {
                 moves: Moves::of(after),
                 kind,
+            },
+            result: match &e.ev {
+                Event::End { result, reason } => Some(ResultMsg::of(result, reason)),
+                _ => None,
             },
         }
     }
@@ -418,6 +471,130 @@ mod tests {
         assert_eq!(parse(&huge).unwrap_err().code, "too_big");
         let long_move = parse(r#"{"t":"move","ply":0,"mv":"g3g4g3g4g3"}"#).unwrap();
         assert!(long_move.is_command());
+    }
+
+    /// The result as the page shows it: the winner, the rules' reasons as the board
+    /// app's codes, the server's as `online.<reason>`, the loser named.
+    #[test]
+    fn a_result_says_its_winner_and_the_page_code_of_its_reason() {
+        let den = ResultMsg::of("1-0", "den");
+        assert_eq!((den.winner, den.code.as_str()), (Some(Side::Red), "den"));
+        assert_eq!(den.args, BTreeMap::from([("side", Side::Blue)]));
+        for (reason, code) in [
+            ("no_animals", "noAnimals"),
+            ("no_moves", "noMoves"),
+            ("resign", "online.resign"),
+            ("time", "online.time"),
+            ("opponent_gone", "online.opponent_gone"),
+        ] {
+            let r = ResultMsg::of("0-1", reason);
+            assert_eq!((r.winner, r.code.as_str()), (Some(Side::Blue), code));
+            assert_eq!(r.args, BTreeMap::from([("side", Side::Red)]));
+        }
+        for (result, reason, code) in [
+            ("1/2-1/2", "repetition", "repetition"),
+            ("1/2-1/2", "no_capture", "noCapture"),
+            ("1/2-1/2", "agreement", "online.agreement"),
+            ("1/2-1/2", "opponent_gone", "online.gone_draw"),
+            ("*", "aborted", "online.aborted"),
+            ("*", "declined", "online.declined"),
+        ] {
+            let r = ResultMsg::of(result, reason);
+            assert_eq!((r.winner, r.code.as_str()), (None, code), "{reason}");
+            assert!(r.args.is_empty());
+        }
+        let text = ServerMsg::Event(Box::new(EventMsg {
+            v: 9,
+            at: 0,
+            e: Event::End {
+                result: "0-1".into(),
+                reason: "resign".into(),
+            },
+            clock: ClockMsg {
+                red: 1,
+                blue: 2,
+                running: None,
+            },
+            fen: String::new(),
+            to_move: Side::Red,
+            status: "over",
+            board: BoardNow {
+                moves: Moves {
+                    legal: BTreeMap::new(),
+                    forbidden: BTreeMap::new(),
+                },
+                kind: None,
+            },
+            result: Some(ResultMsg::of("0-1", "resign")),
+        }))
+        .text();
+        assert!(
+            text.contains(r#""result":{"result":"0-1","reason":"resign","winner":"blue","code":"online.resign","args":{"side":"red"}}"#),
+            "{text}"
+        );
+    }
+
+    /// An event other than the end carries no result, and every event the side to
+    /// move.
+    #[test]
+    fn only_the_end_event_carries_the_result() {
+        let mut log = vec![Stored {
+            v: 1,
+            at: 0,
+            ev: Event::Created {
+                rules: "jungle".into(),
+                tc: "1m+0s".into(),
+            },
+        }];
+        let mut st = GameState::replay(&log).expect("a new game");
+        for (v, ev) in [
+            (2, Event::Seated { side: Side::Red }),
+            (3, Event::Seated { side: Side::Blue }),
+            (
+                4,
+                Event::End {
+                    result: "*".into(),
+                    reason: "aborted".into(),
+                },
+            ),
+        ] {
+            let s = Stored { v, at: 0, ev };
+            st.apply(&s).expect("applies");
+            log.push(s.clone());
+            let msg = EventMsg::of(&s, None, &st);
+            assert_eq!(msg.to_move, Side::Red);
+            assert_eq!(msg.result.is_some(), v == 4, "{v}");
+        }
+        let end =
+            serde_json::to_value(ServerMsg::Event(Box::new(EventMsg::of(&log[3], None, &st))))
+                .expect("json");
+        assert_eq!(end["result"]["code"], "online.aborted", "{end}");
+        let seated = serde_json::to_value(EventMsg::of(&log[1], None, &st)).expect("json");
+        assert!(seated.get("result").is_none(), "{seated}");
+    }
+
+    /// A game's `state` says its rules' parts as the page's settings show them, for
+    /// rules with settings too (their text is `jungle-cn (dog swims, …)`).
+    #[test]
+    fn the_state_says_the_rules_parts() {
+        use jungle_core::game::{Rules, Variant};
+        let mut rules: Rules = Variant::JungleCn.rules();
+        rules.moves.dog_swims = true;
+        let log = [Stored {
+            v: 1,
+            at: 0,
+            ev: Event::Created {
+                rules: rules.to_string(),
+                tc: "1m+0s".into(),
+            },
+        }];
+        let st = GameState::replay(&log).expect("a new game");
+        let msg = crate::hub::state_msg("g", &st, None, &Default::default(), 0);
+        assert!(msg.rules.starts_with("jungle-cn ("), "{}", msg.rules);
+        assert_eq!(
+            (msg.variant, msg.dog_swims, msg.trapped_lose_attack),
+            ("jungle-cn", true, false)
+        );
     }
 
     /// Plausible and junk messages, the random scripts' words.

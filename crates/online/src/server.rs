@@ -910,9 +910,17 @@ async fn page_file(Path(path): Path<String>) -> Response {
     }
 }
 
-/// The online game's back end (js/backend.js), built into the server so that it
-/// always speaks this server's protocol.
-const ONLINE_JS: &str = include_str!("../js/backend.js");
+/// The online game's back end, built into the server so that it always speaks this
+/// server's protocol: js/backend.js, served as `/backend.js`, and the modules it
+/// imports, served under `/online/` (docs/online.md, "The page").
+pub const BACKEND_FILES: [(&str, &str); 6] = [
+    ("/backend.js", include_str!("../js/backend.js")),
+    ("/online/api.js", include_str!("../js/api.js")),
+    ("/online/game.js", include_str!("../js/game.js")),
+    ("/online/review.js", include_str!("../js/review.js")),
+    ("/online/socket.js", include_str!("../js/socket.js")),
+    ("/online/view.js", include_str!("../js/view.js")),
+];
 
 /// Where the browser's engine is (`--site`, else `target/web` of the build the binary
 /// is in, else `./target/web`): `None` when scripts/build-web.sh has not built it.
@@ -1000,17 +1008,18 @@ pub fn router(app: Arc<App>, local: Router) -> Router {
         .layer(axum::extract::DefaultBodyLimit::max(MAX_MESSAGE))
         .layer(middleware::from_fn(same_site))
         .with_state(app);
-    Router::new()
+    let backend = BACKEND_FILES
+        .into_iter()
+        .fold(Router::new(), |router, (path, body)| {
+            router.route(path, get(move || async move { file_response(path, body) }))
+        });
+    backend
         .route("/", get(page))
         .route("/index.html", get(page))
         .route("/play/{id}", get(page))
         .route("/watch/{id}", get(page))
         .route("/@/{name}", get(page))
         .route("/leaderboard", get(page))
-        .route(
-            "/backend.js",
-            get(|| async { file_response("backend.js", ONLINE_JS) }),
-        )
         .route("/{*path}", get(page_file))
         .merge(api)
         .merge(local)
