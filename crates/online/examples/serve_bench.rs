@@ -33,17 +33,50 @@ use tokio_tungstenite::tungstenite::Message;
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-fn post(addr: &str, path: &str, body: &str) -> Result<Value, String> {
+/// A POST with a session's cookie (`name=value`), if any; its JSON answer and the
+/// session cookie it sets, if any.
+fn post_as(
+    addr: &str,
+    path: &str,
+    body: &str,
+    cookie: Option<&str>,
+) -> Result<(Value, Option<String>), String> {
     let mut s = std::net::TcpStream::connect(addr).map_err(|e| e.to_string())?;
+    let cookie = cookie.map_or(String::new(), |c| format!("Cookie: {c}\r\n"));
     let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{cookie}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
     let mut text = String::new();
     s.read_to_string(&mut text).map_err(|e| e.to_string())?;
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    serde_json::from_str(body).map_err(|e| format!("{e}: {text}"))
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let set = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        let pair = value.trim().split(';').next()?;
+        (name.eq_ignore_ascii_case("set-cookie") && pair.starts_with("jungle_session="))
+            .then(|| pair.to_string())
+    });
+    let value = serde_json::from_str(body).map_err(|e| format!("{e}: {text}"))?;
+    Ok((value, set))
+}
+
+/// Two new accounts for a pair's rated games (`--rated`): their session cookies.
+async fn sign_up_pair(addr: &str, seed: u64) -> Result<[String; 2], String> {
+    let mut cookies = Vec::new();
+    for side in ["r", "b"] {
+        let (a, body) = (
+            addr.to_string(),
+            json!({"username": format!("bench{seed:x}{side}"), "password": "bench-password"})
+                .to_string(),
+        );
+        let (answer, cookie) =
+            tokio::task::spawn_blocking(move || post_as(&a, "/api/account/signup", &body, None))
+                .await
+                .map_err(|e| e.to_string())??;
+        cookies.push(cookie.ok_or(format!("signed up without a session: {answer}"))?);
+    }
+    Ok([cookies[0].clone(), cookies[1].clone()])
 }
 
 async fn connect(addr: &str, id: &str, token: &str) -> Result<Ws, String> {
@@ -95,6 +128,10 @@ struct Stats {
     rtts: Vec<(f64, bool)>,
     moves: usize,
     games: Vec<(String, Vec<String>)>,
+    /// Games that ended with a result (rated ones then changed both ratings).
+    ended: usize,
+    /// `--rated`: the account of the pair's Red player.
+    red_account: Option<String>,
 }
 
 /// A xorshift step: the players' moves and think times, reproducible from the seed.
@@ -130,11 +167,14 @@ async fn player_pair(
     end: Instant,
     pace: Pace,
     open: Arc<AtomicUsize>,
+    rated: bool,
 ) -> Result<Stats, String> {
     let mut stats = Stats {
         rtts: Vec::new(),
         moves: 0,
         games: Vec::new(),
+        ended: 0,
+        red_account: rated.then(|| format!("bench{seed:x}r")),
     };
     let mut rng = seed | 1;
     // Thinking players arrive spread over the first think range.
@@ -142,22 +182,37 @@ async fn player_pair(
         let ms = next(&mut rng) % pace.think_ms.1;
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
+    let cookies = if rated {
+        Some(sign_up_pair(&addr, seed).await?)
+    } else {
+        None
+    };
     while Instant::now() < end {
-        let a = addr.clone();
+        let (a, c) = (addr.clone(), cookies.clone());
         let red = tokio::task::spawn_blocking(move || {
-            post(&a, "/api/games", r#"{"tc":"30m+30s","color":"red"}"#)
+            let body = json!({"tc": "30m+30s", "color": "red", "rated": c.is_some()});
+            post_as(
+                &a,
+                "/api/games",
+                &body.to_string(),
+                c.as_ref().map(|c| c[0].as_str()),
+            )
         })
         .await
-        .map_err(|e| e.to_string())??;
+        .map_err(|e| e.to_string())??
+        .0;
         let id = red["id"]
             .as_str()
             .ok_or(format!("no id: {red}"))?
             .to_string();
-        let (a, i) = (addr.clone(), id.clone());
-        let blue =
-            tokio::task::spawn_blocking(move || post(&a, &format!("/api/games/{i}/join"), ""))
-                .await
-                .map_err(|e| e.to_string())??;
+        let (a, i, c) = (addr.clone(), id.clone(), cookies.clone());
+        let blue = tokio::task::spawn_blocking(move || {
+            let cookie = c.as_ref().map(|c| c[1].as_str());
+            post_as(&a, &format!("/api/games/{i}/join"), "", cookie)
+        })
+        .await
+        .map_err(|e| e.to_string())??
+        .0;
         let mut ws = [
             connect(&addr, &id, red["token"].as_str().unwrap_or_default()).await?,
             connect(&addr, &id, blue["token"].as_str().unwrap_or_default()).await?,
@@ -193,6 +248,10 @@ async fn player_pair(
             if over {
                 break;
             }
+        }
+        // The end is its own event after the last move's: the rules say it here.
+        if game.result() != GameResult::Ongoing {
+            stats.ended += 1;
         }
         stats.games.push((id, moves));
         for w in &mut ws {
@@ -319,6 +378,11 @@ struct Args {
     /// The server's process id: its memory and CPU time are sampled from /proc.
     #[arg(long)]
     pid: Option<u32>,
+    /// Rated games between accounts: each pair signs up two accounts first (start
+    /// the server with a high --logins-per-minute), and at the end each account's
+    /// rated games are checked against the games that ended.
+    #[arg(long)]
+    rated: bool,
 }
 
 fn parse_think(text: &str) -> Result<(u64, u64), String> {
@@ -348,6 +412,7 @@ fn main() {
         seconds,
         think,
         pid,
+        rated,
     } = Args::parse();
     let pace = Pace {
         think_ms: think.unwrap_or((0, 0)),
@@ -372,6 +437,7 @@ fn main() {
                     end,
                     pace,
                     open.clone(),
+                    rated,
                 ))
             })
             .collect();
@@ -391,11 +457,20 @@ fn main() {
     let mut errors = 0;
     let mut checked = 0;
     let mut mismatched = 0;
+    let (mut ended, mut rated_counted, mut rated_wrong) = (0, 0, 0);
     for r in results {
         match r {
             Ok(Ok(s)) => {
                 rtts.extend(s.rtts);
                 moves += s.moves;
+                ended += s.ended;
+                if let Some(name) = &s.red_account {
+                    let counted = rated_games_of(&addr, name);
+                    rated_counted += counted.unwrap_or(0);
+                    if counted != Some(s.ended) {
+                        rated_wrong += 1;
+                    }
+                }
                 for (id, played) in s.games {
                     let (status, body) = match get(&addr, &format!("/api/games/{id}")) {
                         Ok(x) => x,
@@ -443,6 +518,11 @@ fn main() {
         pct(&all, 0.5),
         pct(&all, 0.99)
     );
+    if rated {
+        println!(
+            "rated: {ended} games ended, {rated_counted} counted in the Red accounts' ratings; {rated_wrong} accounts whose rated games differ from those that ended"
+        );
+    }
     let steady_seconds = end.saturating_duration_since(steady).as_secs_f64();
     if steady > start && steady_seconds > 0.0 {
         println!(
@@ -494,6 +574,14 @@ fn report_server(l: &ServerLoad, steady_moves: usize, steady_seconds: f64) {
             cpu_share * 1000.0 / moves_per_s.max(1e-9)
         );
     }
+}
+
+/// The rated games of an account, all categories together (`GET /api/players/NAME`).
+fn rated_games_of(addr: &str, name: &str) -> Option<usize> {
+    let (status, body) = get(addr, &format!("/api/players/{name}")).ok()?;
+    let v: Value = serde_json::from_str(&body).ok().filter(|_| status == 200)?;
+    let games = v["ratings"].as_array()?.iter();
+    Some(games.filter_map(|r| r["games"].as_u64()).sum::<u64>() as usize)
 }
 
 fn get(addr: &str, path: &str) -> Result<(u16, String), String> {
