@@ -591,7 +591,7 @@ proptest! {
 type Check = fn(&[u8]);
 
 /// The check of each fuzz target, by the target's name.
-const TARGETS: [(&str, Check); 9] = [
+const TARGETS: [(&str, Check); 11] = [
     ("command_line", checks::command_line),
     ("session", checks::session),
     ("fen", checks::fen),
@@ -601,6 +601,9 @@ const TARGETS: [(&str, Check); 9] = [
     ("openings", checks::openings),
     ("training_data", checks::training_data),
     ("board_requests", checks::board_requests),
+    // The online server's, whose checks live beside the code they exercise.
+    ("online_messages", jungle_online::messages::exercise),
+    ("account_requests", jungle_online::requests_fuzz::exercise),
 ];
 
 /// Runs every file of `fuzz/<dir>/<target>/` through the target's check; returns how
