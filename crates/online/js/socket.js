@@ -94,7 +94,6 @@ export function gameSocket(gameId, hooks) {
   }
 
   return {
-    send,
     settle,
     resend,
     connected: () => up,
