@@ -558,4 +558,153 @@ mod tests {
             }
         }
     }
+
+    /// lichess's own figures: the cases of lila's `RatingCalculatorTest` (one game
+    /// between two players, each rated against the other's figures before it, without
+    /// the deviation's growth for time; lila checks them to the tolerances kept here).
+    /// Each row: White's and Black's rating, RD and volatility before, White's score,
+    /// then White's and Black's rating, RD, volatility after, and the tolerances of
+    /// rating and RD, and of volatility.
+    #[test]
+    fn lichess_own_figures() {
+        type Case = ([f64; 3], [f64; 3], f64, [f64; 3], [f64; 3], f64, f64);
+        let default = [1500.0, 500.0, 0.09];
+        let low = [1500.0, 80.0, 0.06];
+        let (w3, b3) = ([1400.0, 79.0, 0.06], [1550.0, 110.0, 0.065]);
+        let (w4, b4) = ([1200.0, 60.0, 0.053], [1850.0, 200.0, 0.062]);
+        let cases: [Case; 12] = [
+            (
+                default,
+                default,
+                1.0,
+                [1741.0, 396.0, 0.0899983],
+                [1258.0, 396.0, 0.0899983],
+                1.0,
+                1e-7,
+            ),
+            (
+                default,
+                default,
+                0.0,
+                [1258.0, 396.0, 0.0899983],
+                [1741.0, 396.0, 0.0899983],
+                1.0,
+                1e-7,
+            ),
+            (
+                default,
+                default,
+                0.5,
+                [1500.0, 396.0, 0.0899954],
+                [1500.0, 396.0, 0.0899954],
+                1.0,
+                1e-7,
+            ),
+            (
+                low,
+                low,
+                1.0,
+                [1517.0, 78.0, 0.06],
+                [1482.0, 78.0, 0.06],
+                1.0,
+                1e-5,
+            ),
+            (
+                low,
+                low,
+                0.0,
+                [1482.0, 78.0, 0.06],
+                [1517.0, 78.0, 0.06],
+                1.0,
+                1e-5,
+            ),
+            (
+                low,
+                low,
+                0.5,
+                [1500.0, 78.0, 0.06],
+                [1500.0, 78.0, 0.06],
+                1.0,
+                1e-5,
+            ),
+            (
+                w3,
+                b3,
+                1.0,
+                [1422.0, 77.0, 0.06],
+                [1506.0, 105.0, 0.065],
+                1.0,
+                1e-5,
+            ),
+            (
+                w3,
+                b3,
+                0.0,
+                [1389.0, 78.0, 0.06],
+                [1568.0, 105.0, 0.065],
+                1.0,
+                1e-5,
+            ),
+            (
+                w3,
+                b3,
+                0.5,
+                [1406.0, 78.0, 0.06],
+                [1537.0, 105.87, 0.065],
+                1.0,
+                1e-5,
+            ),
+            (
+                w4,
+                b4,
+                1.0,
+                [1216.7, 59.9, 0.053013],
+                [1636.0, 196.9, 0.062028],
+                0.1,
+                1e-6,
+            ),
+            (
+                w4,
+                b4,
+                0.0,
+                [1199.3, 59.9, 0.052999],
+                [1855.4, 196.9, 0.061999],
+                0.1,
+                1e-6,
+            ),
+            (
+                w4,
+                b4,
+                0.5,
+                [1208.0, 59.90056, 0.053002],
+                [1745.7, 196.98729, 0.062006],
+                0.1,
+                1e-6,
+            ),
+        ];
+        let rating = |[rating, rd, vol]: [f64; 3]| Rating { rating, rd, vol };
+        for (white, black, score, white_after, black_after, tol, vol_tol) in cases {
+            let (w, b) = (rating(white), rating(black));
+            let got = [
+                LICHESS.update(w, &[Outcome { opponent: b, score }], 0.0),
+                LICHESS.update(
+                    b,
+                    &[Outcome {
+                        opponent: w,
+                        score: 1.0 - score,
+                    }],
+                    0.0,
+                ),
+            ];
+            for (got, want) in got.iter().zip([white_after, black_after]) {
+                let ok = (got.rating - want[0]).abs() <= tol
+                    && (got.rd - want[1]).abs() <= tol
+                    && (got.vol - want[2]).abs() <= vol_tol;
+                assert!(
+                    ok,
+                    "{white:?} against {black:?}, score {score}: {got:?}, lichess {want:?}"
+                );
+            }
+        }
+    }
 }
