@@ -78,3 +78,34 @@ fn the_endpoint_gives_the_tables_values_for_the_position_and_every_move() {
         "{body}"
     );
 }
+
+#[test]
+fn an_address_asks_so_many_probes_a_minute() {
+    let dir = TempDir::new("tablebase-rate");
+    let mut args = sqlite_args(&dir.0);
+    args.extend(["--tablebase-per-minute".into(), "2".into()]);
+    let server = Server::start(0, &args);
+    assert_eq!(json(&server, WON_LRVE).0, 200);
+    assert_eq!(json(&server, "nonsense").0, 400);
+    let (status, body) = json(&server, WON_LRVE);
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("rate")),
+        "{body}"
+    );
+    // The rest of the site is not limited by it.
+    assert_eq!(server.get("/api/lobby").0, 200);
+    // A limit of 0 is refused at the start, before any database is made.
+    let out = std::process::Command::new(jungle())
+        .current_dir(&dir.0)
+        .args(["serve", "--port", "0", "--tablebase-per-minute", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(!dir.0.join("jungle-online.sqlite").exists());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--tablebase-per-minute"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -135,6 +135,13 @@ pub struct ServeArgs {
     /// only (built in memory).
     #[arg(long)]
     pub tablebases: Option<PathBuf>,
+    /// The most memory the tables of `/api/tablebase` may keep (MB; a five-animal
+    /// table takes 500 to 800): the least recently asked are forgotten first.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub tablebase_memory_mb: u64,
+    /// Table probes (`/api/tablebase`) an address may ask for a minute.
+    #[arg(long, default_value_t = 120)]
+    pub tablebase_per_minute: u32,
     /// How long a bot counts as online after it last asked for the lobby (ms).
     #[arg(long, default_value_t = bots::ONLINE_MS, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
     pub bots_online_ms: u64,

@@ -50,7 +50,9 @@ pub struct App {
     /// Session cookies get `Secure` (`--behind-tls`).
     pub(crate) secure_cookies: bool,
     /// The endgame tables of `/api/tablebase`.
-    tables: Arc<jungle_core::tb::Tablebases>,
+    tables: Arc<crate::tablebase::Endpoint>,
+    /// Its requests per address.
+    tablebase_ip: DefaultKeyedRateLimiter<IpAddr>,
     /// The bots online on this node (`bots`).
     pub(crate) bots: crate::bots::Online,
     /// How long a quick-pairing challenge waits before a bot is offered (ms).
@@ -462,8 +464,16 @@ struct TablebaseQuery {
 /// runtime's threads.
 async fn tablebase(
     State(app): Shared,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     axum::extract::Query(q): axum::extract::Query<TablebaseQuery>,
 ) -> Answer {
+    if app.tablebase_ip.check_key(&addr.ip()).is_err() {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate",
+            "too many table probes from this address: wait a little",
+        ));
+    }
     let tables = Arc::clone(&app.tables);
     let answer = tokio::task::spawn_blocking(move || crate::tablebase::probe(&tables, &q.fen))
         .await
@@ -1076,14 +1086,17 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         Some(_) => return Err("--node: 1 to 32 letters, digits or '-'".into()),
         None => crate::hub::new_game_id()?,
     };
-    let store = Store::open_with(&url, &node, args.sqlite_sync).await?;
-    let hub = Hub::new(store.clone(), node.clone());
+    // The limits are checked before the database is opened (or made).
     let per_minute = NonZeroU32::new(args.creates_per_minute)
         .ok_or("--creates-per-minute must be at least 1")?;
     let messages_per_second = NonZeroU32::new(args.messages_per_second)
         .ok_or("--messages-per-second must be at least 1")?;
     let logins =
         NonZeroU32::new(args.logins_per_minute).ok_or("--logins-per-minute must be at least 1")?;
+    let tablebase_probes = NonZeroU32::new(args.tablebase_per_minute)
+        .ok_or("--tablebase-per-minute must be at least 1")?;
+    let store = Store::open_with(&url, &node, args.sqlite_sync).await?;
+    let hub = Hub::new(store.clone(), node.clone());
     let app = Arc::new(App {
         hub: hub.clone(),
         limiter: DefaultKeyedRateLimiter::keyed(Quota::per_minute(per_minute)),
@@ -1092,7 +1105,11 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
         login_ip: DefaultKeyedRateLimiter::keyed(Quota::per_minute(logins)),
         login_name: DefaultKeyedRateLimiter::keyed(Quota::per_minute(logins)),
         secure_cookies: args.behind_tls,
-        tables: Arc::new(crate::tablebase::tables(args.tablebases.clone())),
+        tables: Arc::new(crate::tablebase::Endpoint::new(
+            args.tablebases.clone(),
+            (args.tablebase_memory_mb as usize) << 20,
+        )),
+        tablebase_ip: DefaultKeyedRateLimiter::keyed(Quota::per_minute(tablebase_probes)),
         bots: crate::bots::Online::new(args.bots_online_ms),
         bot_offer_ms: args.bot_offer_ms as i64,
     });
@@ -1115,6 +1132,7 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
             quiet.limiter.retain_recent();
             quiet.login_ip.retain_recent();
             quiet.login_name.retain_recent();
+            quiet.tablebase_ip.retain_recent();
         }
     });
     let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))

@@ -9,16 +9,83 @@
 //! Tables come from `jungle serve --tablebases DIR` (files of up to 5 animals); the
 //! signatures of up to 3 animals are built in memory when no file has them. Rules are
 //! the default ones (`jungle` moves, the no-capture draw of 100 plies).
+//!
+//! A five-animal table takes 0.5 to 0.8 GB in memory and seconds to load, so the
+//! endpoint loads one table (with the tables its captures lead to) at a time and keeps
+//! at most `--tablebase-memory-mb` of them, forgetting the least recently asked first;
+//! each address may ask `--tablebase-per-minute` times a minute (server.rs).
 
 use jungle_core::board::{Position, Standard};
+use jungle_core::tb::store::TableSet;
 use jungle_core::tb::table::{TbValue, Wdl};
 use jungle_core::tb::{probe_moves, probe_position, Material, Tablebases, TbRules, MAX_ANIMALS};
 use serde::Serialize;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
-/// The tables the endpoint reads.
-pub fn tables(dir: Option<PathBuf>) -> Tablebases {
-    Tablebases::new(TbRules::default(), dir)
+/// The tables the endpoint reads, within a memory budget.
+pub struct Endpoint {
+    tables: Tablebases,
+    /// The most bytes of tables kept in memory (the tables one answer needs are
+    /// kept whatever their size).
+    budget: usize,
+    /// Signatures in memory by their last use, the most recent last. Held while a
+    /// table is loaded: one load at a time.
+    recent: Mutex<Vec<Material>>,
+}
+
+impl Endpoint {
+    /// The tables of `dir` (none: up to 3 animals, built in memory), keeping at most
+    /// `budget` bytes of them in memory.
+    pub fn new(dir: Option<PathBuf>, budget: usize) -> Endpoint {
+        Endpoint {
+            tables: Tablebases::new(TbRules::default(), dir),
+            budget,
+            recent: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The tables an answer about `material` reads, in memory: its own and those its
+    /// captures lead to (loaded or built, blocking), the others forgotten, least
+    /// recently used first, while the memory they take is over the budget.
+    fn hold(&self, material: Material) -> Result<TableSet, Refusal> {
+        let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        let mut needed = vec![material.canonical()];
+        needed.extend(material.capture_children());
+        for &m in &needed {
+            self.tables
+                .ensure(m, &|_| {})
+                .map_err(|e| (404, "no_table", e.to_string()))?;
+        }
+        let set = self.tables.snapshot();
+        // Whatever the loads brought in (dependencies too) counts as used now.
+        recent.retain(|m| set.tables.contains_key(m) && !needed.contains(m));
+        let mut loaded: Vec<Material> = set
+            .tables
+            .keys()
+            .filter(|m| !recent.contains(m) && !needed.contains(m))
+            .copied()
+            .collect();
+        loaded.sort();
+        recent.extend(loaded);
+        recent.extend(&needed);
+        let mut bytes: usize = set.tables.values().map(|t| t.memory_bytes()).sum();
+        while bytes > self.budget && recent.len() > needed.len() {
+            let oldest = recent.remove(0);
+            if let Some(t) = set.tables.get(&oldest) {
+                bytes -= t.memory_bytes();
+            }
+            self.tables.forget(oldest);
+            log::debug!("tablebase: {oldest} forgotten ({} MB kept)", bytes >> 20);
+        }
+        Ok(self.tables.snapshot())
+    }
+
+    /// The bytes of the tables in memory now.
+    pub fn memory_bytes(&self) -> usize {
+        let set = self.tables.snapshot();
+        set.tables.values().map(|t| t.memory_bytes()).sum()
+    }
 }
 
 #[derive(Serialize, Debug)]
@@ -65,8 +132,8 @@ fn signed(v: TbValue) -> Option<i32> {
 pub type Refusal = (u16, &'static str, String);
 
 /// The answer for `fen`, loading (or building) its table first: blocking.
-pub fn probe(tb: &Tablebases, fen: &str) -> Result<TablebaseBody, Refusal> {
-    let rules = tb.rules();
+pub fn probe(endpoint: &Endpoint, fen: &str) -> Result<TablebaseBody, Refusal> {
+    let rules = endpoint.tables.rules();
     let pos = Position::from_fen_with(fen, rules.moves)
         .map_err(|e| (400, "bad_fen", format!("invalid fen: {e}")))?;
     if pos.is_over_on_board() {
@@ -83,9 +150,7 @@ pub fn probe(tb: &Tablebases, fen: &str) -> Result<TablebaseBody, Refusal> {
             ),
         ));
     }
-    tb.ensure(material, &|_| {})
-        .map_err(|e| (404, "no_table", e.to_string()))?;
-    let set = tb.snapshot();
+    let set = endpoint.hold(material)?;
     let p = probe_position(&set, &pos).ok_or((404, "no_table", "not in the table".into()))?;
     let moves = probe_moves::<Standard>(&set, &pos).ok_or((
         404,
@@ -135,4 +200,56 @@ pub fn probe(tb: &Tablebases, fen: &str) -> Result<TablebaseBody, Refusal> {
             })
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Red lion c3 and rat g1 against Blue's elephant d8 (LRvE), and a cat against a
+    /// dog (CvD): two 3-animal tables built in memory.
+    const LRVE: &str = "7/3e3/7/7/7/7/2L4/7/6R r 0 1";
+    const CVD: &str = "7/3d3/7/7/7/7/2C4/7/7 r 0 1";
+
+    fn signatures(e: &Endpoint) -> Vec<String> {
+        let mut s: Vec<String> = e
+            .tables
+            .snapshot()
+            .tables
+            .keys()
+            .map(|m| m.to_string())
+            .collect();
+        s.sort();
+        s
+    }
+
+    #[test]
+    fn the_tables_in_memory_stay_within_the_budget_least_recently_asked_forgotten() {
+        // A budget of one byte: only the tables of the last answer stay.
+        let small = Endpoint::new(None, 1);
+        assert_eq!(probe(&small, LRVE).unwrap().category, "win");
+        assert!(signatures(&small).contains(&"LRvE".to_string()));
+        probe(&small, CVD).unwrap();
+        let kept = signatures(&small);
+        assert!(kept.contains(&"DvC".to_string()), "{kept:?}");
+        assert!(!kept.contains(&"LRvE".to_string()), "{kept:?}");
+        // What is kept is the last answer's table and those its captures lead to.
+        let m = Material::parse("CvD").unwrap();
+        let mut needed: Vec<String> = std::iter::once(m.canonical())
+            .chain(m.capture_children())
+            .map(|m| m.to_string())
+            .collect();
+        needed.sort();
+        assert_eq!(kept, needed);
+        // A forgotten table is loaded again when asked, with the same answer.
+        let again = probe(&small, LRVE).unwrap();
+        assert_eq!((again.category, again.dtm), ("win", Some(21)));
+        // A large budget forgets nothing.
+        let large = Endpoint::new(None, 1 << 30);
+        probe(&large, LRVE).unwrap();
+        probe(&large, CVD).unwrap();
+        let kept = signatures(&large);
+        assert!(kept.contains(&"LRvE".to_string()) && kept.contains(&"DvC".to_string()));
+        assert!(large.memory_bytes() > small.memory_bytes());
+    }
 }

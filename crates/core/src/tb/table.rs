@@ -255,6 +255,11 @@ impl Table {
         self.indexer.len()
     }
 
+    /// The bytes its values take in memory (DTM and DTZ).
+    pub fn memory_bytes(&self) -> usize {
+        self.dtm.len() * self.dtm.width() + self.dtz.len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
