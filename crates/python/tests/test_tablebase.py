@@ -51,3 +51,38 @@ def test_four_animals_when_asked():
     assert tablebase.probe(board) is None
     p = tablebase.probe(board, build=4)
     assert p is not None and {v.move for v in p.moves} == set(board.legal_moves)
+
+
+def test_five_animals_from_files_agree_with_the_engine(engine_binary, repo_root):
+    # The five-animal table of tests/tablebases_five.rs, in the same folder: built by
+    # `jungle tb build` the first time (minutes), checked and kept after.
+    import subprocess
+
+    folder = repo_root / "target" / "tmp" / "tables-five"
+    subprocess.run(
+        [engine_binary, "tb", "build", "--material", "WDC v DC", "--dir", str(folder), "--threads", "2"],
+        check=True,
+        capture_output=True,
+        timeout=1800,
+    )
+    for fen, wdl, dtm in [("7/7/d5c/7/7/7/WD4C/7/7 r", "win", 17), ("7/7/d5c/7/7/7/WD4C/7/7 b", "loss", -22)]:
+        board = jungle.Board(fen)
+        assert tablebase.probe(board) is None  # five animals: files only
+        p = tablebase.probe(board, directory=folder)
+        assert (p.wdl, p.dtm) == (wdl, dtm)
+        out = subprocess.run(
+            [engine_binary, "tb", "probe", "--fen", fen, "--dir", str(folder)],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        ).stdout.splitlines()
+        assert f"Value: {wdl}" in out
+        listed = out[out.index(next(l for l in out if l.startswith("Moves: "))) + 1 :]
+
+        def plies(n):
+            return "-" if n is None else str(abs(n))
+
+        mine = [f"{v.move} {v.wdl.replace(' ', '-')} dtm {plies(v.dtm)} dtz {plies(v.dtz)}" for v in p.moves]
+        assert mine == listed
+        assert {v.move for v in p.moves} == set(board.legal_moves)
