@@ -196,3 +196,75 @@ fn tables_agree_with_the_labelled_mate_suite() {
     }
     assert_eq!(checked, 5);
 }
+
+/// `jungle tb verify`: sound files pass; a file whose one value was changed (and whose
+/// checksum is right, so that loading accepts it) is found out, with status 1.
+#[test]
+fn verify_checks_every_position_of_the_files_and_finds_a_changed_value() {
+    use jungle::tb::file;
+    use jungle::tb::table::Dtms;
+    let dir = temp_dir("verify");
+    let d = dir.to_str().unwrap();
+    let t = Duration::from_secs(120);
+    let (status, stdout, stderr) = run_cli(&["tb", "build", "--material", "LR v E", "--dir", d], t);
+    assert!(status.success(), "{stdout}\n{stderr}");
+    let rec = dir.join("verified.tsv");
+    let rec = rec.to_str().unwrap();
+    let verify3 = [
+        "tb",
+        "verify",
+        "--animals",
+        "3",
+        "--dir",
+        d,
+        "--record",
+        rec,
+    ];
+    let (status, stdout, stderr) = run_cli(&verify3, t);
+    assert!(status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("[1/1] LRvE: "), "{stdout}");
+    assert!(stdout.contains("1 of 1 tables verified"), "{stdout}");
+    // The record: the next run skips the table while its file is the same.
+    assert!(std::fs::read_to_string(rec).unwrap().starts_with("LRvE\t"));
+    let (status, stdout, _) = run_cli(&verify3, t);
+    assert!(
+        status.success() && stdout.contains("LRvE: verified before"),
+        "{stdout}"
+    );
+    let (status, stdout, _) = run_cli(&["tb", "verify", "--animals", "2", "--dir", d], t);
+    assert!(
+        status.success() && stdout.contains("2 of 2 tables verified"),
+        "{stdout}"
+    );
+    // One DTM value changed, the file written again with a right checksum.
+    let rules = TbRules::default();
+    let m = Material::parse("LRvE").unwrap();
+    let table = file::read(&file::path_in(&dir, m, &rules), m, &rules).unwrap();
+    let (i, _) = (0..table.len())
+        .map(|i| (i, table.entry(i).outcome()))
+        .find(|(_, o)| matches!(o, TbValue::Win(d) if *d > 3))
+        .expect("a win");
+    let dtm = match table.dtm.clone() {
+        Dtms::Bytes(mut v) => {
+            v[i] = v[i].wrapping_add(2);
+            Dtms::Bytes(v)
+        }
+        Dtms::Words(mut v) => {
+            v[i] = v[i].wrapping_add(2);
+            Dtms::Words(v)
+        }
+    };
+    let changed = jungle::tb::Table::new(m, rules, dtm, table.dtz.clone()).unwrap();
+    file::write(&changed, &dir).unwrap();
+    let (status, stdout, stderr) = run_cli(&verify3, t);
+    assert_eq!(status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("LRvE: FAILED: LRvE"), "{stdout}");
+    assert!(stdout.contains("0 of 1 tables verified"), "{stdout}");
+    // Bad input: a folder without such tables, a bad signature.
+    let (status, _, stderr) = run_cli(&["tb", "verify", "--animals", "5", "--dir", d], t);
+    assert_eq!(status.code(), Some(2));
+    assert!(stderr.contains("no 5-animal table files"), "{stderr}");
+    let (status, _, stderr) = run_cli(&["tb", "verify", "--material", "LLvR", "--dir", d], t);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,4 +1,4 @@
-//! `jungle tb build`, `jungle tb status` and `jungle tb probe`.
+//! `jungle tb build`, `jungle tb status`, `jungle tb verify` and `jungle tb probe`.
 
 use super::shards;
 use crate::board::Position;
@@ -70,6 +70,37 @@ pub enum TbCommand {
         /// The manifest (default: DIR/manifest-N.tsv).
         #[arg(long)]
         manifest: Option<PathBuf>,
+        #[command(flatten)]
+        rules: TbRulesArgs,
+    },
+    /// Check the table files of a directory against the rules core: every position
+    /// against the values of its moves, and random positions against a brute-force
+    /// search. Exit status 1 when a table disagrees.
+    Verify {
+        /// The tables of this many animals whose files are in the directory.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=MAX_ANIMALS as i64), default_value_t = 5)]
+        animals: u32,
+        /// Only these signatures (e.g. "WDC v DC"; repeat the option).
+        #[arg(long)]
+        material: Vec<String>,
+        #[arg(long, default_value = "tablebases")]
+        dir: PathBuf,
+        /// Check every K-th position (1: every one).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        step: u64,
+        /// Random positions of each table checked against the brute-force search.
+        #[arg(long, default_value_t = 200)]
+        samples: usize,
+        /// The brute-force search's horizon in plies.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=15))]
+        horizon: u32,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
+        /// A record of the tables verified: those in it (with the same file) are
+        /// skipped, each one verified now is added.
+        #[arg(long)]
+        record: Option<PathBuf>,
         #[command(flatten)]
         rules: TbRulesArgs,
     },
@@ -173,6 +204,36 @@ pub fn run(cmd: TbCommand) -> i32 {
             let manifest = manifest.unwrap_or_else(|| shards::default_manifest(&dir, n));
             shards::status(n, &r, &dir, &manifest)
         }),
+        TbCommand::Verify {
+            animals,
+            material,
+            dir,
+            step,
+            samples,
+            horizon,
+            threads,
+            record,
+            rules,
+        } => {
+            let plan = super::verify::Plan {
+                step: step as usize,
+                samples,
+                horizon,
+                record,
+            };
+            let verified = rules.tb_rules().and_then(|r| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.unwrap_or(0) as usize)
+                    .build()
+                    .map_err(|e| format!("cannot start {threads:?} threads: {e}"))?
+                    .install(|| super::verify::run(&dir, animals as usize, &material, r, &plan))
+            });
+            match verified {
+                Ok(true) => Ok(()),
+                Ok(false) => return 1,
+                Err(e) => Err(e),
+            }
+        }
         TbCommand::Reach { animals, files } => super::reach::print(animals as usize, &files),
         TbCommand::Probe { fen, dir, rules } => rules.tb_rules().and_then(|r| probe(&fen, dir, r)),
     };

@@ -5,3 +5,4 @@ pub mod command;
 pub mod manifest;
 pub mod reach;
 pub mod shards;
+pub mod verify;

@@ -1,4 +1,4 @@
-//! A brute-force AND-OR search for the tests, independent of the tablebase code: it
+//! A brute-force AND-OR search for `verify` and the tests, independent of the tablebase code: it
 //! knows only the rules core (move generation, making moves, the end of the game).
 //!
 //! `wins_within(p, k)`: the side to move can force the end of the game in its favour
@@ -14,7 +14,8 @@ use std::marker::PhantomData;
 
 pub struct Brute<R: MoveRules = Standard> {
     memo: HashMap<(u64, u32, u8), bool>,
-    /// The no-capture rule for the `_rule` searches.
+    /// The no-capture rule for the `_rule` searches (the tests' DTZ check).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub rule: u32,
     _rules: PhantomData<R>,
 }
@@ -77,7 +78,11 @@ impl<R: MoveRules> Brute<R> {
         self.memo.insert((pos.key(), k, 1), result);
         result
     }
+}
 
+/// The searches under the no-capture rule (the tests' DTZ check).
+#[cfg(test)]
+impl<R: MoveRules> Brute<R> {
     /// Won within the no-capture rule from a count of 0 (the whole rule's plies).
     pub fn rule_win(&mut self, pos: &Position) -> bool {
         self.wins_within_rule(pos, self.rule)

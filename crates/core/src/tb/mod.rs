@@ -9,6 +9,8 @@
 //! - `store`: the set of tables an engine or a command uses, built or loaded on demand.
 //! - `probe`: what a position is worth, with every move's value, under the rules in
 //!   force and the game's no-capture count.
+//! - `verify`: a table checked against the rules core, position by position, and on
+//!   random positions against a brute-force search (`brute`).
 
 pub mod build;
 #[cfg(feature = "files")]
@@ -19,8 +21,8 @@ pub mod plan;
 pub mod probe;
 pub mod store;
 pub mod table;
+pub mod verify;
 
-#[cfg(test)]
 mod brute;
 #[cfg(test)]
 mod tests;

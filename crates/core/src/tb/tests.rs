@@ -15,7 +15,6 @@ use crate::board::rules::MoveRuleFlags;
 use crate::board::{MoveList, MoveRules, Position, Standard};
 use crate::rng::Rng;
 use crate::with_move_rules;
-use rayon::prelude::*;
 
 /// The tables of `names` and their dependencies, built in memory.
 pub(crate) fn tables(rules: TbRules, names: &[&str]) -> (Tablebases, TableSet) {
@@ -28,84 +27,12 @@ pub(crate) fn tables(rules: TbRules, names: &[&str]) -> (Tablebases, TableSet) {
     (tb, set)
 }
 
-/// Every stored value agrees with the values of its moves (the Bellman equations of
-/// DTM and of DTZ within the rule), checked with the rules core's move generator.
-/// With the values of smaller tables right, this proves a table right: a win's
-/// distance has a move that realises it, a loss has no move that escapes, and a draw
-/// neither wins nor loses by any move.
+/// `verify::consistency`, which must hold.
 fn check_consistency<R: MoveRules>(set: &TableSet, table: &Table, step: usize) -> usize {
-    let rule = set.rules.no_capture_plies;
-    // Positions are checked on all threads (the full four-animal run has billions).
-    let check = |i: usize| {
-        let p = table.indexer.decode(i);
-        let pos = table.indexer.position(&p);
-        let e = table.entry(i);
-        let mut list = MoveList::new();
-        generate_with::<R>(&pos, &mut list);
-        // Best DTM for the mover over the moves: wins minimise, losses maximise.
-        let mut best_win: Option<u16> = None;
-        let mut longest_loss: Option<u16> = None;
-        let mut any_draw = false;
-        let mut zwin: Option<u16> = None;
-        let mut zloss_max: Option<u16> = None;
-        let mut z_undecided = false;
-        for &m in list.iter() {
-            let v = move_value(set, &pos, m).expect("every move is covered");
-            match v.outcome {
-                TbValue::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
-                TbValue::Loss(d) => longest_loss = Some(longest_loss.map_or(d, |b| b.max(d))),
-                TbValue::Draw => any_draw = true,
-            }
-            // Within the rule from a count of 0 here (so 1 after a quiet move).
-            match (v.wdl, v.dtz) {
-                (Wdl::Win, Some(z)) => zwin = Some(zwin.map_or(z, |b| b.min(z))),
-                (Wdl::Loss, Some(z)) => zloss_max = Some(zloss_max.map_or(z, |b| b.max(z))),
-                _ => z_undecided = true,
-            }
-        }
-        let expected = if list.is_empty() {
-            TbValue::Loss(0)
-        } else if let Some(w) = best_win {
-            TbValue::Win(w)
-        } else if any_draw {
-            TbValue::Draw
-        } else {
-            TbValue::Loss(longest_loss.unwrap_or(0))
-        };
-        assert_eq!(e.outcome(), expected, "{} DTM at {:?}", table.material, pos);
-        if rule > 0 {
-            let (expected_wdl, expected_z) = if list.is_empty() {
-                (Wdl::Loss, Some(0))
-            } else if zwin.is_some() {
-                (Wdl::Win, zwin)
-            } else if !z_undecided {
-                (Wdl::Loss, zloss_max)
-            } else {
-                (
-                    e.wdl(rule, 0).min(Wdl::CursedWin).max(Wdl::BlessedLoss),
-                    None,
-                )
-            };
-            assert_eq!(e.dtz(), expected_z, "{} DTZ at {:?}", table.material, pos);
-            assert_eq!(
-                e.wdl(rule, 0),
-                expected_wdl,
-                "{} WDL at {:?}",
-                table.material,
-                pos
-            );
-        }
-    };
-    (0..table.len())
-        .into_par_iter()
-        .step_by(step.max(1))
-        .for_each(check);
-    table.len().div_ceil(step.max(1))
+    super::verify::consistency::<R>(set, table, step).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The tables agree with the brute-force search on random positions: exact DTM for
-/// every decided position within `horizon` plies, and no forced result within the
-/// horizon for the others. Returns (positions checked, of which exact).
+/// `verify::against_brute`, which must hold.
 fn check_against_brute<R: MoveRules>(
     set: &TableSet,
     table: &Table,
@@ -113,40 +40,8 @@ fn check_against_brute<R: MoveRules>(
     horizon: u32,
     seed: u64,
 ) -> (usize, usize) {
-    let mut rng = Rng::new(seed);
-    let mut brute = Brute::<R>::new(set.rules.no_capture_plies as u32);
-    let mut exact = 0;
-    for _ in 0..samples {
-        let i = rng.below(table.len());
-        let pos = table.indexer.position(&table.indexer.decode(i));
-        let outcome = table.entry(i).outcome();
-        match outcome {
-            TbValue::Win(d) if u32::from(d) <= horizon => {
-                assert!(brute.wins_within(&pos, d as u32), "{pos:?}: win in {d}");
-                assert!(
-                    !brute.wins_within(&pos, d as u32 - 1),
-                    "{pos:?}: faster than {d}"
-                );
-                exact += 1;
-            }
-            TbValue::Loss(d) if u32::from(d) <= horizon => {
-                assert!(brute.loses_within(&pos, d as u32), "{pos:?}: loss in {d}");
-                assert!(
-                    d < 2 || !brute.loses_within(&pos, d as u32 - 2),
-                    "{pos:?}: lost before {d}"
-                );
-                exact += 1;
-            }
-            _ => {
-                assert!(!brute.wins_within(&pos, horizon), "{pos:?} {outcome}: wins");
-                assert!(
-                    !brute.loses_within(&pos, horizon),
-                    "{pos:?} {outcome}: loses"
-                );
-            }
-        }
-    }
-    (samples, exact)
+    super::verify::against_brute::<R>(set, table, samples, horizon, seed)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn rules_default() -> TbRules {
