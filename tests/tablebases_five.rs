@@ -1,6 +1,7 @@
 //! A five-animal table, probed four ways: the library, `jungle tb probe`, the engine
 //! (`score mate` at depth 1 and a best move of the table's) and `jungle serve`'s
-//! `/api/tablebase` say the same value, DTM, DTZ and move values (issue 64).
+//! `/api/tablebase` say the same value, DTM, DTZ and move values; and puzzles drawn
+//! from it are exact (issue 64).
 //!
 //! The table (WDCvDC, 261.5 M positions, with the 4-animal tables it needs) is built
 //! by `jungle tb build` into `target/tmp/tables-five`, about four minutes on two
@@ -26,8 +27,14 @@ const RED_WINS: &str = "7/7/d5c/7/7/7/WD4C/7/7 r 0 1";
 /// The same with Blue to move: mated in 11.
 const BLUE_LOSES: &str = "7/7/d5c/7/7/7/WD4C/7/7 b 0 1";
 
-/// The folder of the five-animal table, built (or checked and kept) by the command.
+/// The folder of the five-animal table, built (or checked and kept) by the command,
+/// once for the tests of this file.
 fn tables() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(build_tables).clone()
+}
+
+fn build_tables() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tables-five");
     let d = dir.to_str().expect("a UTF-8 path");
     let (status, stdout, stderr) = run_cli(
@@ -171,4 +178,63 @@ fn a_five_animal_table_says_the_same_through_the_library_the_command_the_engine_
             assert_eq!(m["dtm"].as_i64(), after, "{m}");
         }
     }
+}
+
+/// `jungle puzzles tables --animals 5` draws puzzles from the five-animal files, and
+/// `jungle puzzles check --verify --tb-animals 5` proves them with the table: each
+/// solver move of a win is one of the fastest, the goal is the table's value.
+#[test]
+fn puzzles_from_the_five_animal_table_are_exact() {
+    let dir = tables();
+    let d = dir.to_str().unwrap();
+    let tmp = TempDir::new("puzzles-five");
+    let out = tmp.0.join("five.txt");
+    let o = out.to_str().unwrap();
+    let t = Duration::from_secs(900);
+    let tb = ["--tb-animals", "5", "--tb-dir", d];
+    let mut args = vec!["puzzles", "tables", "--animals", "5", "--signatures", "1"];
+    args.extend(["--tries", "300", "--out", o]);
+    args.extend(tb);
+    let (status, stdout, stderr) = run_cli(&args, t);
+    assert!(status.success(), "{stdout}\n{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let puzzles: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!puzzles.is_empty(), "{text}\n{stderr}");
+    let files = Tablebases::new(TbRules::default(), Some(dir.clone()));
+    for line in &puzzles {
+        // id;position;before;solution;rules;goal;themes;rating
+        let f: Vec<&str> = line.split(';').collect();
+        let pos = Position::from_fen(f[1]).unwrap();
+        assert_eq!(
+            Material::of(&pos).canonical().to_string(),
+            "WDCvDC",
+            "{line}"
+        );
+        files.ensure(Material::of(&pos), &|_| {}).unwrap();
+        let p = probe_position(&files.snapshot(), &pos).unwrap();
+        let goal = match p.outcome {
+            TbValue::Win(_) => "win",
+            TbValue::Draw => "draw",
+            TbValue::Loss(_) => "hold",
+        };
+        assert_eq!(f[5], goal, "{line}");
+    }
+    let mut check = vec!["puzzles", "check", o, "--verify"];
+    check.extend(tb);
+    let (status, stdout, stderr) = run_cli(&check, t);
+    assert!(status.success(), "{stdout}\n{stderr}");
+    let n = puzzles.len();
+    let all = format!("{n} puzzles checked (verified in full), 0 refused");
+    assert!(
+        stdout.contains(&all) || stderr.contains(&all),
+        "{stdout}\n{stderr}"
+    );
+    // Without the files, five animals are refused: nothing is built for minutes.
+    let none = tmp.0.join("none");
+    std::fs::create_dir_all(&none).unwrap();
+    let mut args = vec!["puzzles", "tables", "--animals", "5", "--out", o];
+    args.extend(["--tb-animals", "5", "--tb-dir", none.to_str().unwrap()]);
+    let (status, _, stderr) = run_cli(&args, t);
+    assert!(!status.success());
+    assert!(stderr.contains("no five-animal table files"), "{stderr}");
 }

@@ -147,9 +147,9 @@ pub(crate) struct VerifyArgs {
     /// Workers (each verifies one game or puzzle on one thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
-    /// Positions with up to this many animals are decided by the tables (built in
-    /// memory when not in --tb-dir).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=4))]
+    /// Positions with up to this many animals are decided by the tables (up to 4
+    /// built in memory when not in --tb-dir; 5 read from --tb-dir only).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=5))]
     tb_animals: u64,
     /// A directory of table files (`jungle tb build`).
     #[arg(long, value_name = "DIR")]
@@ -190,8 +190,9 @@ impl VerifyArgs {
         String,
     > {
         let animals = self.tb_animals as usize;
+        // Five-animal tables take minutes and gigabytes to build: only their files.
         let tables = if animals >= 2 {
-            default_tables(self.tb_dir.as_deref(), animals)
+            default_tables(self.tb_dir.as_deref(), animals.min(4))
         } else {
             None
         };
@@ -233,8 +234,9 @@ pub(crate) struct GamesArgs {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct TablesArgs {
-    /// Animals of the signatures drawn.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(2..=4))]
+    /// Animals of the signatures drawn (5: only the signatures whose table files are
+    /// in --tb-dir, with --tb-animals 5).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(2..=5))]
     animals: u64,
     /// Signatures drawn at random (all, when there are fewer).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
@@ -517,7 +519,22 @@ fn run_tables(args: &TablesArgs) -> Result<i32, String> {
             "no signature of {animals} animals in the tables can have that theme"
         ));
     }
-    let sigs = signatures(animals, args.signatures as usize, args.seed, args.theme);
+    let sigs = if animals <= 4 {
+        signatures(animals, args.signatures as usize, args.seed, args.theme)
+    } else {
+        // Five animals: the signatures whose files are there, drawn in the same order.
+        let rules = store.rules();
+        let dir = store.dir().ok_or("five-animal puzzles need --tb-dir")?;
+        let built: Vec<Material> = signatures(animals, usize::MAX, args.seed, args.theme)
+            .into_iter()
+            .filter(|&m| crate::tb::file::path_in(dir, m, &rules).is_file())
+            .take(args.signatures as usize)
+            .collect();
+        if built.is_empty() {
+            return Err(format!("no five-animal table files in {}", dir.display()));
+        }
+        built
+    };
     let mut out = PartFile::create(&args.out)?;
     out.line(&format!("# {}", command_line()))?;
     let start = Instant::now();
