@@ -338,7 +338,9 @@ function render(s) {
   const canClaim = playing && claimIn(s) === 0;
   $("online-claim-win").hidden = !canClaim;
   $("online-claim-draw").hidden = !canClaim;
-  $("online-rematch").hidden = !(o.you && o.status === "over" && !o.rematch && o.rematchOffer !== o.you);
+  // No rematch of a challenge no one took (withdrawn, declined by the bot, the bot
+  // gone offline): there is no opponent to ask.
+  $("online-rematch").hidden = !(o.you && o.seated[opponent] && o.status === "over" && !o.rematch && o.rematchOffer !== o.you);
   $("online-rematch").textContent = t(o.rematchOffer && o.rematchOffer !== o.you ? "online.rematch.accept" : "online.rematch");
   $("online-record").hidden = o.plies === 0;
   // The engine's review and analysis only once the game is over.

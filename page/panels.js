@@ -124,8 +124,9 @@ function nameSeat(color, text) {
 // reason by its code (the rules', or the referee's: a clock, an engine's failure).
 function resultText() {
   const r = state().result;
-  // A challenge aborted, or declined by the bot it invited: no result.
-  if (r.code === "online.aborted" || r.code === "online.declined") return t(r.code);
+  // A challenge aborted, declined by the bot it invited, or withdrawn when that bot
+  // went offline: no result.
+  if (["online.aborted", "online.declined", "online.bot_offline"].includes(r.code)) return t(r.code);
   const reason = codeText("reason", r.code, r.args, r.reason);
   const capital = reason.charAt(0).toUpperCase() + reason.slice(1);
   const you = personColor();

@@ -34,7 +34,7 @@ fn append(e: impl std::fmt::Debug) -> String {
 
 async fn store_checks(url: &str) -> Result<(), String> {
     let store = Store::open(url, "test").await?;
-    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 7);
+    assert_eq!(store.schema_version().await.map_err(|e| e.to_string())?, 8);
     store
         .create_user("u1", "Ann", "ann", "$argon2id$x", 1)
         .await
@@ -222,6 +222,70 @@ async fn store_checks(url: &str) -> Result<(), String> {
         .create_user("u4", "ann", "ann", "h", 5)
         .await
         .map_err(append)?;
+    bots_seen_checks(&store, &game, &events).await
+}
+
+/// Migration 8's `bots_online` (docs/accounts.md, "Bots online"): a bot's last-seen
+/// time only moves on, what it plays stays until it says again, and the invitations
+/// of a bot no node has seen since a time are found, not those of a bot seen since.
+async fn bots_seen_checks(
+    store: &Store,
+    game: &NewGame<'_>,
+    events: &[Stored],
+) -> Result<(), String> {
+    for (id, name) in [("b1", "Robo"), ("b2", "Zed")] {
+        store
+            .create_user(id, name, &name.to_lowercase(), "h", 1)
+            .await
+            .map_err(append)?;
+        assert!(store.make_bot(id).await.map_err(db)?);
+    }
+    assert_eq!(store.bot_seen_at("b1").await.map_err(db)?, None);
+    store
+        .bot_seen("b1", 100, Some("{\"level\":\"3\"}"))
+        .await
+        .map_err(db)?;
+    store.bot_seen("b1", 300, None).await.map_err(db)?;
+    store.bot_seen("b1", 200, None).await.map_err(db)?;
+    assert_eq!(store.bot_seen_at("b1").await.map_err(db)?, Some(300));
+    store.bot_seen("b2", 150, None).await.map_err(db)?;
+    let seen = store.bots_seen_since(150).await.map_err(db)?;
+    assert_eq!(
+        seen.iter()
+            .map(|b| (b.username.as_str(), b.plays.as_deref()))
+            .collect::<Vec<_>>(),
+        [("Robo", Some("{\"level\":\"3\"}")), ("Zed", None)]
+    );
+    assert_eq!(store.bots_seen_since(151).await.map_err(db)?.len(), 1);
+    // Invitations to each bot, and a challenge that invites no one.
+    for (id, invited) in [("g5", Some("b1")), ("g6", Some("b2")), ("g7", None)] {
+        let row = NewGame {
+            id,
+            invited,
+            rated: false,
+            range: None,
+            hashes: [Some(id), None],
+            created_at: 50,
+            ..*game
+        };
+        store.create(&row, events).await.map_err(append)?;
+    }
+    assert_eq!(
+        store.invitations_unseen_since(200).await.map_err(db)?,
+        ["g6"]
+    );
+    assert!(
+        store
+            .invitations_unseen_since(50)
+            .await
+            .map_err(db)?
+            .is_empty(),
+        "created since"
+    );
+    assert_eq!(
+        store.invitations_unseen_since(301).await.map_err(db)?,
+        ["g5", "g6"]
+    );
     Ok(())
 }
 

@@ -4,7 +4,9 @@
 //! command's refusals: a token of an account that is no bot, an https address, a bad
 //! token file. Bots online (docs/accounts.md, "Bots online"): `GET /api/bots` while a
 //! bot polls, a person's invitation to a bot by name played to its end, the decline of
-//! one outside its filters, the bot offered in quick pairing.
+//! one outside its filters, the withdrawal of an invitation whose bot went offline (on
+//! one node, and on two nodes of one PostgreSQL, where a bot polling one is online on
+//! both), the bot offered in quick pairing.
 
 mod gui_common;
 mod online_common;
@@ -486,6 +488,161 @@ fn an_invitation_the_bot_does_not_accept_is_declined() {
         (409, Some("game_over")),
         "{v}"
     );
+}
+
+/// A bot's API token read from its token file, as an `Authorization` value.
+fn bearer(file: &str) -> String {
+    let token = std::fs::read_to_string(file).expect("token file");
+    format!("Bearer {}", token.trim())
+}
+
+/// The bot of `auth` asks `server` for its lobby once (and is online from then).
+fn poll_lobby(server: &Server, auth: &str) {
+    let (status, _, v) = server.request("GET", "/api/lobby", "", &[("Authorization", auth)]);
+    assert_eq!(status, 200, "{v}");
+}
+
+/// Polls the lobby as each bot of `polls` (a server and a bot's `Authorization`)
+/// every 200 ms for `ms`, and meanwhile checks that `waiting` (a server and a game)
+/// still waits.
+fn keep_polling(polls: &[(&Server, &str)], waiting: &[(&Server, &str)], ms: u64) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(ms) {
+        for (server, auth) in polls {
+            poll_lobby(server, auth);
+        }
+        for (server, id) in waiting {
+            let state = server.state(id);
+            assert_eq!(state["status"], "waiting", "{id} ended: {state}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Waits (at most 10 s) until the game is over, and returns its result.
+fn wait_over(server: &Server, id: &str) -> serde_json::Value {
+    let start = Instant::now();
+    loop {
+        let state = server.state(id);
+        if state["status"] == "over" {
+            return state["result"].clone();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{id} not over: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn an_invitation_to_a_bot_gone_offline_is_withdrawn() {
+    let dir = TempDir::new("bot-gone");
+    let server = bots_server(&dir.0);
+    let (_, robo) = bot_account(&server, &dir.0, "Robo");
+    let (_, zed) = bot_account(&server, &dir.0, "Zed");
+    let (robo, zed) = (bearer(&robo), bearer(&zed));
+    poll_lobby(&server, &robo);
+    poll_lobby(&server, &zed);
+    let ann = signup(&server, "Ann");
+    let id_of = |(status, seat): (u16, serde_json::Value)| {
+        assert_eq!(status, 201, "{seat}");
+        seat["id"].as_str().expect("id").to_string()
+    };
+    let to_robo = id_of(invite(&server, &ann, "Robo", "1m+0s"));
+    let to_zed = id_of(invite(&server, &ann, "Zed", "1m+0s"));
+    let body = json!({"tc": "1m+0s", "lobby": true}).to_string();
+    let open = id_of(with(&server, &ann, "POST", "/api/games", &body));
+    // Both bots poll for longer than the window: nothing ends.
+    keep_polling(
+        &[(&server, &robo), (&server, &zed)],
+        &[(&server, &to_robo), (&server, &to_zed), (&server, &open)],
+        2500,
+    );
+    // Robo stops: its invitation is withdrawn once the window has passed, not Zed's
+    // (Zed polls on) nor the lobby's challenge.
+    let gone_at = Instant::now();
+    let start = Instant::now();
+    let mut result = serde_json::Value::Null;
+    while start.elapsed() < Duration::from_secs(10) {
+        poll_lobby(&server, &zed);
+        let state = server.state(&to_robo);
+        if state["status"] == "over" {
+            result = state["result"].clone();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(
+        gone_at.elapsed() >= Duration::from_millis(1200),
+        "withdrawn before the window passed: {:?}",
+        gone_at.elapsed()
+    );
+    assert_eq!(result["result"], "*", "{result}");
+    assert_eq!(result["reason"], "bot_offline", "{result}");
+    assert_eq!(result["code"], "online.bot_offline", "{result}");
+    assert_eq!(server.state(&to_zed)["status"], "waiting");
+    assert_eq!(server.state(&open)["status"], "waiting");
+    // Withdrawn: no one's to take or decline, and off Robo's lobby.
+    let (status, v) = server.post(&format!("/api/games/{to_robo}/join"), "");
+    assert_eq!(
+        (status, v["code"].as_str()),
+        (409, Some("game_over")),
+        "{v}"
+    );
+    let (status, _, lobby) = server.request("GET", "/api/lobby", "", &[("Authorization", &robo)]);
+    assert_eq!(status, 200);
+    assert!(!lobby.to_string().contains(&to_robo), "{lobby}");
+    // Zed stops too: its invitation goes the same way.
+    let result = wait_over(&server, &to_zed);
+    assert_eq!(result["reason"], "bot_offline", "{result}");
+    assert_eq!(server.state(&open)["status"], "waiting");
+}
+
+/// Two nodes on one PostgreSQL (docs/accounts.md, "Bots online"): a bot that polls
+/// node a only is online for node b too (listed, invited there), node b does not
+/// withdraw its invitation while it polls a, and once it stops either node does.
+#[test]
+fn a_bot_online_on_one_node_is_online_on_every_node() {
+    let Some(pg) = Postgres::start() else {
+        eprintln!("SKIPPED: PostgreSQL is not installed");
+        return;
+    };
+    let dir = TempDir::new("bot-nodes");
+    let args = |node: &str| -> Vec<String> {
+        [
+            "--database",
+            &pg.url,
+            "--node",
+            node,
+            "--bots-online-ms",
+            "1500",
+            "--creates-per-minute",
+            "1000",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let a = Server::start(0, &args("a"));
+    let b = Server::start(0, &args("b"));
+    let (_, robo) = bot_account(&a, &dir.0, "Robo");
+    let robo = bearer(&robo);
+    let ann = signup(&b, "Ann");
+    poll_lobby(&a, &robo);
+    let listed = wait_for_bots(&b, &["Robo"]);
+    assert_eq!(listed[0]["busy"], false, "{listed:?}");
+    let (status, seat) = invite(&b, &ann, "Robo", "1m+0s");
+    assert_eq!(status, 201, "{seat}");
+    let id = seat["id"].as_str().expect("id").to_string();
+    // Robo polls node a for twice the window: neither node withdraws it.
+    keep_polling(&[(&a, &robo)], &[(&b, &id), (&a, &id)], 3500);
+    wait_for_bots(&b, &["Robo"]);
+    // Robo stops: withdrawn, as both nodes see it, and off both lists.
+    let result = wait_over(&b, &id);
+    assert_eq!(result["reason"], "bot_offline", "{result}");
+    assert_eq!(a.state(&id)["result"]["reason"], "bot_offline");
+    wait_for_bots(&a, &[]);
+    wait_for_bots(&b, &[]);
 }
 
 #[test]

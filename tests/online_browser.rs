@@ -18,6 +18,10 @@
 //! `online-<db>-*.png` under target/tmp/gui-screenshots/: on SQLite the desktop light
 //! and the phone dark, on PostgreSQL the other way round.
 //!
+//! The bots' page: a person plays a bot from "Play a bot" (and is offered one in quick
+//! pairing), and the page of a person who invited a bot says in words, in each of the
+//! page's languages, that the bot declined or went offline (`bots-*.png`).
+//!
 //! Needs the built site (scripts/build-web.sh), Chromium and chromedriver, and for the
 //! second test PostgreSQL; without them a test says so and passes, except under CI.
 
@@ -935,17 +939,23 @@ async fn a_logged_in_puzzle_attempt_changes_the_ratings_on_the_server() {
 /// against the server until dropped.
 struct PageBot(std::process::Child);
 
+/// A new bot account `name` on the server: its API token.
+fn bot_token(server: &Server, name: &str) -> String {
+    let session = signup(server, name);
+    let (status, v) =
+        online_common::accounts::with(server, &session, "POST", "/api/account/token", "");
+    assert_eq!(status, 201, "{v}");
+    let token = v["token"].as_str().expect("token").to_string();
+    let auth = format!("Bearer {token}");
+    let (status, _, v) =
+        server.request("POST", "/api/account/bot", "", &[("Authorization", &auth)]);
+    assert_eq!(status, 200, "{v}");
+    token
+}
+
 impl PageBot {
     fn start(server: &Server, dir: &std::path::Path) -> PageBot {
-        let robo = signup(server, "Robo");
-        let (status, v) =
-            online_common::accounts::with(server, &robo, "POST", "/api/account/token", "");
-        assert_eq!(status, 201, "{v}");
-        let token = v["token"].as_str().expect("token").to_string();
-        let auth = format!("Bearer {token}");
-        let (status, _, v) =
-            server.request("POST", "/api/account/bot", "", &[("Authorization", &auth)]);
-        assert_eq!(status, 200, "{v}");
+        let token = bot_token(server, "Robo");
         let file = dir.join("robo.token");
         std::fs::write(&file, &token).expect("token file");
         let url = format!("http://{}", server.addr);
@@ -1092,4 +1102,175 @@ async fn a_person_plays_a_bot_from_the_lobby() {
     no_script_errors(wa).await;
     a.close().await;
     b.close().await;
+}
+
+/// A bot that asks for its lobby every 200 ms from a thread of its own while it is
+/// `on` (it goes offline when it stops), and declines invitations when told.
+struct PollingBot {
+    addr: String,
+    auth: String,
+    on: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl PollingBot {
+    /// The bot account `name` on the server, polling.
+    fn start(server: &Server, name: &str) -> PollingBot {
+        let auth = format!("Bearer {}", bot_token(server, name));
+        let bot = PollingBot {
+            addr: server.addr.clone(),
+            auth,
+            on: Default::default(),
+            done: Default::default(),
+        };
+        bot.set_polling(true);
+        let (addr, auth, on, done) = (
+            bot.addr.clone(),
+            bot.auth.clone(),
+            bot.on.clone(),
+            bot.done.clone(),
+        );
+        std::thread::spawn(move || {
+            use std::sync::atomic::Ordering;
+            while !done.load(Ordering::Relaxed) {
+                if on.load(Ordering::Relaxed) {
+                    bot_request(&addr, &auth, "GET", "/api/lobby");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+        });
+        bot
+    }
+
+    fn set_polling(&self, on: bool) {
+        self.on.store(on, std::sync::atomic::Ordering::Relaxed);
+        if on {
+            bot_request(&self.addr, &self.auth, "GET", "/api/lobby");
+        }
+    }
+
+    fn decline(&self, id: &str) {
+        let status = bot_request(
+            &self.addr,
+            &self.auth,
+            "POST",
+            &format!("/api/games/{id}/decline"),
+        );
+        assert_eq!(status, 200, "the decline of {id}");
+    }
+}
+
+impl Drop for PollingBot {
+    fn drop(&mut self) {
+        self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// A request of a bot's (with its token): the status.
+fn bot_request(addr: &str, auth: &str, method: &str, path: &str) -> u16 {
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: {auth}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    gui_common::raw(addr, req.as_bytes()).0
+}
+
+/// The page of a person who invited a bot, in each of the page's languages, says in
+/// words when the bot declines ("The bot declined the challenge.") and when it goes
+/// offline before it answers ("The bot went offline: the challenge is withdrawn."),
+/// as the server ends the challenge (docs/accounts.md, "Bots online"). Screenshots
+/// `bots-declined-<lang>.png` and `bots-offline-<lang>.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_inviters_page_says_when_the_bot_declines_or_goes_offline() {
+    let dir = TempDir::new("bots-gone-page");
+    let mut args = sqlite_args(&dir.0);
+    args.extend(["--bots-online-ms", "1500"].map(String::from));
+    let server = Server::start(0, &args);
+    let bot = PollingBot::start(&server, "Robo");
+    let Some(a) = Browser::open().await else {
+        return;
+    };
+    let w = &a.client;
+    w.set_window_size(1280, 800).await.expect("resize");
+    let root = format!("http://{}/", server.addr);
+    // Each language (in an order where the header's "Play a friend" changes each
+    // time), the header's words, and the sentences of a decline and of a bot gone.
+    let languages = [
+        (
+            "en",
+            "Play a friend",
+            "The bot declined the challenge.",
+            "The bot went offline: the challenge is withdrawn.",
+        ),
+        (
+            "zh",
+            "和朋友下",
+            "机器人拒绝了挑战。",
+            "机器人已离线：挑战已撤回。",
+        ),
+        (
+            "de",
+            "Gegen Freunde",
+            "Der Bot hat die Herausforderung abgelehnt.",
+            "Der Bot ist offline gegangen: die Herausforderung ist zurückgezogen.",
+        ),
+        (
+            "zh-Hant",
+            "和朋友下",
+            "機器人拒絕了挑戰。",
+            "機器人已離線：挑戰已撤回。",
+        ),
+    ];
+    for (lang, header, declined, offline) in languages {
+        for (case, sentence) in [("declined", declined), ("offline", offline)] {
+            bot.set_polling(true);
+            w.goto(&root).await.expect("page loads");
+            let _: Value = eval(w, "Jungle.welcome.close(); return null").await;
+            browser_common::choose_language(w, lang, "#online-open", header).await;
+            click(w, "#online-open").await;
+            until(
+                w,
+                "the bot listed",
+                "(() => { const li = document.querySelector('#online-bots li'); return !!li && li.textContent.includes('Robo'); })()",
+            )
+            .await;
+            click(w, "#online-bots li button").await;
+            until(
+                w,
+                "the invitation's page",
+                "location.pathname.startsWith('/play/') && !!Jungle.game.state() && !!Jungle.game.state().online && Jungle.game.state().online.status === 'waiting'",
+            )
+            .await;
+            let id: String = eval(w, "return Jungle.game.state().online.id").await;
+            if case == "declined" {
+                bot.decline(&id);
+            } else {
+                bot.set_polling(false);
+            }
+            until_within(
+                w,
+                &format!("the page says the bot {case} ({lang})"),
+                &format!(
+                    "(() => {{ const r = document.getElementById('result'); return !r.hidden && r.textContent === {}; }})()",
+                    serde_json::to_string(sentence).expect("JSON")
+                ),
+                std::time::Duration::from_secs(15),
+            )
+            .await;
+            // No rematch is offered: no one took the challenge.
+            assert!(
+                eval::<bool>(w, "return document.getElementById('online-rematch').hidden").await,
+                "a rematch offered of a challenge no one took"
+            );
+            let result = server.state(&id)["result"].clone();
+            let reason = if case == "declined" {
+                "declined"
+            } else {
+                "bot_offline"
+            };
+            assert_eq!(result["reason"], reason, "{result}");
+            shot(w, &format!("bots-{case}-{lang}")).await;
+            no_script_errors(w).await;
+        }
+    }
+    a.close().await;
 }

@@ -576,6 +576,8 @@ export default {
  "online.botOffer.play": "Gegen den Bot spielen",
  "online.declined": "Der Bot hat die Herausforderung abgelehnt.",
  "reason.online.declined": "vom Bot abgelehnt",
+ "online.bot_offline": "Der Bot ist offline gegangen: die Herausforderung ist zurückgezogen.",
+ "reason.online.bot_offline": "der Bot ist offline gegangen",
  "refusal.online.invited_only": "Diese Herausforderung gilt dem eingeladenen Bot.",
  "refusal.online.bot_offline": "Dieser Bot ist gerade nicht online.",
  "refusal.online.not_a_bot": "Nur ein Bot kann mit Namen eingeladen werden."

@@ -576,6 +576,8 @@ export default {
  "online.botOffer.play": "Play the bot",
  "online.declined": "The bot declined the challenge.",
  "reason.online.declined": "declined by the bot",
+ "online.bot_offline": "The bot went offline: the challenge is withdrawn.",
+ "reason.online.bot_offline": "the bot went offline",
  "refusal.online.invited_only": "This challenge is for the bot it invites.",
  "refusal.online.bot_offline": "That bot is not online now.",
  "refusal.online.not_a_bot": "Only a bot can be invited by name."

@@ -576,6 +576,8 @@ export default {
  "online.botOffer.play": "和機器人下",
  "online.declined": "機器人拒絕了挑戰。",
  "reason.online.declined": "機器人拒絕",
+ "online.bot_offline": "機器人已離線：挑戰已撤回。",
+ "reason.online.bot_offline": "機器人已離線",
  "refusal.online.invited_only": "這個挑戰只給受邀的機器人。",
  "refusal.online.bot_offline": "這個機器人現在不在線。",
  "refusal.online.not_a_bot": "只能按名字邀請機器人。"

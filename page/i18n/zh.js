@@ -576,6 +576,8 @@ export default {
  "online.botOffer.play": "和机器人下",
  "online.declined": "机器人拒绝了挑战。",
  "reason.online.declined": "机器人拒绝",
+ "online.bot_offline": "机器人已离线：挑战已撤回。",
+ "reason.online.bot_offline": "机器人已离线",
  "refusal.online.invited_only": "这个挑战只给受邀的机器人。",
  "refusal.online.bot_offline": "这个机器人现在不在线。",
  "refusal.online.not_a_bot": "只能按名字邀请机器人。"

@@ -4,17 +4,17 @@
 //! quick pairing.
 //!
 //! A bot is online while it has asked for the lobby (or held a game's websocket)
-//! within the window (`--bots-online-ms`, a minute). The node keeps this in memory:
-//! with several nodes each lists the bots that poll it, which a load balancer that
-//! keeps a bot on one node makes the same list everywhere only by chance (a bot whose
-//! polls go round the nodes is listed by each it reached within the window).
+//! within the window (`--bots-online-ms`, a minute), on any node: each node writes the
+//! time it saw a bot to the database (`bots_online`, at most every few seconds per
+//! bot), and every node reads the same. A challenge that invites a bot gone offline is
+//! withdrawn by the server (`withdraw_unanswered`, reason `bot_offline`).
 
 use crate::accounts::Category;
 use crate::clock::{online_tc, stored_tc};
 use crate::now_ms;
 use crate::server::{Answer, ApiError, App};
 use crate::sessions::{self, Session};
-use crate::store::GameRow;
+use crate::store::{GameRow, Store};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -142,21 +142,25 @@ impl Plays {
     }
 }
 
-/// A bot as the node last saw it.
-#[derive(Clone, Debug)]
-struct Seen {
-    username: String,
-    /// When it last polled, or last left a game's websocket.
-    at: i64,
-    /// Its game websockets open on this node.
-    held: u32,
+/// What a node remembers of a bot that polled it or holds a game's websocket on it:
+/// when it last wrote the bot's time to the database, what it plays as last written
+/// from here, and its websockets open here.
+#[derive(Clone, Debug, Default)]
+struct Here {
+    written_at: i64,
     plays: Option<Plays>,
+    held: u32,
 }
 
-/// The bots online on this node (in memory), by account id.
+/// The bots online, the same on every node of one database: each node writes when it
+/// sees a bot (`bots_online`, migration 8), at most every `write_every_ms` per bot,
+/// and a bot is online while its time there is within the window. In memory, what
+/// this node saw and a short-lived copy of the list (`GET /api/bots`, the offer).
 pub struct Online {
     window_ms: i64,
-    seen: Mutex<HashMap<String, Seen>>,
+    write_every_ms: i64,
+    here: Mutex<HashMap<String, Here>>,
+    listed: Mutex<Option<(i64, Vec<OnlineBot>)>>,
 }
 
 /// A bot online: its account id and name, and what it plays if it said.
@@ -167,65 +171,225 @@ pub struct OnlineBot {
     pub plays: Option<Plays>,
 }
 
+/// The longest a node writes a bot's time no more than once (a twelfth of the window
+/// if that is less): a bot counts as offline at most that much before the window
+/// has passed since it was last seen.
+const WRITE_EVERY_MAX_MS: i64 = 5_000;
+/// The longest the node reuses its list of the bots online.
+const LISTED_FOR_MAX_MS: i64 = 1_000;
+
+fn locked<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(e) => e.into_inner(),
+    }
+}
+
+/// What a bot plays as `bots_online` keeps it (the JSON `Plays` writes), read back;
+/// `None` for none or text that no longer reads.
+fn plays_of(json: Option<&str>) -> Option<Plays> {
+    let req: PlaysReq = serde_json::from_str(json?).ok()?;
+    Plays::of(req).ok()
+}
+
 impl Online {
     pub fn new(window_ms: u64) -> Online {
+        let window_ms = window_ms as i64;
         Online {
-            window_ms: window_ms as i64,
-            seen: Mutex::new(HashMap::new()),
+            window_ms,
+            write_every_ms: (window_ms / 12).clamp(1, WRITE_EVERY_MAX_MS),
+            here: Mutex::new(HashMap::new()),
+            listed: Mutex::new(None),
         }
     }
 
-    fn with<T>(&self, f: impl FnOnce(&mut HashMap<String, Seen>) -> T) -> T {
-        let mut seen = match self.seen.lock() {
-            Ok(s) => s,
-            Err(e) => e.into_inner(),
-        };
-        f(&mut seen)
+    /// The window (`--bots-online-ms`).
+    pub fn window_ms(&self) -> i64 {
+        self.window_ms
     }
 
-    /// The bot `id` polled at `now`; `plays`, what it plays, if it said.
-    pub fn polled(&self, id: &str, username: &str, plays: Option<Plays>, now: i64) {
-        self.with(|seen| {
-            let s = seen.entry(id.to_string()).or_insert_with(|| Seen {
-                username: username.to_string(),
-                at: now,
-                held: 0,
-                plays: None,
-            });
-            s.at = now;
-            s.username = username.to_string();
-            if plays.is_some() {
-                s.plays = plays;
-            }
+    /// How often the node writes a bot's time at most.
+    pub fn write_every_ms(&self) -> i64 {
+        self.write_every_ms
+    }
+
+    /// Whether the bot `id`'s time is due to be written at `now` (`now` is then taken
+    /// as written): a bot new here, a bot whose last write is older than the
+    /// interval, or one that says it plays other than it last said here.
+    fn due(&self, id: &str, now: i64, plays: Option<&Plays>) -> bool {
+        let mut here = locked(&self.here);
+        let due = here.get(id).map_or(true, |h| {
+            now - h.written_at >= self.write_every_ms
+                || plays.is_some_and(|p| h.plays.as_ref() != Some(p))
         });
+        if due {
+            let h = here.entry(id.to_string()).or_default();
+            h.written_at = now;
+            if plays.is_some() {
+                h.plays = plays.cloned();
+            }
+        }
+        due
+    }
+
+    /// The bot `id` polled at `now`; `plays`, what it plays, if it said (`jungle bot`
+    /// says it before each poll: written at once when it changed).
+    pub async fn polled(
+        &self,
+        store: &Store,
+        id: &str,
+        plays: Option<&Plays>,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        if !self.due(id, now, plays) {
+            return Ok(());
+        }
+        let json = plays.and_then(|p| serde_json::to_string(p).ok());
+        store.bot_seen(id, now, json.as_deref()).await?;
+        // This node lists what it has just written at once.
+        *locked(&self.listed) = None;
+        Ok(())
     }
 
     /// A game websocket of the account `id` opened (`delta` 1) or closed (-1) at
-    /// `now`: a bot that has polled stays online while it holds one.
-    pub fn held(&self, id: &str, delta: i32, now: i64) {
-        self.with(|seen| {
-            if let Some(s) = seen.get_mut(id) {
-                s.held = s.held.saturating_add_signed(delta);
-                s.at = now;
+    /// `now`: a bot online (seen by any node within the window) stays online while it
+    /// holds one, and is seen at `now` when it lets go of its last.
+    pub async fn held(
+        &self,
+        store: &Store,
+        id: &str,
+        delta: i32,
+        now: i64,
+    ) -> Result<(), sqlx::Error> {
+        let known = locked(&self.here).contains_key(id);
+        if !known {
+            if delta < 0 {
+                return Ok(());
             }
-        });
+            let seen = store.bot_seen_at(id).await?;
+            if !seen.is_some_and(|at| now - at <= self.window_ms) {
+                return Ok(());
+            }
+        }
+        {
+            let mut here = locked(&self.here);
+            let h = here.entry(id.to_string()).or_default();
+            h.held = h.held.saturating_add_signed(delta);
+            h.written_at = now;
+        }
+        store.bot_seen(id, now, None).await
     }
 
-    /// The bots online at `now`, by name; the others are forgotten.
-    pub fn online(&self, now: i64) -> Vec<OnlineBot> {
-        let window = self.window_ms;
-        let mut bots: Vec<OnlineBot> = self.with(|seen| {
-            seen.retain(|_, s| s.held > 0 || now - s.at <= window);
-            seen.iter()
-                .map(|(id, s)| OnlineBot {
-                    id: id.clone(),
-                    username: s.username.clone(),
-                    plays: s.plays.clone(),
+    /// Writes the time of the bots that hold a game's websocket on this node (when
+    /// due), and forgets those neither held nor written within the window.
+    pub async fn refresh(&self, store: &Store, now: i64) -> Result<(), sqlx::Error> {
+        let due: Vec<String> = {
+            let mut here = locked(&self.here);
+            here.retain(|_, h| h.held > 0 || now - h.written_at <= self.window_ms);
+            here.iter_mut()
+                .filter(|(_, h)| h.held > 0 && now - h.written_at >= self.write_every_ms)
+                .map(|(id, h)| {
+                    h.written_at = now;
+                    id.clone()
                 })
                 .collect()
-        });
-        bots.sort_by(|a, b| a.username.cmp(&b.username));
-        bots
+        };
+        for id in due {
+            store.bot_seen(&id, now, None).await?;
+        }
+        Ok(())
+    }
+
+    /// The bots online at `now`, by name, as the database has them.
+    pub async fn online(&self, store: &Store, now: i64) -> Result<Vec<OnlineBot>, sqlx::Error> {
+        let rows = store.bots_seen_since(now - self.window_ms).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| OnlineBot {
+                plays: plays_of(r.plays.as_deref()),
+                id: r.user_id,
+                username: r.username,
+            })
+            .collect())
+    }
+
+    /// `online`, read at most once a second (or as often as the bots' times are
+    /// written, if more often) however many pages ask, and again after this node
+    /// wrote what a bot plays or that a bot came.
+    pub async fn listed(&self, store: &Store, now: i64) -> Result<Vec<OnlineBot>, sqlx::Error> {
+        let fresh_for = self.write_every_ms.min(LISTED_FOR_MAX_MS);
+        if let Some((at, bots)) = locked(&self.listed).as_ref() {
+            if now >= *at && now - at < fresh_for {
+                return Ok(bots.clone());
+            }
+        }
+        let bots = self.online(store, now).await?;
+        *locked(&self.listed) = Some((now, bots.clone()));
+        Ok(bots)
+    }
+
+    /// Whether the bot `id` is online at `now` (read from the database).
+    pub async fn is_online(&self, store: &Store, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+        Ok(store
+            .bot_seen_at(id)
+            .await?
+            .is_some_and(|at| now - at <= self.window_ms))
+    }
+}
+
+/// Withdraws the challenges whose invited bot no node has seen within the window
+/// (docs/accounts.md, "Bots online"), reason `bot_offline`; each is checked again just
+/// before, so that a bot back meanwhile keeps its invitation. How many were withdrawn.
+pub async fn withdraw_unanswered(app: &App, now: i64) -> Result<usize, String> {
+    let store = &app.hub.store;
+    let ids = store
+        .invitations_unseen_since(now - app.bots.window_ms)
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut withdrawn = 0;
+    for id in ids {
+        let Some(live) = app.hub.get(&id).await? else {
+            continue;
+        };
+        let Some(bot) = app.hub.invited(&live).await else {
+            continue;
+        };
+        if app
+            .bots
+            .is_online(store, &bot, now_ms())
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            continue;
+        }
+        // Another node may have withdrawn it first: not waiting any more.
+        if app.hub.withdraw_unanswered(&live).await.is_ok() {
+            log::info!("game {id}: withdrawn, the invited bot went offline");
+            withdrawn += 1;
+        }
+    }
+    Ok(withdrawn)
+}
+
+/// Every so often (a quarter of the window, at most 5 s) the node writes the times of
+/// the bots it holds and withdraws the invitations of bots gone offline. It starts
+/// judging one window after the node starts, so that bots reach a node started after
+/// the whole service was down before their invitations are judged.
+pub async fn keep(app: Arc<App>) {
+    let every = (app.bots.window_ms / 4).clamp(50, 5_000) as u64;
+    let started = now_ms();
+    loop {
+        tokio::time::sleep(std::time::Duration::from_millis(every)).await;
+        let now = now_ms();
+        if let Err(e) = app.bots.refresh(&app.hub.store, now).await {
+            log::warn!("bots' times not written: {e}");
+        }
+        if now - started < app.bots.window_ms {
+            continue;
+        }
+        if let Err(e) = withdraw_unanswered(&app, now).await {
+            log::warn!("invitations of bots gone offline not withdrawn: {e}");
+        }
     }
 }
 
@@ -271,7 +435,8 @@ pub async fn announce(
     let Json(req) = body?;
     let plays = Plays::of(req).map_err(bad_plays)?;
     app.bots
-        .polled(&s.user.id, &s.user.username, Some(plays.clone()), now_ms());
+        .polled(&app.hub.store, &s.user.id, Some(&plays), now_ms())
+        .await?;
     Ok(Json(serde_json::json!({"ok": true, "plays": plays})).into_response())
 }
 
@@ -289,7 +454,7 @@ struct BotBody {
 /// `GET /api/bots`: the bots online, by name.
 pub async fn list(State(app): State<Arc<App>>) -> Answer {
     let mut bots = Vec::new();
-    for b in app.bots.online(now_ms()) {
+    for b in app.bots.listed(&app.hub.store, now_ms()).await? {
         bots.push(BotBody {
             ratings: sessions::ratings_now(&app, &b.id).await?,
             busy: app.hub.store.playing(&b.id).await?,
@@ -328,7 +493,11 @@ pub async fn invitee(app: &App, session: Option<&Session>, name: &str) -> Result
             "only a bot can be invited by name (a friend gets the game's link)",
         ));
     }
-    if !app.bots.online(now_ms()).iter().any(|b| b.id == user.id) {
+    if !app
+        .bots
+        .is_online(&app.hub.store, &user.id, now_ms())
+        .await?
+    {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "bot_offline",
@@ -399,7 +568,7 @@ pub async fn offer_for(app: &App, row: &GameRow) -> Result<Option<BotOffer>, Api
     let creator = row.users.iter().flatten().next().map(String::as_str);
     let target = rating_of(app, creator, &row.rules, &row.tc).await?.rating;
     let mut candidates = Vec::new();
-    for b in app.bots.online(now_ms()) {
+    for b in app.bots.listed(&app.hub.store, now_ms()).await? {
         let takes = b
             .plays
             .as_ref()
@@ -466,27 +635,83 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_bot_is_online_for_the_window_after_its_poll_or_while_it_plays() {
-        let online = Online::new(1000);
-        online.polled("b1", "Bee", None, 0);
-        online.polled("b2", "Ant", None, 500);
-        let names = |now| {
-            online
-                .online(now)
-                .into_iter()
-                .map(|b| b.username)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(names(900), ["Ant", "Bee"]);
-        online.held("b2", 1, 1000);
-        assert_eq!(names(1200), ["Ant"]);
-        assert_eq!(names(5000), ["Ant"], "held a game's websocket");
-        online.held("b2", -1, 5000);
-        assert_eq!(names(6000), ["Ant"]);
-        assert!(names(6001).is_empty());
-        online.held("b3", 1, 7000);
-        assert!(names(7000).is_empty(), "an account that never polled");
+    /// A fresh SQLite store with the bots Bee (b1), Ant (b2) and Cat (b3).
+    async fn store_with_bots(tag: &str) -> (std::path::PathBuf, Store) {
+        let dir = std::env::temp_dir().join(format!("jungle-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let url = format!("sqlite:{}?mode=rwc", dir.join("b.sqlite").display());
+        let store = Store::open(&url, "test").await.expect("opens");
+        for (id, name) in [("b1", "Bee"), ("b2", "Ant"), ("b3", "Cat")] {
+            let key = name.to_lowercase();
+            assert!(store.create_user(id, name, &key, "h", 1).await.is_ok());
+            assert!(store.make_bot(id).await.expect("a bot"));
+        }
+        (dir, store)
+    }
+
+    async fn names(online: &Online, store: &Store, now: i64) -> Vec<String> {
+        let bots = online.online(store, now).await.expect("read");
+        bots.into_iter().map(|b| b.username).collect()
+    }
+
+    #[tokio::test]
+    async fn a_bot_is_online_for_the_window_after_its_poll_or_while_it_plays() {
+        let (dir, store) = store_with_bots("bots-online").await;
+        let online = Online::new(1200);
+        assert_eq!(online.write_every_ms(), 100);
+        let plays = Plays::of(req(Some("3"), &["jungle"], &["5m+3s"], true, false)).unwrap();
+        online.polled(&store, "b1", Some(&plays), 0).await.unwrap();
+        online.polled(&store, "b2", None, 500).await.unwrap();
+        assert_eq!(names(&online, &store, 900).await, ["Ant", "Bee"]);
+        let bee = online.online(&store, 900).await.unwrap().pop().unwrap();
+        assert_eq!(bee.plays.as_ref(), Some(&plays), "what it plays, read back");
+        // A poll sooner than the next write is not written, nor the same plays said
+        // again; other plays are, at once.
+        online.polled(&store, "b1", None, 50).await.unwrap();
+        online.polled(&store, "b1", Some(&plays), 60).await.unwrap();
+        assert_eq!(store.bot_seen_at("b1").await.unwrap(), Some(0));
+        let casual = Plays::of(req(None, &[], &[], false, true)).unwrap();
+        online
+            .polled(&store, "b1", Some(&casual), 70)
+            .await
+            .unwrap();
+        assert_eq!(store.bot_seen_at("b1").await.unwrap(), Some(70));
+        let bee = online.online(&store, 900).await.unwrap().pop().unwrap();
+        assert_eq!(bee.plays, Some(casual));
+        online.held(&store, "b2", 1, 1000).await.unwrap();
+        assert_eq!(names(&online, &store, 1300).await, ["Ant"]);
+        online.refresh(&store, 5000).await.unwrap();
+        assert_eq!(
+            names(&online, &store, 6000).await,
+            ["Ant"],
+            "held a game's websocket"
+        );
+        online.held(&store, "b2", -1, 6000).await.unwrap();
+        assert_eq!(names(&online, &store, 7200).await, ["Ant"]);
+        assert!(names(&online, &store, 7201).await.is_empty());
+        // Neither an account that never polled nor one seen long ago is online by
+        // holding a websocket.
+        online.held(&store, "b3", 1, 8000).await.unwrap();
+        online.held(&store, "b1", 1, 8000).await.unwrap();
+        assert!(names(&online, &store, 8000).await.is_empty());
+        assert!(!online.is_online(&store, "b1", 8000).await.unwrap());
+        // The list is read again once it is older than a write's interval.
+        assert!(online.listed(&store, 8000).await.unwrap().is_empty());
+        store.bot_seen("b3", 8010, None).await.unwrap();
+        assert!(
+            online.listed(&store, 8050).await.unwrap().is_empty(),
+            "another node's write"
+        );
+        assert_eq!(online.listed(&store, 8100).await.unwrap().len(), 1);
+        online.polled(&store, "b2", None, 8110).await.unwrap();
+        assert_eq!(
+            online.listed(&store, 8120).await.unwrap().len(),
+            2,
+            "this node's"
+        );
+        assert!(online.is_online(&store, "b3", 8120).await.unwrap());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -485,9 +485,30 @@ impl Hub {
     /// withdrawn with the reason `declined` (refused for anyone else, and once the
     /// challenge was taken or is over).
     pub async fn decline(self: &Arc<Self>, live: &Arc<Live>, user: &str) -> Result<(), Refusal> {
+        self.end_invitation(live, Some(user), crate::model::reason::DECLINED)
+            .await
+    }
+
+    /// The server withdraws a challenge whose invited bot went offline: the game ends
+    /// with the reason `bot_offline` (refused for a challenge that invites no one, and
+    /// once it was taken or is over).
+    pub async fn withdraw_unanswered(self: &Arc<Self>, live: &Arc<Live>) -> Result<(), Refusal> {
+        self.end_invitation(live, None, crate::model::reason::BOT_OFFLINE)
+            .await
+    }
+
+    /// Ends an invitation that still waits, withdrawn (result `*`) with `reason`; `by`,
+    /// the account that ends it, must be the invited one (none: the server).
+    async fn end_invitation(
+        self: &Arc<Self>,
+        live: &Arc<Live>,
+        by: Option<&str>,
+        reason: &str,
+    ) -> Result<(), Refusal> {
         let mut inner = live.inner.lock().await;
         for _ in 0..3 {
-            if inner.invited.as_deref() != Some(user) {
+            let invited = inner.invited.as_deref();
+            if invited.is_none() || by.is_some_and(|u| invited != Some(u)) {
                 return Err(Refusal::new(
                     "not_invited",
                     "only the invited player declines a challenge",
@@ -503,7 +524,7 @@ impl Hub {
                 result: jungle_core::record::RecordResult::Unfinished
                     .as_str()
                     .into(),
-                reason: crate::model::reason::DECLINED.into(),
+                reason: reason.into(),
             };
             match self
                 .store_events(live, &mut inner, vec![ev], None, true)
@@ -518,6 +539,11 @@ impl Hub {
             "busy",
             "the game changed meanwhile: try again",
         ))
+    }
+
+    /// The account a challenge invites, if any.
+    pub async fn invited(&self, live: &Live) -> Option<String> {
+        live.inner.lock().await.invited.clone()
     }
 
     /// The accounts in a game's seats (red, blue).

@@ -142,7 +142,8 @@ pub struct ServeArgs {
     /// Table probes (`/api/tablebase`) an address may ask for a minute.
     #[arg(long, default_value_t = 120)]
     pub tablebase_per_minute: u32,
-    /// How long a bot counts as online after it last asked for the lobby (ms).
+    /// How long a bot counts as online after it last asked for the lobby (ms), on
+    /// every node; an invitation to a bot offline this long is withdrawn.
     #[arg(long, default_value_t = bots::ONLINE_MS, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
     pub bots_online_ms: u64,
     /// How long a quick-pairing challenge waits for a person before the nearest bot

@@ -498,6 +498,7 @@ mod tests {
             ("1/2-1/2", "opponent_gone", "online.gone_draw"),
             ("*", "aborted", "online.aborted"),
             ("*", "declined", "online.declined"),
+            ("*", "bot_offline", "online.bot_offline"),
         ] {
             let r = ResultMsg::of(result, reason);
             assert_eq!((r.winner, r.code.as_str()), (None, code), "{reason}");

@@ -59,6 +59,9 @@ pub mod reason {
     pub const ABORTED: &str = "aborted";
     /// A challenge the invited bot declined (docs/accounts.md, "Bots online").
     pub const DECLINED: &str = "declined";
+    /// A challenge whose invited bot went offline before it answered (docs/accounts.md,
+    /// "Bots online").
+    pub const BOT_OFFLINE: &str = "bot_offline";
     pub const GONE: &str = "opponent_gone";
     pub const DEN: &str = "den";
     pub const NO_ANIMALS: &str = "no_animals";
@@ -665,6 +668,7 @@ pub fn termination_text(why: &str) -> String {
         reason::AGREEMENT => "draw by agreement",
         reason::ABORTED => "aborted",
         reason::DECLINED => "declined by the bot",
+        reason::BOT_OFFLINE => "the bot went offline",
         reason::GONE => "opponent left the game",
         reason::DEN => "den entered",
         reason::NO_ANIMALS => "no animals left",

@@ -53,7 +53,7 @@ pub struct App {
     tables: Arc<crate::tablebase::Endpoint>,
     /// Its requests per address.
     tablebase_ip: DefaultKeyedRateLimiter<IpAddr>,
-    /// The bots online on this node (`bots`).
+    /// The bots online, on every node (`bots`).
     pub(crate) bots: crate::bots::Online,
     /// How long a quick-pairing challenge waits before a bot is offered (ms).
     pub(crate) bot_offer_ms: i64,
@@ -499,7 +499,8 @@ async fn lobby(
     let mut rows = Vec::new();
     if let Some(bot) = session.as_ref().filter(|s| s.user.is_bot) {
         app.bots
-            .polled(&bot.user.id, &bot.user.username, None, now_ms());
+            .polled(&app.hub.store, &bot.user.id, None, now_ms())
+            .await?;
         rows = app.hub.store.invitations(&bot.user.id).await?;
     }
     let invitations = rows.len();
@@ -873,7 +874,9 @@ async fn connect(app: &App, live: &Live, side: Side, delta: i32) {
     };
     let _ = live.tx.send(msg);
     if let Some(user) = &hub.users(live).await[side.index()] {
-        app.bots.held(user, delta, now_ms());
+        if let Err(e) = app.bots.held(&hub.store, user, delta, now_ms()).await {
+            log::warn!("a bot's game websocket not recorded: {e}");
+        }
     }
     if let Err(e) = hub.store.notify_presence(&live.id, counts).await {
         log::warn!("presence not sent to the other nodes: {e}");
@@ -1124,6 +1127,7 @@ pub async fn serve(args: ServeArgs, server_boards: &LocalBoards) -> Result<(), S
     let resumed = hub.resume().await?;
     log::info!("node {node}: {resumed} games not over resumed");
     tokio::spawn(background(hub.clone()));
+    tokio::spawn(crate::bots::keep(app.clone()));
     // The rate limiter forgets addresses that have been quiet.
     let quiet = app.clone();
     tokio::spawn(async move {

@@ -62,7 +62,9 @@ pub enum Kind {
 /// account a challenge invites (a bot, docs/accounts.md "Bots online"). 7: `events`
 /// without the unique `(game_id, ply)`: every append is at the version after the one
 /// its writer read, so the key `(game_id, version)` alone refuses the second of two
-/// writers, and each move wrote a page of that index too.
+/// writers, and each move wrote a page of that index too. 8: `bots_online`, when each
+/// bot was last seen by any node and what it plays (docs/accounts.md, "Bots online"),
+/// so that every node of one database sees the same bots online.
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE games (
@@ -188,6 +190,13 @@ INSERT INTO events_v7 (game_id, version, ply, at, body)
 DROP TABLE events;
 ALTER TABLE events_v7 RENAME TO events
 ",
+    "
+CREATE TABLE bots_online (
+    user_id TEXT PRIMARY KEY REFERENCES users (id),
+    seen_at BIGINT NOT NULL,
+    plays TEXT
+)
+",
 ];
 
 /// Why an append failed.
@@ -224,6 +233,15 @@ pub struct GameRow {
     pub range: Option<(i64, i64)>,
     /// The only account that may join (a challenge to a bot), if any.
     pub invited: Option<String>,
+}
+
+/// A bot seen within the window (`bots_online`): its account, name, and what it
+/// plays as it last said (the JSON of `bots::Plays`), if it said.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotSeenRow {
+    pub user_id: String,
+    pub username: String,
+    pub plays: Option<String>,
 }
 
 /// A new game's row.
@@ -953,6 +971,75 @@ impl Store {
         .await?
         .try_get(0)?;
         Ok(n > 0)
+    }
+
+    /// The bot `user` was seen at `at` (a poll, a game's websocket): its last-seen time
+    /// becomes `at` unless it is later already, and what it plays `plays` (JSON) if
+    /// given, else stays.
+    pub async fn bot_seen(
+        &self,
+        user: &str,
+        at: i64,
+        plays: Option<&str>,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO bots_online (user_id, seen_at, plays) VALUES ($1, $2, $3) \
+             ON CONFLICT (user_id) DO UPDATE SET \
+             seen_at = CASE WHEN excluded.seen_at > bots_online.seen_at \
+             THEN excluded.seen_at ELSE bots_online.seen_at END, \
+             plays = COALESCE(excluded.plays, bots_online.plays)",
+        )
+        .bind(user)
+        .bind(at)
+        .bind(plays)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// When the bot `user` was last seen by any node, if ever.
+    pub async fn bot_seen_at(&self, user: &str) -> Result<Option<i64>, sqlx::Error> {
+        sqlx::query("SELECT seen_at FROM bots_online WHERE user_id = $1")
+            .bind(user)
+            .fetch_optional(&self.pool)
+            .await?
+            .map(|r| r.try_get(0))
+            .transpose()
+    }
+
+    /// The bots (accounts not deleted) seen at `since` or later, by name.
+    pub async fn bots_seen_since(&self, since: i64) -> Result<Vec<BotSeenRow>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT b.user_id, u.username, b.plays FROM bots_online b \
+             JOIN users u ON u.id = b.user_id \
+             WHERE b.seen_at >= $1 AND u.deleted = 0 AND u.is_bot = 1 ORDER BY u.username",
+        )
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(BotSeenRow {
+                    user_id: r.try_get(0)?,
+                    username: r.try_get(1)?,
+                    plays: r.try_get(2)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The challenges created before `since` still waiting for a bot they invite that
+    /// no node has seen since `since` (at most 100, oldest first).
+    pub async fn invitations_unseen_since(&self, since: i64) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g LEFT JOIN bots_online b ON b.user_id = g.invited \
+             WHERE g.invited IS NOT NULL AND g.status = 'waiting' AND g.created_at < $1 \
+             AND (b.seen_at IS NULL OR b.seen_at < $1) ORDER BY g.created_at LIMIT 100",
+        )
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| r.try_get(0)).collect()
     }
 
     /// The games whose seats these token hashes hold (at most 50 hashes).
@@ -1930,7 +2017,8 @@ mod tests {
             "INSERT INTO events_v6 SELECT game_id, version, ply, at, body FROM events",
             "DROP TABLE events",
             "ALTER TABLE events_v6 RENAME TO events",
-            "DELETE FROM schema_migrations WHERE version = 7",
+            "DROP TABLE bots_online",
+            "DELETE FROM schema_migrations WHERE version >= 7",
         ] {
             conn.execute(statement).await.expect("schema 6");
         }
@@ -1939,7 +2027,10 @@ mod tests {
         assert_eq!(store.schema_version().await.expect("read"), 6);
         store.pool.close().await;
         let store = Store::open(&url, "test").await.expect("opens again");
-        assert_eq!(store.schema_version().await.expect("read"), 7);
+        assert_eq!(
+            store.schema_version().await.expect("read"),
+            MIGRATIONS.len() as i64
+        );
         assert_eq!(versions_of(&store, &ids).await, before);
         assert_eq!(before, vec![vec![1, 2, 3], vec![1], vec![1, 2]]);
         let again = plain_append(&ids[1], vec![seated(2)], "waiting", false);
