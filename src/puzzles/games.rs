@@ -323,7 +323,9 @@ pub fn verify_shard(
     let mut out = String::new();
     let job =
         |w: &mut Worker, cands: &Vec<Candidate>| verify_candidates(w, cands, PER_GAME, &excluded);
-    let batch = 8 * workers.len().max(1);
+    // Large batches keep every worker busy (a batch waits for its slowest game); the
+    // tables of 4 animals loaded for one are trimmed after it.
+    let batch = 32 * workers.len().max(1);
     for chunk in groups.chunks(batch) {
         in_parallel(workers, chunk, &job, &mut |_, report| {
             tally.add(&report);

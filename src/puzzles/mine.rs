@@ -62,7 +62,9 @@ use std::time::Instant;
 pub const DEFAULT_DIR: &str = "/work/data/puzzles";
 
 /// The version of the verification: a `puzzles` row of another version is made again.
-pub const VERIFIER: u32 = 3;
+/// 4: each game's candidates verified by a prover that remembers no other game (a
+/// shard's puzzles no longer depend on the threads).
+pub const VERIFIER: u32 = 4;
 
 /// Who plays one side of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -706,7 +708,8 @@ pub fn make_shard(
     let mut failure = None;
     let mut pgn_bytes = Vec::new();
     let mut cand_bytes = Vec::new();
-    let batch = workers.len().max(1);
+    // A few games a worker between writes: the files grow as games finish.
+    let batch = 4 * workers.len().max(1);
     for chunk in indices.chunks(batch) {
         in_parallel(workers, chunk, &job, &mut |_, r| match r {
             Ok((game, candidates)) => {

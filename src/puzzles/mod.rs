@@ -52,6 +52,12 @@ impl Worker {
         Ok(Worker { verifier, rater })
     }
 
+    /// Forgets what earlier items taught the verifier's prover (its engine and the
+    /// rating engine are cleared before each of their searches already).
+    pub fn forget(&mut self) {
+        self.verifier.forget();
+    }
+
     /// The rating of `puzzle`'s solution by the strength levels as they are now.
     pub fn rate(&mut self, puzzle: &Puzzle) -> Result<u32, String> {
         Ok(self.difficulty(puzzle)?.rating)
@@ -162,29 +168,48 @@ pub fn workers(
         .collect()
 }
 
-/// Runs `job` on every item, `workers.len()` at a time, each on its own worker, and
-/// hands the results to `sink` in the items' order.
+/// Runs `job` on every item, each on a worker of its own as one falls free (a queue:
+/// a slow item holds up no other worker), and hands the results to `sink` in the
+/// items' order. Each item starts from a worker that remembers no earlier item
+/// (`Worker::forget`), so its result depends on the item alone, never on which worker
+/// took it or how many there are.
 pub fn in_parallel<T: Sync, R: Send>(
     workers: &mut [Worker],
     items: &[T],
     job: &(dyn Fn(&mut Worker, &T) -> R + Sync),
     sink: &mut dyn FnMut(usize, R),
 ) {
-    let n = workers.len().max(1);
-    for (c, chunk) in items.chunks(n).enumerate() {
-        let results: Vec<R> = std::thread::scope(|scope| {
-            let handles: Vec<_> = workers
-                .iter_mut()
-                .zip(chunk)
-                .map(|(w, item)| scope.spawn(move || job(w, item)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        for (i, r) in results.into_iter().enumerate() {
-            sink(c * n + i, r);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: std::sync::Mutex<Vec<Option<R>>> =
+        std::sync::Mutex::new(items.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .take(items.len())
+            .map(|w| {
+                let (next, done) = (&next, &done);
+                scope.spawn(move || loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else {
+                        break;
+                    };
+                    w.forget();
+                    let r = job(w, item);
+                    // A worker that panicked poisons the lock: its panic is resumed below.
+                    if let Ok(mut d) = done.lock() {
+                        d[i] = Some(r);
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        }
+    });
+    let results = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    for (i, r) in results.into_iter().enumerate() {
+        if let Some(r) = r {
+            sink(i, r);
         }
     }
 }

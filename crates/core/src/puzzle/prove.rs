@@ -63,6 +63,8 @@ pub struct Prover {
     table: Vec<Entry>,
     /// Nodes visited by the last question.
     pub nodes: u64,
+    /// The table holds results (it has been asked since it was last cleared).
+    used: bool,
 }
 
 /// Moves on an empty board from each square to each other, for each way of moving.
@@ -137,6 +139,10 @@ struct Question<'a, R: MoveRules> {
     context: u64,
     /// The game's moves so far (kept only under the anti-chase rules).
     records: Vec<MoveRecord>,
+    /// Under the anti-chase rules, the hash of the last `WINDOW` records after each
+    /// move of the search (the last is the current one): kept as moves are played, so
+    /// that a key costs no walk over the records.
+    windows: Vec<u64>,
     nodes: u64,
     limit: u64,
     _rules: std::marker::PhantomData<R>,
@@ -150,12 +156,17 @@ impl Prover {
         Prover {
             table: vec![Entry::default(); size.max(1024)],
             nodes: 0,
+            used: false,
         }
     }
 
-    /// Forgets every stored result.
+    /// Forgets every stored result, so that what it answers next depends on nothing
+    /// asked before (which, at a node limit, it otherwise may).
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        if self.used {
+            self.table.fill(Entry::default());
+            self.used = false;
+        }
     }
 
     /// The first of `among` (every legal move when empty) with which the side to move
@@ -211,6 +222,7 @@ impl Prover {
         if game.result() != GameResult::Ongoing || n == 0 {
             return Ok(Vec::new());
         }
+        self.used = true;
         let n = n.min(MAX_MOVES) as u8;
         let rules = *game.rules();
         let pos = *game.position();
@@ -254,6 +266,8 @@ impl Prover {
         } else {
             Vec::new()
         };
+        let mut windows = Vec::with_capacity(2 * MAX_MOVES + 2);
+        windows.push(window_of(&records));
         with_move_rules!(rules.moves, R => {
             let mut q = Question::<R> {
                 rules,
@@ -261,6 +275,7 @@ impl Prover {
                 clock_keyed,
                 context,
                 records,
+                windows,
                 nodes: 0,
                 limit,
                 _rules: std::marker::PhantomData,
@@ -317,9 +332,7 @@ impl<R: MoveRules> Question<'_, R> {
             key ^= mix(0xC10C ^ u64::from(pos.halfmove_clock()));
         }
         if self.rules.anti_chase {
-            for r in self.records.iter().rev().take(34) {
-                key = mix(key ^ u64::from(r.mv.raw()) ^ (r.animal.index() as u64) << 16);
-            }
+            key = mix(key ^ self.windows.last().copied().unwrap_or(0));
         }
         key
     }
@@ -343,7 +356,15 @@ impl<R: MoveRules> Question<'_, R> {
         let mut child = *pos;
         child.play(m);
         if self.rules.anti_chase {
-            self.records.push(MoveRecord::of(pos, m));
+            let record = MoveRecord::of(pos, m);
+            let leaving = self
+                .records
+                .len()
+                .checked_sub(WINDOW)
+                .map(|i| record_hash(&self.records[i]));
+            let window = self.windows.last().copied().unwrap_or(0);
+            self.windows.push(slide(window, record_hash(&record), leaving));
+            self.records.push(record);
         }
         if child.decided_on_board().is_some() {
             return (child, After::Won);
@@ -364,6 +385,7 @@ impl<R: MoveRules> Question<'_, R> {
     fn unplay(&mut self) {
         if self.rules.anti_chase {
             self.records.pop();
+            self.windows.pop();
         }
     }
 
@@ -459,7 +481,7 @@ impl<R: MoveRules> Question<'_, R> {
             return Ok(false);
         }
         let ordered = order_attack(pos, &moves, hint);
-        for m in ordered {
+        for &m in ordered.iter() {
             let (child, after) = self.play(pos, m);
             let won = match after {
                 After::Won => Ok(true),
@@ -500,7 +522,7 @@ impl<R: MoveRules> Question<'_, R> {
         // An attacker's animal on our trap enters the den next move unless taken.
         let intruders = pos.occupied(them) & TRAPS[us.index()];
         let ordered = order_defence(pos, &moves, hint, intruders);
-        for m in ordered {
+        for &m in ordered.iter() {
             let (child, after) = self.play(pos, m);
             let refuted = match after {
                 After::Won | After::Drawn => Ok(true),
@@ -517,7 +539,7 @@ impl<R: MoveRules> Question<'_, R> {
     }
 
     /// A move of the side to move after which the opponent has no legal move.
-    fn stalemating_move(&self, pos: &Position, moves: &MoveList) -> Option<Move> {
+    fn stalemating_move(&mut self, pos: &Position, moves: &MoveList) -> Option<Move> {
         let them = pos.side_to_move().other();
         // One move takes away at most 12 of the opponent's moves (the 4 steps and 2
         // jumps onto the square it enters, the 4 moves of the animal it takes, the 2
@@ -535,11 +557,11 @@ impl<R: MoveRules> Question<'_, R> {
             if self.rules.anti_chase && left <= 6 {
                 let mut child = *pos;
                 child.play(m);
-                let mut records = self.records.clone();
-                records.push(MoveRecord::of(pos, m));
+                self.records.push(MoveRecord::of(pos, m));
                 let mut list = MoveList::new();
                 generate_with::<R>(&child, &mut list);
-                let forbidden = anti_chase::forbidden::<R>(&child, &records);
+                let forbidden = anti_chase::forbidden::<R>(&child, &self.records);
+                self.records.pop();
                 if list
                     .iter()
                     .all(|&r| forbidden.forbids(child.mover(r), r.to()))
@@ -562,20 +584,25 @@ impl<R: MoveRules> Question<'_, R> {
         let d = distances();
         let dog_swims = R::DOG_SWIMS;
         let den = enemy_den(us).first().map_or(0, Square::index);
-        let mut attackers = Vec::with_capacity(8);
+        // Fixed arrays, not vectors: this runs at every attacker node.
+        let mut attackers = [(0usize, 0usize); 8];
+        let mut count = 0;
         for a in Animal::ALL {
             if let Some(sq) = pos.square_of(us, a) {
                 let k = kind(a, dog_swims);
                 if d.d[k][sq.index()][den] <= n {
                     return false;
                 }
-                attackers.push((k, sq.index()));
+                attackers[count] = (k, sq.index());
+                count += 1;
             }
         }
+        let attackers = &attackers[..count];
         let out_of_reach = |s: usize| attackers.iter().all(|&(k, from)| d.d[k][from][s] > n);
         // The defender's animals that can shuttle between two squares out of reach.
         let empty = !pos.all_occupied();
-        let mut shuttles: Vec<(Animal, Bitboard)> = Vec::new();
+        let mut shuttles = [(Animal::Rat, Bitboard::EMPTY); 8];
+        let mut found = 0;
         for a in Animal::ALL {
             let Some(sq) = pos.square_of(them, a) else {
                 continue;
@@ -589,29 +616,35 @@ impl<R: MoveRules> Question<'_, R> {
                 steps &= LAND;
             }
             if let Some(t) = steps.into_iter().find(|t| out_of_reach(t.index())) {
-                shuttles.push((a, Bitboard::from_square(sq) | Bitboard::from_square(t)));
+                shuttles[found] = (a, Bitboard::from_square(sq) | Bitboard::from_square(t));
+                found += 1;
             }
         }
         if !self.rules.anti_chase {
-            return !shuttles.is_empty();
+            return found > 0;
         }
         // Two animals, neither moved in the defender's last 7 moves, in turns.
-        let recent: Vec<Animal> = self
-            .records
-            .iter()
-            .rev()
-            .filter(|r| r.color == them)
-            .take(7)
-            .map(|r| r.animal)
-            .collect();
-        let fresh: Vec<&(Animal, Bitboard)> = shuttles
-            .iter()
-            .filter(|(a, _)| !recent.contains(a))
-            .collect();
+        let recent = |a: Animal| {
+            self.records
+                .iter()
+                .rev()
+                .filter(|r| r.color == them)
+                .take(7)
+                .any(|r| r.animal == a)
+        };
+        let mut fresh = [Bitboard::EMPTY; 8];
+        let mut fresh_count = 0;
+        for &(a, squares) in &shuttles[..found] {
+            if !recent(a) {
+                fresh[fresh_count] = squares;
+                fresh_count += 1;
+            }
+        }
+        let fresh = &fresh[..fresh_count];
         fresh
             .iter()
             .enumerate()
-            .any(|(i, (_, x))| fresh[i + 1..].iter().any(|(_, y)| (*x & *y).is_empty()))
+            .any(|(i, x)| fresh[i + 1..].iter().any(|y| (*x & *y).is_empty()))
     }
 }
 
@@ -628,13 +661,11 @@ fn ends_at_once(pos: &Position, moves: &MoveList) -> Option<Move> {
 
 /// The attacker's moves, most promising first: the stored move, captures, then moves
 /// of the animals nearest the den that bring them nearer.
-fn order_attack(pos: &Position, moves: &MoveList, hint: Option<Move>) -> Vec<Move> {
+fn order_attack(pos: &Position, moves: &MoveList, hint: Option<Move>) -> MoveList {
     let d = distances();
     let us = pos.side_to_move();
     let den = enemy_den(us).first().map_or(0, Square::index);
-    let mut scored: Vec<(i32, Move)> = moves
-        .iter()
-        .map(|&m| {
+    best_first(moves.iter().map(|&m| {
             let k = kind(pos.mover(m), false);
             let before = i32::from(d.d[k][m.from().index()][den]);
             let after = i32::from(d.d[k][m.to().index()][den]);
@@ -646,10 +677,7 @@ fn order_attack(pos: &Position, moves: &MoveList, hint: Option<Move>) -> Vec<Mov
                 s += 10_000;
             }
             (s, m)
-        })
-        .collect();
-    scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-    scored.into_iter().map(|(_, m)| m).collect()
+        }))
 }
 
 /// The defender's replies, most promising first: the stored move, captures of the
@@ -660,11 +688,11 @@ fn order_defence(
     moves: &MoveList,
     hint: Option<Move>,
     intruders: Bitboard,
-) -> Vec<Move> {
+) -> MoveList {
     let d = distances();
     let us = pos.side_to_move();
     let own = own_den(us).first().map_or(0, Square::index);
-    let mut scored: Vec<(i32, Move)> = moves
+    let scored = moves
         .iter()
         .filter(|m| intruders.is_empty() || intruders.contains(m.to()))
         .map(|&m| {
@@ -681,14 +709,63 @@ fn order_defence(
                 s += 10_000;
             }
             (s, m)
-        })
-        .collect();
-    scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-    scored.into_iter().map(|(_, m)| m).collect()
+        });
+    best_first(scored)
+}
+
+/// The moves by their scores, highest first, equal scores in the order given (an
+/// insertion sort on the stack: the prover orders moves at every node).
+fn best_first(scored: impl Iterator<Item = (i32, Move)>) -> MoveList {
+    let mut list = MoveList::new();
+    let mut scores = [0i32; crate::board::moves::MAX_MOVES];
+    for (s, m) in scored {
+        let n = list.len();
+        if n == scores.len() {
+            break;
+        }
+        list.push(m);
+        let moves = list.as_mut_slice();
+        let mut i = n;
+        while i > 0 && scores[i - 1] < s {
+            scores[i] = scores[i - 1];
+            moves[i] = moves[i - 1];
+            i -= 1;
+        }
+        scores[i] = s;
+        moves[i] = m;
+    }
+    list
 }
 
 /// Mixed into the keys of the defender's nodes.
 const DEFENDING: u64 = 0x5D0F_E6D1_4B1C_2E93;
+
+/// The records a key looks back on under the anti-chase rules: 17 moves of each side,
+/// more than the 7-3 and 17-5 rules ever read.
+const WINDOW: usize = 34;
+
+fn record_hash(r: &MoveRecord) -> u64 {
+    mix(u64::from(r.mv.raw()) ^ (r.animal.index() as u64) << 16)
+}
+
+/// The window's hash after a record enters it (and, once it is full, the oldest
+/// leaves): the XOR of each record's hash rotated by its age, so that the order counts
+/// and the window slides in constant time.
+fn slide(window: u64, entering: u64, leaving: Option<u64>) -> u64 {
+    let kept = match leaving {
+        Some(old) => window ^ old.rotate_left(WINDOW as u32 - 1),
+        None => window,
+    };
+    entering ^ kept.rotate_left(1)
+}
+
+/// The hash of the last `WINDOW` of `records`.
+fn window_of(records: &[MoveRecord]) -> u64 {
+    let start = records.len().saturating_sub(WINDOW);
+    records[start..]
+        .iter()
+        .fold(0, |w, r| slide(w, record_hash(r), None))
+}
 
 fn mix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -701,6 +778,29 @@ fn mix(x: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::game::Variant;
+
+    #[test]
+    fn the_window_slides_to_the_hash_of_its_last_records() {
+        let mut g = Game::with_rules(Position::startpos(), Variant::JungleCn.rules());
+        let mut slid = vec![0u64];
+        for ply in 0..80 {
+            let legal = g.legal_moves();
+            let m = legal.as_slice()[(ply * 7) % legal.len()];
+            let n = g.records().len();
+            let leaving = n.checked_sub(WINDOW).map(|i| record_hash(&g.records()[i]));
+            let record = MoveRecord::of(g.position(), m);
+            slid.push(slide(*slid.last().unwrap(), record_hash(&record), leaving));
+            g.play(m).unwrap();
+            let records = g.records();
+            assert_eq!(*slid.last().unwrap(), window_of(records), "ply {ply}");
+            let start = records.len().saturating_sub(WINDOW);
+            assert_eq!(window_of(records), window_of(&records[start..]));
+        }
+        // The order of the records counts.
+        let r = g.records();
+        let swapped = [r[r.len() - 1], r[r.len() - 2]];
+        assert_ne!(window_of(&r[r.len() - 2..]), window_of(&swapped));
+    }
 
     fn game(fen: &str) -> Game {
         Game::new(Position::from_fen(fen).expect("a position"))

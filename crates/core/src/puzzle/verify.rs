@@ -258,6 +258,12 @@ impl Verifier {
         })
     }
 
+    /// Forgets every result the prover stored, so that the next answers depend on
+    /// nothing asked before (at the node limit they otherwise may).
+    pub fn forget(&mut self) {
+        self.prover.clear();
+    }
+
     /// The tables the verifier decides with.
     pub fn tables(&self) -> Option<Arc<Tablebases>> {
         self.tables.clone()
