@@ -144,20 +144,29 @@ fn no_game() -> ApiError {
 impl App {
     /// Refused when the address is over its rate.
     pub(crate) fn limited(&self, ip: IpAddr) -> Result<(), ApiError> {
-        match self.limiter.check_key(&ip) {
-            Ok(()) => Ok(()),
-            Err(_) => Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "rate",
-                "too many requests from this address: wait a little",
-            )),
-        }
+        within_rate(
+            &self.limiter,
+            &ip,
+            "too many requests from this address: wait a little",
+        )
     }
 
     /// The game `id`.
     async fn game(&self, id: &str) -> Result<Arc<Live>, ApiError> {
         self.hub.get(id).await?.ok_or_else(no_game)
     }
+}
+
+/// Counts a request against `key`'s rate in `limiter`: over it, a 429 `rate` error
+/// saying `reason`.
+pub(crate) fn within_rate<K: Clone + std::hash::Hash + Eq>(
+    limiter: &DefaultKeyedRateLimiter<K>,
+    key: &K,
+    reason: &str,
+) -> Result<(), ApiError> {
+    limiter
+        .check_key(key)
+        .map_err(|_| ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate", reason))
 }
 
 #[derive(Deserialize)]
@@ -467,13 +476,11 @@ async fn tablebase(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     axum::extract::Query(q): axum::extract::Query<TablebaseQuery>,
 ) -> Answer {
-    if app.tablebase_ip.check_key(&addr.ip()).is_err() {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate",
-            "too many table probes from this address: wait a little",
-        ));
-    }
+    within_rate(
+        &app.tablebase_ip,
+        &addr.ip(),
+        "too many table probes from this address: wait a little",
+    )?;
     let tables = Arc::clone(&app.tables);
     let answer = tokio::task::spawn_blocking(move || crate::tablebase::probe(&tables, &q.fen))
         .await

@@ -4,7 +4,7 @@
 //! bits) and keeps only its SHA-256; no password or token is ever logged.
 
 use crate::accounts::{self, Invalid};
-use crate::server::{Answer, ApiError, App};
+use crate::server::{within_rate, Answer, ApiError, App};
 use crate::store::{AppendError, UserRow};
 use crate::{new_token, now_ms, same_secret, token_hash, token_ok};
 use axum::extract::rejection::JsonRejection;
@@ -119,21 +119,11 @@ fn bad_login() -> ApiError {
     )
 }
 
-fn rate() -> ApiError {
-    ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "rate",
-        "too many attempts to log in: wait a minute",
-    )
-}
-
 /// Counts a password check against the address's and the name's rates.
 fn login_limited(app: &App, addr: &SocketAddr, key: &str) -> Result<(), ApiError> {
-    app.login_ip.check_key(&addr.ip()).map_err(|_| rate())?;
-    app.login_name
-        .check_key(&key.to_string())
-        .map_err(|_| rate())?;
-    Ok(())
+    const REASON: &str = "too many attempts to log in: wait a minute";
+    within_rate(&app.login_ip, &addr.ip(), REASON)?;
+    within_rate(&app.login_name, &key.to_string(), REASON)
 }
 
 /// Hashes off the async threads (Argon2id takes tens of milliseconds).
