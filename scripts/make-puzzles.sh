@@ -7,7 +7,11 @@
 #
 # mine:     `jungle puzzles mine` of the manifest puzzles/mining/selfplay.tsv: the games,
 #           their candidates and puzzles, shard by shard, in DIR/selfplay/ (the
-#           manifest's rows are added as shards finish: commit them).
+#           manifest's rows are added as shards finish: commit them). Each verified
+#           shard's puzzles (shard-K.txt, a few KB) are also kept in git, in
+#           puzzles/mining/selfplay/: copied into DIR before the run (a shard whose
+#           file matches its row is not verified again) and back after it, so that
+#           the core-hours of verification survive the loss of DIR.
 # previous: the set before issue 63 (PREVIOUS below, from git) verified again with
 #           this verifier: DIR/previous.txt without the puzzles it refuses.
 # tables:   `jungle puzzles tables` of 3- and 4-animal signatures, and the themes the
@@ -27,7 +31,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
-    sed -n '2,29p' "$0" >&2
+    sed -n '2,30p' "$0" >&2
     exit 2
 fi
 DIR=$1
@@ -53,9 +57,14 @@ part() {
     mv "$out.part" "$out"
 }
 
+KEPT=puzzles/mining/selfplay
+
 stage_mine() {
+    mkdir -p "$DIR/selfplay" "$KEPT"
+    cp -n "$KEPT"/shard-*.txt "$DIR/selfplay/" 2>/dev/null || true
     "$J" puzzles mine --manifest "$MANIFEST" --dir "$DIR" --threads "$THREADS"
     "$J" puzzles mine --manifest "$MANIFEST" --dir "$DIR" --status
+    cp "$DIR"/selfplay/shard-*.txt "$KEPT/"
 }
 
 stage_previous() {
