@@ -68,14 +68,22 @@ pub fn forbidden_by_rule<R: MoveRules>(
     history: &[MoveRecord],
 ) -> (Forbidden, Forbidden) {
     let us = pos.side_to_move();
-    // The mover's own moves, most recent first.
-    let mine = history.iter().rev().filter(|r| r.color == us);
-    let last7: Vec<&MoveRecord> = mine.clone().take(7).collect();
     let mut seven_three = Forbidden::default();
-    rule_7_3::<R>(pos, history, &last7, &mut seven_three);
-    let last17: Vec<&MoveRecord> = mine.take(17).collect();
     let mut seventeen_five = Forbidden::default();
-    rule_17_5(&last17, &mut seventeen_five);
+    // The mover's own last 17 moves, most recent first, on the stack (this runs for
+    // every move generation under the anti-chase rules).
+    let mut mine = history.iter().rev().filter(|r| r.color == us);
+    let Some(latest) = mine.next() else {
+        return (seven_three, seventeen_five);
+    };
+    let mut recent = [latest; 17];
+    let mut n = 1;
+    for r in mine.take(16) {
+        recent[n] = r;
+        n += 1;
+    }
+    rule_7_3::<R>(pos, history, &recent[..n.min(7)], &mut seven_three);
+    rule_17_5(&recent[..n], &mut seventeen_five);
     (seven_three, seventeen_five)
 }
 
