@@ -63,8 +63,10 @@ pub const DEFAULT_DIR: &str = "/work/data/puzzles";
 
 /// The version of the verification: a `puzzles` row of another version is made again.
 /// 4: each game's candidates verified by a prover that remembers no other game (a
-/// shard's puzzles no longer depend on the threads).
-pub const VERIFIER: u32 = 4;
+/// shard's puzzles no longer depend on the threads). 5: the prover's nodes with one
+/// move left are not stored (more deeper results kept within the same node limit: a
+/// proof may now end where it ran out of nodes before).
+pub const VERIFIER: u32 = 5;
 
 /// Who plays one side of a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

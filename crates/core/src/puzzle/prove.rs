@@ -459,6 +459,9 @@ impl<R: MoveRules> Question<'_, R> {
 
     /// The attacker is to move in `pos` (the game going on): does it win within `n`?
     fn attack(&mut self, table: &mut [Entry], pos: &Position, n: u8) -> Result<bool, OutOfNodes> {
+        if n <= 1 {
+            return self.attack_once(pos);
+        }
         let (key, known, hint) = self.look_up(table, pos, n, false)?;
         if let Some(k) = known {
             return Ok(k);
@@ -496,6 +499,17 @@ impl<R: MoveRules> Question<'_, R> {
         }
         self.store(table, key, n, false, None);
         Ok(false)
+    }
+
+    /// `attack` with one move left, without the table: the most numerous nodes, whose
+    /// answer costs less to find again than a look-up that misses the cache.
+    fn attack_once(&mut self, pos: &Position) -> Result<bool, OutOfNodes> {
+        self.count()?;
+        let moves = self.legal(pos);
+        if moves.is_empty() {
+            return Ok(false);
+        }
+        Ok(ends_at_once(pos, &moves).is_some() || self.stalemating_move(pos, &moves).is_some())
     }
 
     /// The defender is to move in `pos` (the game going on): does the attacker win
