@@ -363,7 +363,8 @@ impl<R: MoveRules> Question<'_, R> {
                 .checked_sub(WINDOW)
                 .map(|i| record_hash(&self.records[i]));
             let window = self.windows.last().copied().unwrap_or(0);
-            self.windows.push(slide(window, record_hash(&record), leaving));
+            self.windows
+                .push(slide(window, record_hash(&record), leaving));
             self.records.push(record);
         }
         if child.decided_on_board().is_some() {
@@ -680,18 +681,18 @@ fn order_attack(pos: &Position, moves: &MoveList, hint: Option<Move>) -> MoveLis
     let us = pos.side_to_move();
     let den = enemy_den(us).first().map_or(0, Square::index);
     best_first(moves.iter().map(|&m| {
-            let k = kind(pos.mover(m), false);
-            let before = i32::from(d.d[k][m.from().index()][den]);
-            let after = i32::from(d.d[k][m.to().index()][den]);
-            let mut s = -8 * after + 4 * (before - after);
-            if pos.is_capture(m) {
-                s += 20 + i32::from(pos.captured_by(m).map_or(0, Animal::rank));
-            }
-            if Some(m) == hint {
-                s += 10_000;
-            }
-            (s, m)
-        }))
+        let k = kind(pos.mover(m), false);
+        let before = i32::from(d.d[k][m.from().index()][den]);
+        let after = i32::from(d.d[k][m.to().index()][den]);
+        let mut s = -8 * after + 4 * (before - after);
+        if pos.is_capture(m) {
+            s += 20 + i32::from(pos.captured_by(m).map_or(0, Animal::rank));
+        }
+        if Some(m) == hint {
+            s += 10_000;
+        }
+        (s, m)
+    }))
 }
 
 /// The defender's replies, most promising first: the stored move, captures of the
