@@ -16,6 +16,7 @@
 
 use crate::board::Move;
 use crate::tb::{MoveValue, Wdl};
+use std::cmp::Reverse;
 use std::fmt;
 
 /// A result for the mover as the tables decide it under the rules in force.
@@ -123,10 +124,11 @@ pub struct TableJudgement {
 }
 
 /// Judges `played` by the values of every legal move of the position before it
-/// (`values`, as `tb::probe_moves` gives them, in any order); `None` when `played`
-/// is not among them.
+/// (`values`, as `tb::probe_moves` gives them, in any order; the better move of a
+/// blunder is the first of the best); `None` when `played` is not among them.
 pub fn judge(values: &[MoveValue], played: Move) -> Option<TableJudgement> {
-    let best = values.iter().max_by_key(|v| v.rank())?;
+    // The first of the best (`probe_moves`'s order: its first move).
+    let best = values.iter().min_by_key(|v| Reverse(v.rank()))?;
     let value = values.iter().find(|v| v.mv == played)?;
     let before = TableResult::of(best.wdl);
     let after = TableResult::of(value.wdl);
@@ -207,6 +209,7 @@ mod tests {
             assert_eq!(j.note.to_string(), format!("win->{}", thrown.name()));
             assert_eq!(j.note.loss(), loss);
             let best = j.best.expect("a move that keeps the win");
+            assert_eq!(best, v[0].mv, "the first of the tables' best");
             let kept = v.iter().find(|x| x.mv == best).expect("legal");
             assert_eq!(result(kept), TableResult::Win);
         }
