@@ -20,8 +20,8 @@
 //!   from it and the core only, never from each other.
 
 pub use jungle_core::{
-    board, eval, game, nnue, protocol, puzzle, record, review, rng, search, tb, text, tools,
-    with_move_rules,
+    board, eval, game, nnue, protocol, puzzle, record, review, review_tables, rng, search, tb,
+    text, tools, with_move_rules,
 };
 
 pub mod analyse;

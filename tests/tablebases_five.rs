@@ -1,7 +1,7 @@
 //! A five-animal table, probed four ways: the library, `jungle tb probe`, the engine
 //! (`score mate` at depth 1 and a best move of the table's) and `jungle serve`'s
-//! `/api/tablebase` say the same value, DTM, DTZ and move values; and puzzles drawn
-//! from it are exact (issue 64).
+//! `/api/tablebase` say the same value, DTM, DTZ and move values; puzzles drawn
+//! from it are exact; and `jungle analyse` judges its moves by it (issue 64).
 //!
 //! The table (WDCvDC, 261.5 M positions, with the 4-animal tables it needs) is built
 //! by `jungle tb build` into `target/tmp/tables-five`, about four minutes on two
@@ -237,4 +237,59 @@ fn puzzles_from_the_five_animal_table_are_exact() {
     let (status, _, stderr) = run_cli(&args, t);
     assert!(!status.success());
     assert!(stderr.contains("no five-animal table files"), "{stderr}");
+}
+
+/// `jungle analyse --tb-dir` with the folder judges five-animal positions by default
+/// (the folder holds a five-animal table): the table's best move and the best reply
+/// are perfect; in the lost position the slowest loss is perfect and a faster one
+/// is not (though no blunder: the result is the same).
+#[test]
+fn analyse_judges_a_five_animal_ending_by_the_table() {
+    let dir = tables();
+    let (_, values) = library(&dir, RED_WINS);
+    let best = values[0].mv;
+    let mut after = Position::from_fen(RED_WINS).unwrap();
+    after.play(best);
+    let reply = library(&dir, &after.to_fen()).1[0].mv;
+    let (_, losses) = library(&dir, BLUE_LOSES);
+    let faster = losses.last().unwrap();
+    assert!(faster.rank() < losses[0].rank(), "{losses:?}");
+    let record = format!(
+        "[Game \"1\"]\n[FEN \"{RED_WINS}\"]\n\n1. {best} {reply} *\n\n\
+         [Game \"2\"]\n[FEN \"{BLUE_LOSES}\"]\n\n1... {} *\n",
+        faster.mv
+    );
+    let tmp = TempDir::new("analyse-five");
+    let path = tmp.0.join("five.txt");
+    std::fs::write(&path, &record).unwrap();
+    let (status, stdout, stderr) = run_cli(
+        &[
+            "analyse",
+            path.to_str().unwrap(),
+            "--tb-dir",
+            dir.to_str().unwrap(),
+            "--nodes",
+            "20000",
+        ],
+        Duration::from_secs(600),
+    );
+    assert!(status.success(), "{stdout}\n{stderr}");
+    let games = jungle::record::read_records(&stdout, Default::default()).unwrap();
+    let tb = |game: usize, ply: usize| {
+        games[game].comments[ply]
+            .as_deref()
+            .and_then(jungle::review::MoveNote::parse)
+            .and_then(|n| n.table)
+            .map(|t| t.to_string())
+    };
+    assert_eq!(tb(0, 0).as_deref(), Some("win perfect"), "{stdout}");
+    assert_eq!(tb(0, 1).as_deref(), Some("loss perfect"), "{stdout}");
+    assert_eq!(tb(1, 0).as_deref(), Some("loss"), "{stdout}");
+    assert!(!stdout.contains("blunder"), "{stdout}");
+    for judged in [
+        "2 moves judged by the tables",
+        "1 move judged by the tables",
+    ] {
+        assert!(stderr.contains(judged), "{stderr}");
+    }
 }

@@ -2,6 +2,7 @@
 
 use crate::analyse;
 use crate::common::args::RulesArgs;
+use crate::common::tables::{table_dir, BUILD_UP_TO};
 use crate::record;
 use std::io::{self, Write};
 
@@ -23,6 +24,16 @@ pub(crate) struct AnalyseArgs {
     /// Hash table (MB).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
+    /// A directory of table files (`jungle tb build`) for the endgame tables that judge
+    /// the positions of up to --tb-animals animals exactly.
+    #[arg(long, value_name = "DIR")]
+    tb_dir: Option<String>,
+    /// Positions with up to this many animals are judged exactly by the endgame
+    /// tables (default 4, or 5 when --tb-dir holds five-animal tables; 0: none).
+    /// Tables of up to 4 animals missing from --tb-dir are built in memory; 5-animal
+    /// tables are read from --tb-dir only.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(0..=5))]
+    tb_animals: Option<u64>,
     /// Write the reviewed records to this file (default: standard output).
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
@@ -41,7 +52,21 @@ pub(crate) fn run_analyse(args: AnalyseArgs) -> i32 {
     }
 }
 
+/// The tables of `--tb-dir` and `--tb-animals`, checked.
+fn table_settings(args: &AnalyseArgs) -> Result<analyse::TableSettings, String> {
+    let dir = args.tb_dir.as_deref().map(table_dir).transpose()?;
+    let animals = args.tb_animals.map(|n| n as usize);
+    if dir.is_none() && animals.is_some_and(|n| n > BUILD_UP_TO) {
+        return Err(format!(
+            "--tb-animals {} needs --tb-dir: five-animal tables are read from files only",
+            BUILD_UP_TO + 1
+        ));
+    }
+    Ok(analyse::TableSettings { dir, animals })
+}
+
 fn analyse_files(args: &AnalyseArgs) -> Result<(), String> {
+    let tables = table_settings(args)?;
     let rules = args.rules.rules();
     let mut games = Vec::new();
     for path in &args.files {
@@ -64,6 +89,7 @@ fn analyse_files(args: &AnalyseArgs) -> Result<(), String> {
         },
         threads: usize::from(args.threads),
         hash_mb: args.hash as usize,
+        tables,
     };
     let positions: u64 = games.iter().map(|g| g.moves.len() as u64 + 1).sum();
     let bar = indicatif::ProgressBar::new(positions);
@@ -94,13 +120,19 @@ fn analyse_files(args: &AnalyseArgs) -> Result<(), String> {
                 .find(|(t, _)| t == k)
                 .map_or("?", |(_, v)| v.as_str())
         };
+        let judged = r.iter().flatten().filter(|n| n.table.is_some()).count();
         eprintln!(
-            "Game {}: {} (Red) {}; {} (Blue) {}",
+            "Game {}: {} (Red) {}; {} (Blue) {}{}",
             tag("Game"),
             tag("Red"),
             red.describe(),
             tag("Blue"),
-            blue.describe()
+            blue.describe(),
+            match judged {
+                0 => String::new(),
+                1 => "; 1 move judged by the tables".to_string(),
+                n => format!("; {n} moves judged by the tables"),
+            }
         );
     }
     Ok(())

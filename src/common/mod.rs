@@ -9,6 +9,8 @@
 //!   match referee, the board's driver, calibrated books).
 //! - `shard`: part K of N of a fixed schedule of work (`match`, `datagen`), and the
 //!   checksum that names a finished part in a manifest.
+//! - `tables`: the endgame tables a command decides positions with (`--tb-dir`,
+//!   `--tb-animals`).
 //! - `test_books`: the committed books, whose positions are kept out of training data
 //!   and puzzles.
 
@@ -17,4 +19,5 @@ pub mod engine_process;
 pub mod input;
 pub mod output;
 pub mod shard;
+pub mod tables;
 pub mod test_books;

@@ -239,31 +239,10 @@ pub fn in_test_books(puzzle: &Puzzle, keys: &HashSet<u64>) -> bool {
 /// The tables for the default rules: files from `dir` when given, signatures of up to
 /// `build` animals built in memory when missing.
 pub fn default_tables(dir: Option<&str>, build: usize) -> Option<Arc<Tablebases>> {
-    let rules = crate::tb::TbRules::for_rules(&Rules::default()).ok()?;
-    Some(Arc::new(
-        Tablebases::new(rules, dir.map(std::path::PathBuf::from)).building(build, false),
-    ))
+    crate::common::tables::tables_for(&Rules::default(), dir.map(std::path::Path::new), build)
 }
 
-/// Drops the tables of `animals` animals or more from memory when more than `keep` of
-/// them are loaded (a long run would otherwise hold hundreds of 4-animal tables).
-pub fn trim_tables(tables: &Option<Arc<Tablebases>>, animals: usize, keep: usize) {
-    let Some(tables) = tables else {
-        return;
-    };
-    let big: Vec<_> = tables
-        .snapshot()
-        .tables
-        .keys()
-        .copied()
-        .filter(|m| m.count() >= animals)
-        .collect();
-    if big.len() > keep {
-        for m in big {
-            tables.forget(m);
-        }
-    }
-}
+pub use crate::common::tables::trim_tables;
 
 #[cfg(test)]
 mod tests {

@@ -29,6 +29,7 @@ pub mod protocol;
 pub mod puzzle;
 pub mod record;
 pub mod review;
+pub mod review_tables;
 pub mod rng;
 pub mod search;
 pub mod tb;

@@ -8,9 +8,15 @@
 //! for which `sigmoid(score / K)` best predicts the results of the engine's own
 //! self-play games, fitted when the network was trained (`jungle train`). A move's
 //! loss is the drop of its side's expected result, in percentage points.
+//!
+//! Where the endgame tables cover the position before a move, the note is made exact
+//! (`with_tables`, from `review_tables::judge`): the mark, the loss and the better
+//! move are the tables', and the note says what they found (`tb win perfect`,
+//! `tb win->draw`).
 
 use crate::board::{Color, Position};
 use crate::game::{Game, GameResult};
+use crate::review_tables::{TableJudgement, TableNote};
 use crate::search::score::{MATE, MATE_BOUND};
 
 /// A drop of at least this many points of expected result is an inaccuracy.
@@ -154,14 +160,46 @@ pub fn notes(
                 loss: Some(loss),
                 mark,
                 best,
+                table: None,
             })
         })
         .collect()
 }
 
+/// The notes made exact where the tables judged the move (`judgements[i]` for move
+/// i, `None` where they did not): the mark is the tables' (a blunder where a result
+/// was thrown away, none otherwise, whatever the engine's scores say), the loss the
+/// exact points of expected result lost (0, 50 or 100), the better move one that
+/// keeps the result; the engine's score after the move stays.
+pub fn with_tables(
+    notes: Vec<Option<MoveNote>>,
+    judgements: &[Option<TableJudgement>],
+) -> Vec<Option<MoveNote>> {
+    notes
+        .into_iter()
+        .enumerate()
+        .map(|(i, note)| match judgements.get(i).cloned().flatten() {
+            Some(j) => Some(exact_note(note.unwrap_or_default(), j)),
+            None => note,
+        })
+        .collect()
+}
+
+fn exact_note(note: MoveNote, judgement: TableJudgement) -> MoveNote {
+    let table = judgement.note;
+    MoveNote {
+        eval: note.eval,
+        loss: Some(table.loss()),
+        mark: table.is_blunder().then_some(Mark::Blunder),
+        best: judgement.best.map(|m| m.to_string()),
+        table: Some(table),
+    }
+}
+
 /// What a review says of one move, written as the record's comment after it
-/// (`{eval -1.95 loss 23.4 blunder best e7e6}`): the score of the position after the
-/// move from Red's view, what the move lost its side, its mark, the engine's move.
+/// (`{eval -1.95 loss 23.4 blunder best e7e6}`, `{eval +0.00 loss 50.0 tb win->draw
+/// blunder best c3c4}`): the score of the position after the move from Red's view,
+/// what the move lost its side, the tables' judgement, its mark, the better move.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MoveNote {
     /// Centipawns from Red's view, mates as ±(30000 − plies).
@@ -169,8 +207,11 @@ pub struct MoveNote {
     /// Points of expected result lost.
     pub loss: Option<f64>,
     pub mark: Option<Mark>,
-    /// The engine's move in the position before, when the move was marked.
+    /// The engine's move in the position before (the tables' where they judged),
+    /// when the move was marked.
     pub best: Option<String>,
+    /// What the tables said of the move, where they covered the position before it.
+    pub table: Option<TableNote>,
 }
 
 impl MoveNote {
@@ -182,6 +223,9 @@ impl MoveNote {
         }
         if let Some(l) = self.loss {
             parts.push(format!("loss {l:.1}"));
+        }
+        if let Some(t) = self.table {
+            parts.push(format!("tb {t}"));
         }
         if let Some(m) = self.mark {
             parts.push(m.name().to_string());
@@ -196,6 +240,8 @@ impl MoveNote {
     /// (another program's comment).
     pub fn parse(comment: &str) -> Option<MoveNote> {
         let mut note = MoveNote::default();
+        let mut table = None;
+        let mut perfect = false;
         let mut t = comment.split_whitespace();
         while let Some(word) = t.next() {
             match word {
@@ -207,6 +253,8 @@ impl MoveNote {
                         .filter(|l: &f64| l.is_finite() && *l >= 0.0)
                 }
                 "best" => note.best = t.next().map(str::to_string),
+                "tb" => table = t.next(),
+                "perfect" => perfect = true,
                 other => {
                     if let Some(m) = Mark::from_name(other) {
                         note.mark = Some(m);
@@ -214,6 +262,7 @@ impl MoveNote {
                 }
             }
         }
+        note.table = table.and_then(|value| TableNote::parse(value, perfect));
         (note != MoveNote::default()).then_some(note)
     }
 }
@@ -294,6 +343,7 @@ mod tests {
             loss: Some(23.44),
             mark: Some(Mark::Blunder),
             best: Some("e7e6".into()),
+            table: None,
         };
         let text = note.to_comment();
         assert_eq!(text, "eval -1.95 loss 23.4 blunder best e7e6");
@@ -319,5 +369,59 @@ mod tests {
         assert_eq!(eval_text(-(MATE - 4)), "#-2");
         assert_eq!(parse_eval("nan"), None);
         assert_eq!(parse_eval("#0"), None);
+    }
+
+    #[test]
+    fn the_tables_judgement_replaces_the_engines_and_reads_back() {
+        use crate::review_tables::TableResult::{Draw, Win};
+        let engine_blunder = MoveNote {
+            eval: Some(-150),
+            loss: Some(30.0),
+            mark: Some(Mark::Blunder),
+            best: Some("a1a2".into()),
+            table: None,
+        };
+        let perfect = TableJudgement {
+            note: TableNote {
+                before: Win,
+                after: Win,
+                perfect: true,
+            },
+            best: None,
+        };
+        let thrown = TableJudgement {
+            note: TableNote {
+                before: Win,
+                after: Draw,
+                perfect: false,
+            },
+            best: Some("c3c4".parse().expect("a move")),
+        };
+        let notes = with_tables(
+            vec![
+                Some(engine_blunder.clone()),
+                Some(MoveNote::default()),
+                None,
+                None,
+            ],
+            &[Some(perfect), Some(thrown), None],
+        );
+        let comments: Vec<String> = notes.iter().flatten().map(MoveNote::to_comment).collect();
+        assert_eq!(
+            comments,
+            [
+                "eval -1.50 loss 0.0 tb win perfect",
+                "loss 50.0 tb win->draw blunder best c3c4"
+            ]
+        );
+        assert_eq!(notes[2], None, "no note, no judgement: none");
+        for (note, text) in notes.iter().flatten().zip(&comments) {
+            assert_eq!(MoveNote::parse(text).as_ref(), Some(note), "{text}");
+        }
+        // Comments written before the tables judged still read, with no judgement.
+        let old = MoveNote::parse("eval -1.95 loss 23.4 blunder best e7e6").expect("a note");
+        assert_eq!(old.table, None);
+        assert_eq!(old.mark, Some(Mark::Blunder));
+        assert_eq!(MoveNote::parse("tb nonsense").map(|n| n.table), None);
     }
 }

@@ -31,8 +31,7 @@ use crate::game::{Game, GameResult};
 use crate::review::expected_percent;
 use crate::search::search::SharedState;
 use crate::search::{Engine, Limits, Score, SearchInfo};
-use crate::tb::{probe_moves, probe_position, Material, MoveValue, Tablebases, TbRules, Wdl};
-use crate::with_move_rules;
+use crate::tb::{game_move_values, probe_position, Material, MoveValue, Tablebases, Wdl};
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
@@ -329,15 +328,7 @@ impl Verifier {
     /// The value of every legal move by the tables, best first for the side to move;
     /// `None` when they do not cover the position or its rules.
     pub fn table_values(&self, game: &Game) -> Option<Vec<MoveValue>> {
-        let tables = self.tables.as_ref()?;
-        let rules = TbRules::for_rules(game.rules()).ok()?;
-        let pos = game.position();
-        if rules != tables.rules() || pos.all_occupied().count() as usize > self.table_animals {
-            return None;
-        }
-        tables.ensure(Material::of(pos), &|_| {}).ok()?;
-        let set = tables.snapshot();
-        with_move_rules!(game.rules().moves, R => probe_moves::<R>(&set, pos))
+        game_move_values(self.tables.as_ref()?, game, self.table_animals)
     }
 
     /// One search of `game` with `lines` lines (only among `among` when not empty) at
@@ -901,6 +892,7 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::game::Rules;
+    use crate::tb::TbRules;
 
     fn verifier() -> Verifier {
         let rules = TbRules::for_rules(&Rules::default()).expect("the default rules have tables");

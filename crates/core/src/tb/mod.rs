@@ -28,7 +28,7 @@ mod brute;
 mod tests;
 
 pub use material::{Material, TbRules, MAX_ANIMALS};
-pub use probe::{probe_moves, probe_position, MoveValue, Probe};
+pub use probe::{game_move_values, probe_moves, probe_position, MoveValue, Probe};
 pub use store::Tablebases;
 pub use table::{Entry, Table, TbValue, Wdl};
 

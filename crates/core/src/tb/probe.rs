@@ -1,11 +1,13 @@
 //! What a position and each of its moves are worth according to the tables, under the
 //! rules in force and the game's count of plies without a capture.
 
-use super::material::Material;
-use super::store::TableSet;
+use super::material::{Material, TbRules};
+use super::store::{TableSet, Tablebases};
 use super::table::{Entry, TbValue, Wdl};
 use crate::board::movegen::generate_with;
 use crate::board::{Move, MoveList, MoveRules, Position};
+use crate::game::Game;
+use crate::with_move_rules;
 use std::cmp::Reverse;
 
 /// The value of a position for the side to move.
@@ -74,6 +76,26 @@ pub fn probe_moves<R: MoveRules>(set: &TableSet, pos: &Position) -> Option<Vec<M
     }
     values.sort_by_key(|v| Reverse(v.rank()));
     Some(values)
+}
+
+/// The value of every legal move of `game`'s position by `tables`, best first for
+/// the side to move, when the position has at most `max_animals` animals and its
+/// table (with those its captures lead to) can be had: from memory, read or built as
+/// `tables` allows (`Tablebases::ensure`, which may wait). `None` otherwise, or when
+/// the tables were made for other rules than the game's.
+pub fn game_move_values(
+    tables: &Tablebases,
+    game: &Game,
+    max_animals: usize,
+) -> Option<Vec<MoveValue>> {
+    let rules = TbRules::for_rules(game.rules()).ok()?;
+    let pos = game.position();
+    if rules != tables.rules() || pos.all_occupied().count() as usize > max_animals {
+        return None;
+    }
+    tables.ensure(Material::of(pos), &|_| {}).ok()?;
+    let set = tables.snapshot();
+    with_move_rules!(game.rules().moves, R => probe_moves::<R>(&set, pos))
 }
 
 /// The value of one legal move.
