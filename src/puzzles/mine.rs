@@ -29,6 +29,9 @@
 //! - `puzzles K VERIFIER PUZZLES PUZZLES-SHA256 SECONDS`: a shard's candidates verified
 //!   (`jungle puzzles mine --stage puzzles`) by the verifier of that version.
 //!
+//! SECONDS is the wall time of the shard's run, with the run's threads (`--status`
+//! sums them as hours, not core-hours).
+//!
 //! **The data** of manifest `RUN.tsv` is in `DIR/RUN/` (`--dir`, else
 //! `$JUNGLE_DATA/puzzles`, else `/work/data/puzzles`): `shard-K.pgn` (the games),
 //! `shard-K.cand` (the candidates), `shard-K.txt` (the puzzles). Each is written as
@@ -932,22 +935,31 @@ pub fn status(path: &Path) -> Result<Vec<String>, String> {
     let games: u64 = m.shards.values().map(|r| r.games).sum();
     let candidates: u64 = m.shards.values().map(|r| r.candidates).sum();
     let seconds: u64 = m.shards.values().map(|r| r.seconds).sum();
-    let puzzles: u64 = m.puzzles.values().map(|r| r.puzzles).sum();
-    let verify_seconds: u64 = m.puzzles.values().map(|r| r.seconds).sum();
-    Ok(vec![
+    let (current, older): (Vec<&PuzzlesRow>, Vec<&PuzzlesRow>) =
+        m.puzzles.values().partition(|r| r.verifier == VERIFIER);
+    let puzzles: u64 = current.iter().map(|r| r.puzzles).sum();
+    let verify_seconds: u64 = current.iter().map(|r| r.seconds).sum();
+    let mut lines = vec![
         format!(
-            "{}: {} of {} shards played ({games} games, {candidates} candidates, {:.1} core-hours)",
+            "{}: {} of {} shards played ({games} games, {candidates} candidates, {:.1} hours)",
             path.display(),
             m.shards.len(),
             m.settings.shards,
             seconds as f64 / 3600.0
         ),
         format!(
-            "{} shards verified ({puzzles} puzzles, {:.1} core-hours)",
-            m.puzzles.len(),
+            "{} shards verified by verifier {VERIFIER} ({puzzles} puzzles, {:.1} hours)",
+            current.len(),
             verify_seconds as f64 / 3600.0
         ),
-    ])
+    ];
+    if !older.is_empty() {
+        lines.push(format!(
+            "{} shards verified by an earlier verifier (made again when mined)",
+            older.len()
+        ));
+    }
+    Ok(lines)
 }
 
 /// The goal a candidate line names.
