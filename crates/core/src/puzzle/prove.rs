@@ -28,7 +28,8 @@
 //! with or without those draws, and without them a stored result does not depend on
 //! the path. The search stores what it proves (won within k, not won within k) in a
 //! table keyed by the position, the no-capture count when it can matter, and under
-//! the anti-chase rules the moves they look back on.
+//! the anti-chase rules the moves they look back on (nodes with one move left are
+//! answered again rather than stored: cheaper than a look-up that misses the cache).
 
 use crate::board::geometry::{enemy_den, own_den, JUMPS, LAND, NEIGHBOURS, TRAPS, WATER};
 use crate::board::movegen::{count_after_with, generate_with, mobility_with};
