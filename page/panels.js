@@ -197,6 +197,11 @@ function renderMoves() {
     if (note && note.mark) {
       span.classList.add("review-mark", note.mark);
       span.title = noteText(i, note);
+    } else if (note && note.table) {
+      // Judged by the endgame tables: a perfect move is underlined, and the title says
+      // what the tables said.
+      if (note.table.perfect) span.classList.add("tb-perfect");
+      span.title = noteText(i, note);
     }
     span.addEventListener("click", () => post("goto", { ply: i + 1 }));
     li.appendChild(span);
@@ -214,17 +219,30 @@ function scrollListTo(list, item) {
   else if (at.bottom > shown.bottom) list.scrollTop += at.bottom - shown.bottom;
 }
 
-// "12… c7c6, a blunder (−23.4 points; better: e7e6)": a marked move in words.
+// "12… c7c6, a blunder (−23.4 points; better: e7e6)", "30. c3c2, perfect (endgame
+// tables: keeps the win)": a move the review marked, or the tables judged, in words.
 function noteText(i, note) {
   const blueFirst = state().firstMover === "blue";
   const slot = i + (blueFirst ? 1 : 0);
   const number = Math.floor(slot / 2) + 1 + (slot % 2 === 0 ? ". " : "… ");
-  let text = t("note.text", { number, move: state().moves[i], mark: t("mark." + note.mark) });
+  const move = state().moves[i];
+  const perfect = note.table && note.table.perfect;
+  let text = note.mark || perfect
+    ? t("note.text", { number, move, mark: t("mark." + (note.mark || "perfect")) })
+    : t("note.plain", { number, move });
   // A record's comment may give a mark without the loss.
-  const loss = typeof note.loss === "number" ? t("note.loss", { points: note.loss.toFixed(1) }) : "";
+  const loss = note.mark && typeof note.loss === "number" ? t("note.loss", { points: note.loss.toFixed(1) }) : "";
   const better = note.best ? t("note.better", { move: note.best }) : "";
-  if (loss || better) text += " (" + [loss, better].filter((t) => t).join("; ") + ")";
+  const tables = note.table ? t("note.tables", { verdict: tableText(note.table) }) : "";
+  const details = [loss, better, tables].filter((d) => d);
+  if (details.length) text += " (" + details.join("; ") + ")";
   return text;
+}
+
+// What the endgame tables said of a move: "keeps the win", "turns the win into a draw".
+function tableText(table) {
+  if (table.before !== table.after) return t("tb." + table.before + "-" + table.after);
+  return t("tb." + table.before + (table.perfect ? ".perfect" : ""));
 }
 
 function sideReview(color) {
@@ -263,6 +281,14 @@ function renderReview() {
     const p = document.createElement("p");
     p.className = "side-review " + color;
     p.textContent = sideReview(color);
+    box.appendChild(p);
+  }
+  const judged = r.moves.filter((note) => note && note.table);
+  if (judged.length) {
+    const p = document.createElement("p");
+    p.className = "tables-review";
+    const perfect = judged.filter((note) => note.table.perfect).length;
+    p.textContent = t("review.tables." + (judged.length === 1 ? "one" : "many"), { n: judged.length, perfect });
     box.appendChild(p);
   }
   const marked = document.createElement("ul");

@@ -126,6 +126,25 @@ async fn the_puzzles_in_chinese() {
     browser_common::puzzles::the_puzzles_in_chinese(&gui.url(), "").await;
 }
 
+/// The review judged by the endgame tables (`browser_common::the_tables_judge_the_review`),
+/// in the light scheme here and the dark one below. Screenshots `review-tables*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_tables_judge_the_review() {
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let client = &browser.client;
+    let gui = Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", jungle()),
+    ]);
+    client.set_window_size(1280, 800).await.expect("resize");
+    client.goto(&gui.url()).await.expect("page loads");
+    board_ready(client).await;
+    browser_common::the_tables_judge_the_review(client, "").await;
+    browser.close().await;
+}
+
 /// The page in a dark colour scheme (`prefers-color-scheme: dark`, as a phone or a
 /// desktop set to dark asks for): dark page and panel, light text, the board's
 /// colours kept. Screenshots `dark-*.png`.
@@ -194,6 +213,16 @@ async fn the_board_in_a_dark_scheme() {
     shot(client, "dark-6-zh-lesson").await;
     set_viewport(client, 400, 860).await;
     top_shot(client, "dark-7-zh-lesson-phone").await;
+    // The tables' review in the dark, in English again.
+    set_viewport(client, 1280, 800).await;
+    choose_language(client, "en", "#lesson-leave", "Back to playing").await;
+    css(client, "#lesson-leave")
+        .await
+        .click()
+        .await
+        .expect("back to playing");
+    board_ready(client).await;
+    browser_common::the_tables_judge_the_review(client, "dark-8-").await;
     browser.close().await;
 }
 

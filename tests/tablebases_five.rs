@@ -1,7 +1,8 @@
 //! A five-animal table, probed four ways: the library, `jungle tb probe`, the engine
 //! (`score mate` at depth 1 and a best move of the table's) and `jungle serve`'s
 //! `/api/tablebase` say the same value, DTM, DTZ and move values; puzzles drawn
-//! from it are exact; and `jungle analyse` judges its moves by it (issue 64).
+//! from it are exact; and `jungle analyse` and the board's review (`jungle gui
+//! --tb-dir`) judge its moves by it (issue 64).
 //!
 //! The table (WDCvDC, 261.5 M positions, with the 4-animal tables it needs) is built
 //! by `jungle tb build` into `target/tmp/tables-five`, about four minutes on two
@@ -239,6 +240,14 @@ fn puzzles_from_the_five_animal_table_are_exact() {
     assert!(stderr.contains("no five-animal table files"), "{stderr}");
 }
 
+/// The table's best move in `RED_WINS` and its best reply.
+fn best_and_reply(dir: &Path) -> (jungle::board::Move, jungle::board::Move) {
+    let best = library(dir, RED_WINS).1[0].mv;
+    let mut after = Position::from_fen(RED_WINS).unwrap();
+    after.play(best);
+    (best, library(dir, &after.to_fen()).1[0].mv)
+}
+
 /// `jungle analyse --tb-dir` with the folder judges five-animal positions by default
 /// (the folder holds a five-animal table): the table's best move and the best reply
 /// are perfect; in the lost position the slowest loss is perfect and a faster one
@@ -246,11 +255,7 @@ fn puzzles_from_the_five_animal_table_are_exact() {
 #[test]
 fn analyse_judges_a_five_animal_ending_by_the_table() {
     let dir = tables();
-    let (_, values) = library(&dir, RED_WINS);
-    let best = values[0].mv;
-    let mut after = Position::from_fen(RED_WINS).unwrap();
-    after.play(best);
-    let reply = library(&dir, &after.to_fen()).1[0].mv;
+    let (best, reply) = best_and_reply(&dir);
     let (_, losses) = library(&dir, BLUE_LOSES);
     let faster = losses.last().unwrap();
     assert!(faster.rank() < losses[0].rank(), "{losses:?}");
@@ -292,4 +297,63 @@ fn analyse_judges_a_five_animal_ending_by_the_table() {
     ] {
         assert!(stderr.contains(judged), "{stderr}");
     }
+}
+
+/// The board's review under `jungle gui --tb-dir` judges five-animal moves by the
+/// table: the table's best move and reply are perfect, whatever the engine says.
+#[test]
+fn the_boards_review_judges_a_five_animal_ending_by_the_table() {
+    let dir = tables();
+    let (best, reply) = best_and_reply(&dir);
+    let gui = gui_common::Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", gui_common::jungle()),
+        "--tb-dir",
+        dir.to_str().unwrap(),
+    ]);
+    let (status, body) = gui.post(
+        "new",
+        &format!(r#"{{"players":"both","fen":"{RED_WINS}"}}"#),
+    );
+    assert_eq!(status, 200, "{body}");
+    for m in [best, reply] {
+        let (status, body) = gui.post("move", &format!(r#"{{"move":"{m}"}}"#));
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = gui.post("review", r#"{"on":true}"#);
+    assert_eq!(status, 200, "{body}");
+    let s = gui.wait_for(120, "the review", |s| {
+        s["review"]["running"] == false && s["review"]["moves"].as_array().is_some()
+    });
+    let table = |i: usize| s["review"]["moves"][i]["table"].clone();
+    assert_eq!(
+        table(0),
+        serde_json::json!({"before": "win", "after": "win", "perfect": true}),
+        "{s}"
+    );
+    assert_eq!(
+        table(1),
+        serde_json::json!({"before": "loss", "after": "loss", "perfect": true}),
+        "{s}"
+    );
+    // Without the folder, five animals are beyond the board's tables.
+    let gui = gui_common::Gui::start(&[
+        "--engine",
+        &format!("cmd={} name=Jungle option.Hash=16", gui_common::jungle()),
+    ]);
+    gui.post(
+        "new",
+        &format!(r#"{{"players":"both","fen":"{RED_WINS}"}}"#),
+    );
+    gui.post("move", &format!(r#"{{"move":"{best}"}}"#));
+    gui.post("review", r#"{"on":true}"#);
+    let s = gui.wait_for(120, "the review", |s| s["review"]["running"] == false);
+    assert_eq!(s["review"]["moves"][0]["table"], Value::Null, "{s}");
+    // A folder that cannot be read is refused on the command line.
+    let (ok, _, stderr) = gui_common::run_jungle(&["gui", "--tb-dir", "/nonexistent/tables"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--tb-dir") && stderr.contains("cannot read"),
+        "{stderr}"
+    );
 }

@@ -88,6 +88,25 @@ async fn the_board_faults_stay_fixed() {
     browser_common::faults::the_lesson_fits_a_phone(&server.url(), "site-").await;
 }
 
+/// The review judged by the endgame tables the worker builds in memory
+/// (`browser_common::the_tables_judge_the_review`). Screenshots `site-review-tables*.png`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_tables_judge_the_review() {
+    let Some(site) = built_site() else {
+        return;
+    };
+    let Some(browser) = Browser::open().await else {
+        return;
+    };
+    let server = FileServer::start(site);
+    let client = &browser.client;
+    client.set_window_size(1280, 800).await.expect("resize");
+    client.goto(&server.url()).await.expect("page loads");
+    board_ready(client).await;
+    browser_common::the_tables_judge_the_review(client, "site-").await;
+    browser.close().await;
+}
+
 /// The Puzzles mode with the set built into the module: solved, failed with the
 /// solution shown, the rating and the streak, the phone layout
 /// (`browser_common::puzzles`). Screenshots `site-puzzle-*.png`.

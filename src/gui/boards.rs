@@ -101,7 +101,7 @@ impl Boards {
             watch_clock: (60_000, 600),
             movetime_ms: self.movetime_ms,
         };
-        let board = super::start_board(self.engines.clone(), config)
+        let board = super::start_board(self.engines.clone(), config, super::review_tables(None))
             .map_err(|e| Refusal::new(503, e).coded("stopped", &[]))?;
         all.insert(
             key,

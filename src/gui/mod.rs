@@ -20,6 +20,10 @@ use crate::common::engine_process::EngineSpec;
 use controller::Controller;
 use driver::Driver;
 use jungle_app::engines::{EngineRequest, Host};
+use jungle_app::review::ReviewTables;
+use jungle_core::game::Game;
+use jungle_core::tb::store::BUILD_IN_MEMORY;
+use jungle_core::tb::MoveValue;
 use jungle_core::time_control::TimeControl;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
@@ -53,6 +57,9 @@ pub struct Settings {
     pub tc: String,
     /// Thinking time per move against a person (ms).
     pub movetime_ms: u64,
+    /// Table files the review judges positions of up to five animals by (`--tb-dir`);
+    /// without, the 2- and 3-animal tables built in memory.
+    pub tb_dir: Option<std::path::PathBuf>,
 }
 
 /// The engines of the command line, checked: a missing program is an error now.
@@ -127,7 +134,7 @@ fn serve(settings: &Settings) -> Result<(), String> {
             watch_clock,
             movetime_ms: settings.movetime_ms,
         };
-        let board = start_board(engines, config)?;
+        let board = start_board(engines, config, review_tables(settings.tb_dir.clone()))?;
         let hosts = Arc::new(http::accepted_hosts(addr, &settings.host));
         let app = http::api_routes(board)
             .merge(http::page_routes())
@@ -150,12 +157,24 @@ fn serve(settings: &Settings) -> Result<(), String> {
 /// Starts a board app with its engines (`config.names` are theirs): the controller
 /// thread, the engines' driver threads and the tick. The board lives until its last
 /// handle (`http::Board`) and the engines' senders are gone.
+/// The tables a board's review judges by: from `dir` (up to five animals, the 2- and
+/// 3-animal ones built in memory when missing), or the small ones built in memory.
+pub fn review_tables(dir: Option<std::path::PathBuf>) -> ReviewTables {
+    match dir {
+        Some(dir) => ReviewTables::new(jungle_core::tb::MAX_ANIMALS, move |rules| {
+            crate::common::tables::tables_for(rules, Some(&dir), BUILD_IN_MEMORY)
+        }),
+        None => ReviewTables::small(),
+    }
+}
+
 pub fn start_board(
     engines: Vec<EngineSpec>,
     mut config: controller::Config,
+    tables: ReviewTables,
 ) -> Result<Arc<http::Board>, String> {
     let (tx, rx) = mpsc::channel();
-    let host = ServerHost::start(engines, &tx);
+    let host = ServerHost::start(engines, &tx, tables);
     config.names = host.names();
     let ctl = Controller::new(config, host);
     std::thread::Builder::new()
@@ -190,12 +209,14 @@ pub fn watch_clock(tc: &str) -> Result<(u64, u64), String> {
 struct ServerHost {
     drivers: Vec<Driver>,
     subscribers: Vec<tokio::sync::mpsc::UnboundedSender<Event>>,
+    /// The review's endgame tables.
+    tables: ReviewTables,
 }
 
 impl ServerHost {
     /// One or two engines: the first plays and analyses, the second is Blue in a
     /// watched game (the first again when only one is given).
-    fn start(engines: Vec<EngineSpec>, events: &Sender<Msg>) -> ServerHost {
+    fn start(engines: Vec<EngineSpec>, events: &Sender<Msg>, tables: ReviewTables) -> ServerHost {
         let first = engines[0].clone();
         let second = engines.get(1).cloned().unwrap_or_else(|| {
             let mut s = first.clone();
@@ -210,6 +231,7 @@ impl ServerHost {
         ServerHost {
             drivers,
             subscribers: Vec::new(),
+            tables,
         }
     }
 
@@ -225,6 +247,10 @@ impl Host for ServerHost {
 
     fn publish(&mut self, event: Event) {
         self.subscribers.retain(|s| s.send(event.clone()).is_ok());
+    }
+
+    fn table_values(&mut self, game: &Game) -> Option<Vec<MoveValue>> {
+        self.tables.values(game)
     }
 }
 

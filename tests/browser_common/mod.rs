@@ -792,14 +792,22 @@ pub async fn refuse_a_move(client: &Client) {
 /// Loads a record of two moves (a3a4 a7a6, Red to move after them) through "Load
 /// game", with the tags `tags` (lines); `name` names its file.
 pub async fn load_two_moves(client: &Client, name: &str, tags: &str) {
-    let path = std::env::temp_dir().join(format!("jungle-{name}-{}.txt", std::process::id()));
-    std::fs::write(
-        &path,
-        format!(
+    load_record(
+        client,
+        name,
+        &format!(
             "{tags}[FEN \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L r 0 1\"]\n\n1. a3a4 a7a6 *\n"
         ),
+        "document.querySelectorAll('#moves span[data-ply]').length === 2 && document.querySelector('#board .cell[data-sq=\"a4\"]').dataset.piece === 'E' && document.querySelector('#board .cell[data-sq=\"a6\"]').dataset.piece === 'r'",
     )
-    .expect("writes the record");
+    .await;
+}
+
+/// Loads `record` through the page's "Load game" (a file `jungle-{name}-PID.txt`) and
+/// waits until the page shows a newer state where `shown` (a script) holds.
+pub async fn load_record(client: &Client, name: &str, record: &str, shown: &str) {
+    let path = std::env::temp_dir().join(format!("jungle-{name}-{}.txt", std::process::id()));
+    std::fs::write(&path, record).expect("writes the record");
     // The state's version before: the loaded game's is newer (the board may show the
     // same game already).
     let before: String = eval(client, "return document.body.dataset.version").await;
@@ -811,7 +819,7 @@ pub async fn load_two_moves(client: &Client, name: &str, tags: &str) {
     until(
         client,
         "the loaded game",
-        &format!("Number(document.body.dataset.version) > Number('{before}') && document.querySelectorAll('#moves span[data-ply]').length === 2 && document.querySelector('#board .cell[data-sq=\"a4\"]').dataset.piece === 'E' && document.querySelector('#board .cell[data-sq=\"a6\"]').dataset.piece === 'r'"),
+        &format!("Number(document.body.dataset.version) > Number('{before}') && {shown}"),
     )
     .await;
     let _ = std::fs::remove_file(&path);
@@ -1358,6 +1366,82 @@ pub async fn review_game(client: &Client) {
         client,
         "the review",
         "!document.getElementById('review-summary').hidden",
+    )
+    .await;
+}
+
+/// A review where the endgame tables decide (issue 64): a loaded game of lion and rat
+/// against an elephant (three animals, whose tables every host holds). Red's lion
+/// steps away from the elephant and throws the win away; Blue's elephant keeps the
+/// win; Red's last move is one of the slowest losses (`jungle tb probe`). The tables'
+/// judgement stands whatever the engine's scores say: the blunder is marked with its
+/// exact loss and the tables' words, the perfect moves are underlined, and the summary
+/// counts them. Screenshots `{prefix}review-tables` (the width the window has, then a
+/// phone's).
+pub async fn the_tables_judge_the_review(client: &Client, prefix: &str) {
+    load_record(
+        client,
+        "review-tables",
+        "[FEN \"7/7/7/7/3e3/3L3/7/7/R6 r 0 1\"]\n\n1. d4d3 d5d4 2. d3d2 *\n",
+        "document.querySelectorAll('#moves span[data-ply]').length === 3",
+    )
+    .await;
+    review_game(client).await;
+    assert_eq!(
+        text(client, "#moves span.review-mark.blunder").await,
+        "d4d3??"
+    );
+    let perfect: Vec<String> = eval(
+        client,
+        "return Array.from(document.querySelectorAll('#moves span.tb-perfect'), (s) => s.textContent)",
+    )
+    .await;
+    assert_eq!(perfect, ["d5d4", "d3d2"]);
+    let title: String = eval(
+        client,
+        "return document.querySelector('#moves span.tb-perfect').title",
+    )
+    .await;
+    assert_eq!(title, "1… d5d4, perfect (endgame tables: keeps the win)");
+    let marked = text(client, "#review-summary .marked button.blunder").await;
+    assert!(
+        marked.starts_with("1. d4d3, a blunder (−100.0 points; better: a1")
+            && marked.ends_with("; endgame tables: turns the win into a loss)"),
+        "{marked}"
+    );
+    assert_eq!(
+        text(client, "#review-summary .tables-review").await,
+        "The endgame tables judged 3 moves exactly (2 perfect, underlined in the list)."
+    );
+    show_review_summary(client).await;
+    shot(client, &format!("{prefix}review-tables")).await;
+    let (width, height): (u32, u32) =
+        eval(client, "return [window.innerWidth, window.innerHeight]").await;
+    set_viewport(client, 400, 860).await;
+    show_review_summary(client).await;
+    shot(client, &format!("{prefix}review-tables-phone")).await;
+    set_viewport(client, width, height).await;
+    // The same words in the other languages.
+    for (code, summary) in [
+        ("de", "Die Endspieltabellen haben 3 Züge exakt beurteilt (2 perfekt, in der Liste unterstrichen)."),
+        ("zh", "残局库精确判断了 3 步（2 步完美，在着法列表中加下划线）。"),
+        ("zh-Hant", "殘局庫精確判斷了 3 步（2 步完美，在著法列表中加底線）。"),
+        ("en", "The endgame tables judged 3 moves exactly (2 perfect, underlined in the list)."),
+    ] {
+        choose_language(client, code, "#review-summary .tables-review", summary).await;
+        if code != "en" {
+            show_review_summary(client).await;
+            shot(client, &format!("{prefix}review-tables-{code}")).await;
+        }
+    }
+    no_script_errors(client).await;
+}
+
+/// Scrolls the review's summary to the middle of the window (for a screenshot).
+async fn show_review_summary(client: &Client) {
+    let _: Option<bool> = eval(
+        client,
+        "document.getElementById('review-summary').scrollIntoView({block: 'center'}); return null",
     )
     .await;
 }

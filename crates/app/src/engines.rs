@@ -4,9 +4,11 @@
 
 use crate::events::Event;
 use jungle_core::board::{Move, Position};
+use jungle_core::game::Game;
 use jungle_core::protocol;
 use jungle_core::protocol::client::{declaration, spin_range};
 use jungle_core::search::{Limits, SearchInfo};
+use jungle_core::tb::MoveValue;
 use std::time::Duration;
 
 /// A search to run: the game (its start and moves), the limits, and how long the
@@ -117,4 +119,11 @@ pub trait Host {
     fn to_engine(&mut self, slot: usize, request: EngineRequest);
     /// Sends `event` to every page.
     fn publish(&mut self, event: Event);
+    /// The endgame tables' value of every legal move of `game`'s position, where the
+    /// tables the host holds cover it (`jungle_core::tb::game_move_values`); `None`
+    /// otherwise, and for a host without tables (the default). The review judges the
+    /// moves of such positions by them, exactly.
+    fn table_values(&mut self, _game: &Game) -> Option<Vec<MoveValue>> {
+        None
+    }
 }

@@ -1,10 +1,16 @@
 //! The review of the game line on the board: the analysing engine searches every
 //! position of the line at a fixed node budget, in order; each move is then marked by
 //! what it cost its side (`jungle_core::review`: the scale, the thresholds, the
-//! accuracy). A review also comes from a record's comments (`jungle analyse`).
+//! accuracy). Where the host's endgame tables cover the position before a move, the
+//! tables judge it instead, exactly (`jungle_core::review_tables`). A review also
+//! comes from a record's comments (`jungle analyse`).
 
 use crate::board::{Color, Position};
+use jungle_core::game::{Game, Rules};
 use jungle_core::review::{self, mover_at, Mark, MoveNote};
+use jungle_core::review_tables::TableJudgement;
+use jungle_core::tb::{game_move_values, MoveValue, Tablebases, TbRules};
+use std::sync::Arc;
 
 /// Nodes the engine searches in each position of a review (the same on every
 /// device, so that a review does not depend on the machine's speed).
@@ -23,6 +29,8 @@ pub struct Review {
     next: usize,
     /// The score the running search last reported.
     last_score: Option<i32>,
+    /// The tables' judgement of each move, where they covered the position before it.
+    tables: Vec<Option<TableJudgement>>,
     /// Notes read from a record: the review as written, without searches.
     loaded: Option<Vec<Option<MoveNote>>>,
 }
@@ -34,6 +42,15 @@ impl Review {
             scores: vec![None; moves + 1],
             best: vec![None; moves + 1],
             ..Review::default()
+        }
+    }
+
+    /// A review of a line of `moves` moves, to search, whose moves the tables judged
+    /// where they could (`tables[i]` for move i).
+    pub fn with_tables(moves: usize, tables: Vec<Option<TableJudgement>>) -> Review {
+        Review {
+            tables,
+            ..Review::new(moves)
         }
     }
 
@@ -102,8 +119,79 @@ impl Review {
     pub fn notes(&self, start: &Position, line: &[String]) -> Vec<Option<MoveNote>> {
         match &self.loaded {
             Some(notes) => notes.clone(),
-            None => review::notes(start, line, &self.scores, &self.best),
+            None => review::with_tables(
+                review::notes(start, line, &self.scores, &self.best),
+                &self.tables,
+            ),
         }
+    }
+}
+
+/// Makes the tables of a rule set (`None` where no table serves it).
+type MakeTables = dyn Fn(&Rules) -> Option<Arc<Tablebases>> + Send;
+
+/// The endgame tables a host judges review positions by (`Host::table_values`): one
+/// set per rule set met, made on first need by `make`, for positions of up to
+/// `animals` animals.
+pub struct ReviewTables {
+    animals: usize,
+    make: Box<MakeTables>,
+    sets: Vec<Arc<Tablebases>>,
+}
+
+impl ReviewTables {
+    /// Tables of up to `animals` animals from `make` (which says where they come from:
+    /// built in memory, read from a directory).
+    pub fn new(
+        animals: usize,
+        make: impl Fn(&Rules) -> Option<Arc<Tablebases>> + Send + 'static,
+    ) -> ReviewTables {
+        ReviewTables {
+            animals,
+            make: Box::new(make),
+            sets: Vec::new(),
+        }
+    }
+
+    /// Tables of up to `animals` animals, built in memory (no files): the 2- and
+    /// 3-animal ones take moments, a 4-animal one a second or more.
+    pub fn in_memory(animals: usize) -> ReviewTables {
+        ReviewTables::new(animals, move |rules| {
+            let rules = TbRules::for_rules(rules).ok()?;
+            Some(Arc::new(
+                Tablebases::new(rules, None).building(animals, false),
+            ))
+        })
+    }
+
+    /// Tables of up to `jungle_core::tb::store::BUILD_IN_MEMORY` (3) animals, built in
+    /// memory.
+    pub fn small() -> ReviewTables {
+        ReviewTables::in_memory(jungle_core::tb::store::BUILD_IN_MEMORY)
+    }
+
+    /// The value of every legal move of `game`'s position, where these tables cover it.
+    pub fn values(&mut self, game: &Game) -> Option<Vec<MoveValue>> {
+        if game.position().all_occupied().count() as usize > self.animals {
+            return None;
+        }
+        let rules = TbRules::for_rules(game.rules()).ok()?;
+        let set = match self.sets.iter().find(|t| t.rules() == rules) {
+            Some(set) => Arc::clone(set),
+            None => {
+                let set = (self.make)(game.rules())?;
+                self.sets.push(Arc::clone(&set));
+                set
+            }
+        };
+        game_move_values(&set, game, self.animals)
+    }
+}
+
+/// The small tables (`ReviewTables::small`).
+impl Default for ReviewTables {
+    fn default() -> ReviewTables {
+        ReviewTables::small()
     }
 }
 

@@ -169,8 +169,20 @@ pub struct NoteView {
     pub loss: Option<f64>,
     pub mark: Option<&'static str>,
     pub symbol: Option<&'static str>,
-    /// The engine's move where the move was marked.
+    /// The engine's move where the move was marked (the tables' where they judged).
     pub best: Option<String>,
+    /// What the endgame tables said of the move, where they covered the position.
+    pub table: Option<TableView>,
+}
+
+/// The endgame tables' judgement of a move: its side's result before and after it
+/// (`win`, `draw`, `loss`), and whether it was perfect (kept the result; in a lost
+/// position, one of the slowest losses).
+#[derive(Clone, Debug, Serialize)]
+pub struct TableView {
+    pub before: &'static str,
+    pub after: &'static str,
+    pub perfect: bool,
 }
 
 pub fn side_name(c: Color) -> &'static str {
@@ -340,6 +352,11 @@ fn review(c: &Controller<impl Host>) -> Option<ReviewView> {
                     mark: n.mark.map(|m| m.name()),
                     symbol: n.mark.map(|m| m.symbol()),
                     best: n.best.clone(),
+                    table: n.table.map(|t| TableView {
+                        before: t.before.name(),
+                        after: t.after.name(),
+                        perfect: t.perfect,
+                    }),
                 })
             })
             .collect(),

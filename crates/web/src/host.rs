@@ -9,7 +9,10 @@ use jungle_app::api::{self, Answer};
 use jungle_app::controller::{Config, Controller};
 use jungle_app::engines::{EngineEvent, EngineRequest, Host, SLOTS};
 use jungle_app::events::Event;
+use jungle_app::review::ReviewTables;
 use jungle_core::clock::Instant;
+use jungle_core::game::Game;
+use jungle_core::tb::MoveValue;
 use std::collections::VecDeque;
 use std::time::Duration;
 
@@ -21,11 +24,13 @@ pub const WATCH_CLOCK: (u64, u64) = (60_000, 600);
 const TICK: Duration = Duration::from_millis(100);
 
 /// The worker's host: requests for the engines wait in a queue, events for the page
-/// in another.
+/// in another. The review's tables are the 2- and 3-animal ones, built in memory as
+/// the engine's are (no files here).
 #[derive(Default)]
 pub struct WorkerHost {
     to_engines: VecDeque<(usize, EngineRequest)>,
     events: Vec<Event>,
+    tables: ReviewTables,
 }
 
 impl Host for WorkerHost {
@@ -35,6 +40,10 @@ impl Host for WorkerHost {
 
     fn publish(&mut self, event: Event) {
         self.events.push(event);
+    }
+
+    fn table_values(&mut self, game: &Game) -> Option<Vec<MoveValue>> {
+        self.tables.values(game)
     }
 }
 

@@ -324,7 +324,8 @@ impl<H: Host> Controller<H> {
         }
         // The analyser reviews: analysis and a hint in progress give way.
         self.stop_analyser_if(|j| matches!(j, Job::Analysis | Job::Hint));
-        self.review = Some(Review::new(self.line.moves().len()));
+        let tables = self.table_judgements();
+        self.review = Some(Review::with_tables(self.line.moves().len(), tables));
         self.review_next();
         Ok(())
     }

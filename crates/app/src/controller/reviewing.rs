@@ -1,7 +1,9 @@
 //! The review of the game line: the analyser searches each position in turn at a
-//! fixed budget.
+//! fixed budget; the host's endgame tables judge the moves of the positions they
+//! cover.
 
 use super::*;
+use jungle_core::review_tables::{self, TableJudgement};
 
 impl<H: Host> Controller<H> {
     // ----- the review ------------------------------------------------------------------
@@ -44,6 +46,23 @@ impl<H: Host> Controller<H> {
         }
         // Done: the analyser is free again.
         self.restart_analysis();
+    }
+
+    /// The tables' judgement of each move of the line whose position before it the
+    /// host's tables cover (`None` for the others).
+    pub(super) fn table_judgements(&mut self) -> Vec<Option<TableJudgement>> {
+        let mut game = Game::with_rules(*self.line.start(), self.line.rules());
+        let moves = self.line.moves().to_vec();
+        let mut judgements = Vec::with_capacity(moves.len());
+        for m in moves {
+            let values = self.host.table_values(&game);
+            judgements.push(values.and_then(|v| review_tables::judge(&v, m)));
+            if game.play(m).is_err() {
+                // Cannot happen: every move of the line was checked when it was added.
+                break;
+            }
+        }
+        judgements
     }
 
     /// The review's search answered: its score and move are kept, the next follows.

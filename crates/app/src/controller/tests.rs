@@ -9,11 +9,13 @@ use crate::api::{
 };
 use crate::engines::SECOND;
 
-/// Keeps the requests to the engines and the events to the pages.
+/// Keeps the requests to the engines and the events to the pages; holds endgame
+/// tables when a test gives it some.
 #[derive(Default)]
 struct FakeHost {
     requests: Vec<(usize, EngineRequest)>,
     events: Vec<Event>,
+    tables: Option<crate::review::ReviewTables>,
 }
 
 impl Host for FakeHost {
@@ -23,6 +25,10 @@ impl Host for FakeHost {
 
     fn publish(&mut self, event: Event) {
         self.events.push(event);
+    }
+
+    fn table_values(&mut self, game: &Game) -> Option<Vec<jungle_core::tb::MoveValue>> {
+        self.tables.as_mut()?.values(game)
     }
 }
 
@@ -348,21 +354,7 @@ fn a_review_searches_every_position_and_marks_a_blunder() {
         .expect("a review");
     // The analyser searches the three positions in order; the scores it reports are
     // the side to move's.
-    for (ply, cp, best) in [(0, 50, "a1a2"), (1, 900, "d5d4"), (2, -900, "a1a2")] {
-        let search = pending(&c, ANALYSER).expect("a review step");
-        assert_eq!(search.moves.len(), ply);
-        assert_eq!(search.limits.nodes, Some(REVIEW_NODES));
-        c.engine_event(EngineEvent::Info {
-            slot: ANALYSER,
-            id: search.id,
-            info: SearchInfo {
-                score: crate::search::Score::Cp(cp),
-                multipv: 1,
-                ..SearchInfo::default()
-            },
-        });
-        answer(&mut c, ANALYSER, best);
-    }
+    answer_review(&mut c, &[(50, "a1a2"), (900, "d5d4"), (-900, "a1a2")]);
     assert!(!c.reviewing());
     let notes = c.review_notes();
     assert_eq!(
@@ -390,6 +382,103 @@ fn a_review_searches_every_position_and_marks_a_blunder() {
         c.review_notes()[0].as_ref().and_then(|n| n.mark),
         Some(jungle_core::review::Mark::Blunder)
     );
+}
+
+/// Answers the steps of the running review in order, each with `cp` for its side to
+/// move and the engine's move `best`; each step searches the next position at the
+/// review's budget.
+fn answer_review(c: &mut Controller<FakeHost>, scores: &[(i32, &str)]) {
+    for (ply, &(cp, best)) in scores.iter().enumerate() {
+        let search = pending(c, ANALYSER).expect("a review step");
+        assert_eq!(search.moves.len(), ply);
+        assert_eq!(search.limits.nodes, Some(REVIEW_NODES));
+        c.engine_event(EngineEvent::Info {
+            slot: ANALYSER,
+            id: search.id,
+            info: SearchInfo {
+                score: crate::search::Score::Cp(cp),
+                multipv: 1,
+                ..SearchInfo::default()
+            },
+        });
+        answer(c, ANALYSER, best);
+    }
+}
+
+#[test]
+fn where_the_hosts_tables_cover_a_position_they_judge_its_move_whatever_the_engine_says() {
+    use jungle_core::review::Mark;
+    use jungle_core::review_tables::TableResult;
+    use jungle_core::tb::Wdl;
+    let mut c = controller();
+    c.host_mut().tables = Some(crate::review::ReviewTables::in_memory(3));
+    // Lion and rat against an elephant, which stands next to the lion: Red wins, but
+    // three lion moves lose (`jungle tb probe`).
+    let fen = "7/7/7/7/3e3/3L3/7/7/R6 r 0 1";
+    c.handle(Request::NewGame(NewGameRequest {
+        players: Some(Players::Both),
+        fen: Some(fen.into()),
+        rules: None,
+    }))
+    .expect("a new game");
+    // Red's first move throws the win away (the tables say which moves do); Blue's
+    // reply and Red's next are whatever keeps the result.
+    let game = c.line.game_at(0);
+    let values = c
+        .host_mut()
+        .table_values(&game)
+        .expect("a 3-animal position");
+    let thrower = values
+        .iter()
+        .find(|v| v.wdl != Wdl::Win)
+        .expect("a move that does not win");
+    let keeper = values[0].mv;
+    assert_eq!(values[0].wdl, Wdl::Win);
+    play(&mut c, &thrower.mv.to_string()).expect("legal");
+    let after = c.line.game_at(1);
+    let reply = c.host_mut().table_values(&after).expect("covered")[0].mv;
+    play(&mut c, &reply.to_string()).expect("legal");
+    c.handle(Request::Review(ReviewRequest { on: true }))
+        .expect("a review");
+    // The engine sees nothing wrong with the first move, and calls the second a
+    // blunder (-3 to -30 for Blue): the tables overrule both.
+    answer_review(&mut c, &[(300, "a1a2"), (-300, "d8d7"), (3000, "c3c4")]);
+    assert!(!c.reviewing());
+    let notes = c.review_notes();
+    let first = notes[0].as_ref().expect("a note");
+    let table = first.table.expect("judged by the tables");
+    assert_eq!(table.before, TableResult::Win);
+    assert_eq!(table.after, TableResult::of(thrower.wdl));
+    assert!(!table.perfect);
+    assert_eq!(first.mark, Some(Mark::Blunder));
+    assert_eq!(first.loss, Some(table.loss()));
+    assert!(table.loss() >= 50.0);
+    assert_eq!(first.best, Some(keeper.to_string()));
+    let second = notes[1].as_ref().expect("a note");
+    let table = second.table.expect("judged by the tables");
+    assert!(table.perfect, "{table:?}");
+    assert_eq!(second.mark, None);
+    assert_eq!(second.loss, Some(0.0));
+    // The page is shown the tables' words.
+    let Event::State(view) = c.state_event() else {
+        panic!("a state");
+    };
+    let shown = serde_json::to_value(&view).expect("json");
+    let table = &shown["review"]["moves"][0]["table"];
+    assert_eq!(table["before"], "win");
+    assert_eq!(table["perfect"], false);
+    assert_eq!(shown["review"]["moves"][1]["table"]["perfect"], true);
+    // Without tables, the engine's marks stand.
+    c.host_mut().tables = None;
+    c.handle(Request::Review(ReviewRequest { on: false }))
+        .expect("off");
+    c.handle(Request::Review(ReviewRequest { on: true }))
+        .expect("a review");
+    answer_review(&mut c, &[(300, "a1a2"), (-300, "d8d7"), (3000, "c3c4")]);
+    let notes = c.review_notes();
+    assert!(notes.iter().flatten().all(|n| n.table.is_none()));
+    assert_eq!(notes[0].as_ref().and_then(|n| n.mark), None);
+    assert_eq!(notes[1].as_ref().and_then(|n| n.mark), Some(Mark::Blunder));
 }
 
 #[test]
