@@ -284,3 +284,44 @@ fn rate_explains_each_rating() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A table folder that cannot be read is refused by name before any work, by every
+/// command that verifies (here `check --verify` and `tables`).
+#[test]
+fn an_unreadable_table_folder_is_refused_by_name() {
+    let missing = std::env::temp_dir().join(format!("jungle-no-tables-{}", std::process::id()));
+    let missing = missing.to_str().expect("a UTF-8 path");
+    for args in [
+        vec!["check", "puzzles/puzzles.txt", "--verify"],
+        vec![
+            "tables",
+            "--animals",
+            "3",
+            "--signatures",
+            "1",
+            "--wins",
+            "1",
+            "--draws",
+            "0",
+            "--seed",
+            "1",
+            "--out",
+            "/dev/null",
+        ],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jungle"))
+            .arg("puzzles")
+            .args(&args)
+            .args(["--tb-dir", missing])
+            .output()
+            .expect("runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("--tb-dir {missing}"))
+                && err.contains("cannot read the directory"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

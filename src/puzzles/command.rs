@@ -190,6 +190,9 @@ impl VerifyArgs {
         String,
     > {
         let animals = self.tb_animals as usize;
+        if let Some(dir) = self.tb_dir.as_deref() {
+            crate::common::tables::table_dir(dir)?;
+        }
         // Five-animal tables take minutes and gigabytes to build: only their files.
         let tables = if animals >= 2 {
             default_tables(self.tb_dir.as_deref(), animals.min(4))
