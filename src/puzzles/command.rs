@@ -259,6 +259,10 @@ pub(crate) struct TablesArgs {
     /// blocked-jump, no-moves); signatures that cannot have it are not drawn.
     #[arg(long, value_name = "THEME", value_parser = parse_theme)]
     theme: Option<Theme>,
+    /// Keep only win puzzles of at least this many solver moves (the hunt for the
+    /// last animal rather than its capture in one).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=5))]
+    min_moves: u64,
     /// The puzzle file to write (written as FILE.part, renamed when done).
     #[arg(long, value_name = "FILE")]
     out: String,
@@ -512,6 +516,7 @@ fn run_tables(args: &TablesArgs) -> Result<i32, String> {
         tries: args.tries as usize,
         seed: args.seed,
         theme: args.theme,
+        min_moves: args.min_moves as usize,
     };
     if args.theme.is_some_and(|t| {
         !Material::all_with(animals)

@@ -26,6 +26,8 @@ pub struct TableSettings {
     pub seed: u64,
     /// Only puzzles with this theme are kept.
     pub theme: Option<Theme>,
+    /// Only win puzzles of at least this many solver moves are kept (1: all).
+    pub min_moves: usize,
 }
 
 /// The position string of `pos` with the colours exchanged (ranks reversed, letters'
@@ -105,7 +107,14 @@ pub fn mine_signature(
             None => (rng % len) as usize,
         };
         let goal = match table.entry(index).outcome() {
-            TbValue::Win(d) if (d as usize) < 2 * max && wins < settings.wins => Goal::Win,
+            // A win in d plies is a line of d / 2 solver moves, rounded up.
+            TbValue::Win(d)
+                if (d as usize) < 2 * max
+                    && (d as usize).div_ceil(2) >= settings.min_moves
+                    && wins < settings.wins =>
+            {
+                Goal::Win
+            }
             TbValue::Draw if draws < settings.draws => Goal::Draw,
             _ => continue,
         };
@@ -125,7 +134,9 @@ pub fn mine_signature(
             continue;
         };
         let puzzle = w.puzzle(pos, Vec::new(), *game.rules(), found)?;
-        if settings.theme.is_some_and(|t| !puzzle.has(t)) {
+        if settings.theme.is_some_and(|t| !puzzle.has(t))
+            || (goal == Goal::Win && puzzle.solver_moves().count() < settings.min_moves)
+        {
             continue;
         }
         match goal {
@@ -208,6 +219,37 @@ pub fn signatures(animals: usize, count: usize, seed: u64, theme: Option<Theme>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::Settings;
+
+    /// With `min_moves`, the last animal is hunted down rather than taken at once:
+    /// every win kept takes at least that many solver moves, and each has the theme.
+    #[test]
+    fn a_least_length_keeps_only_the_longer_hunts() {
+        let tables = super::super::default_tables(None, 3).expect("tables");
+        let mut w = Worker::new(Settings::default(), Some(tables.clone()), 3).expect("a worker");
+        let material = Material::parse("DR v T").expect("a signature");
+        let mine = |w: &mut Worker, min_moves: usize| {
+            let settings = TableSettings {
+                wins: 2,
+                draws: 0,
+                tries: 200_000,
+                seed: 5,
+                theme: Some(Theme::LastAnimal),
+                min_moves,
+            };
+            mine_signature(w, &tables, material, &settings, &HashSet::new()).expect("puzzles")
+        };
+        let any = mine(&mut w, 1);
+        assert_eq!(any.len(), 2);
+        // Unfiltered, the table's positions are mostly a capture in one.
+        assert!(any.iter().any(|p| p.solver_moves().count() == 1), "{any:?}");
+        let long = mine(&mut w, 2);
+        assert_eq!(long.len(), 2, "{long:?}");
+        for p in &long {
+            assert!(p.solver_moves().count() >= 2, "{p:?}");
+            assert!(p.has(Theme::LastAnimal), "{p:?}");
+        }
+    }
 
     #[test]
     fn the_board_turned_round_and_mirrored_is_the_same_game() {
