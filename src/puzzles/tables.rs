@@ -133,7 +133,16 @@ pub fn mine_signature(
         let Ok(found) = w.verifier.find(&game, goal) else {
             continue;
         };
-        let puzzle = w.puzzle(pos, Vec::new(), *game.rules(), found)?;
+        // A line the puzzle format refuses (a draw's line that ends the game by
+        // repetition) is passed over, said on stderr; the signature's other positions
+        // still count.
+        let puzzle = match w.puzzle(pos, Vec::new(), *game.rules(), found) {
+            Ok(puzzle) => puzzle,
+            Err(e) => {
+                eprintln!("puzzles: {material} {}: passed over: {e}", pos.to_fen());
+                continue;
+            }
+        };
         if settings.theme.is_some_and(|t| !puzzle.has(t))
             || (goal == Goal::Win && puzzle.solver_moves().count() < settings.min_moves)
         {
@@ -220,6 +229,30 @@ pub fn signatures(animals: usize, count: usize, seed: u64, theme: Option<Theme>)
 mod tests {
     use super::*;
     use crate::puzzle::Settings;
+
+    /// A position whose line the puzzle format refuses is passed over: LR v D under
+    /// the stage's seed once gave a draw line that ends by repetition, and the whole
+    /// signature was lost with it.
+    #[test]
+    fn a_refused_line_costs_its_position_not_its_signature() {
+        let tables = super::super::default_tables(None, 3).expect("tables");
+        let mut w = Worker::new(Settings::default(), Some(tables.clone()), 3).expect("a worker");
+        let settings = TableSettings {
+            wins: 2,
+            draws: 1,
+            tries: 2000,
+            seed: 61,
+            theme: None,
+            min_moves: 1,
+        };
+        let material = Material::parse("LR v D").expect("a signature");
+        let found =
+            mine_signature(&mut w, &tables, material, &settings, &HashSet::new()).expect("puzzles");
+        assert_eq!(found.len(), 3, "{found:?}");
+        for p in &found {
+            p.replay().expect("a line the format takes");
+        }
+    }
 
     /// With `min_moves`, the last animal is hunted down rather than taken at once:
     /// every win kept takes at least that many solver moves, and each has the theme.
