@@ -154,9 +154,6 @@ fn serve(settings: &Settings) -> Result<(), String> {
     })
 }
 
-/// Starts a board app with its engines (`config.names` are theirs): the controller
-/// thread, the engines' driver threads and the tick. The board lives until its last
-/// handle (`http::Board`) and the engines' senders are gone.
 /// The tables a board's review judges by: from `dir` (up to five animals, the 2- and
 /// 3-animal ones built in memory when missing), or the small ones built in memory.
 pub fn review_tables(dir: Option<std::path::PathBuf>) -> ReviewTables {
@@ -168,6 +165,9 @@ pub fn review_tables(dir: Option<std::path::PathBuf>) -> ReviewTables {
     }
 }
 
+/// Starts a board app with its engines (`config.names` are theirs): the controller
+/// thread, the engines' driver threads and the tick. The board lives until its last
+/// handle (`http::Board`) and the engines' senders are gone.
 pub fn start_board(
     engines: Vec<EngineSpec>,
     mut config: controller::Config,

@@ -36,21 +36,15 @@ pub struct Review {
 }
 
 impl Review {
-    /// A review of a line of `moves` moves, to search.
-    pub fn new(moves: usize) -> Review {
+    /// A review to search of a line whose moves the tables judged where they could
+    /// (`tables[i]` for move i, one for each move).
+    pub fn new(tables: Vec<Option<TableJudgement>>) -> Review {
+        let positions = tables.len() + 1;
         Review {
-            scores: vec![None; moves + 1],
-            best: vec![None; moves + 1],
-            ..Review::default()
-        }
-    }
-
-    /// A review of a line of `moves` moves, to search, whose moves the tables judged
-    /// where they could (`tables[i]` for move i).
-    pub fn with_tables(moves: usize, tables: Vec<Option<TableJudgement>>) -> Review {
-        Review {
+            scores: vec![None; positions],
+            best: vec![None; positions],
             tables,
-            ..Review::new(moves)
+            ..Review::default()
         }
     }
 

@@ -324,8 +324,7 @@ impl<H: Host> Controller<H> {
         }
         // The analyser reviews: analysis and a hint in progress give way.
         self.stop_analyser_if(|j| matches!(j, Job::Analysis | Job::Hint));
-        let tables = self.table_judgements();
-        self.review = Some(Review::with_tables(self.line.moves().len(), tables));
+        self.review = Some(Review::new(self.table_judgements()));
         self.review_next();
         Ok(())
     }

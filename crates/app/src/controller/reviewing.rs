@@ -53,10 +53,10 @@ impl<H: Host> Controller<H> {
     pub(super) fn table_judgements(&mut self) -> Vec<Option<TableJudgement>> {
         let mut game = Game::with_rules(*self.line.start(), self.line.rules());
         let moves = self.line.moves().to_vec();
-        let mut judgements = Vec::with_capacity(moves.len());
-        for m in moves {
+        let mut judgements = vec![None; moves.len()];
+        for (judgement, m) in judgements.iter_mut().zip(moves) {
             let values = self.host.table_values(&game);
-            judgements.push(values.and_then(|v| review_tables::judge(&v, m)));
+            *judgement = values.and_then(|v| review_tables::judge(&v, m));
             if game.play(m).is_err() {
                 // Cannot happen: every move of the line was checked when it was added.
                 break;
