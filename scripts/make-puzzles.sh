@@ -114,7 +114,8 @@ stage_rate() {
     cat "${files[@]}" | grep -v '^#' | sort -u > "$DIR/candidates-all.txt"
     "$J" puzzles rate "$DIR/candidates-all.txt" --themes --threads "$THREADS" \
         --out "$DIR/candidates.txt"
-    "$J" puzzles rate "$DIR/candidates.txt" --fit --threads "$THREADS" > "$DIR/curve.txt"
+    "$J" puzzles rate "$DIR/candidates.txt" --fit --threads "$THREADS" > "$DIR/curve.txt.part"
+    mv "$DIR/curve.txt.part" "$DIR/curve.txt"
 }
 
 stage_select() {

@@ -285,6 +285,61 @@ fn rate_explains_each_rating() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `jungle puzzles rate --fit` prints a rising curve for `RATING_CURVE` and writes
+/// nothing (it needs no `--out`, and refuses one).
+#[test]
+fn rate_fit_prints_a_rising_curve_without_an_out_file() {
+    let dir = std::env::temp_dir().join(format!("jungle-rate-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let input = dir.join("in.txt");
+    let text: String = shipped()
+        .iter()
+        .step_by(150)
+        .map(|p| format!("{p}\n"))
+        .collect();
+    std::fs::write(&input, text).expect("written");
+    let rate = |extra: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_jungle"))
+            .args(["puzzles", "rate", "--fit"])
+            .arg(&input)
+            .args(extra)
+            .output()
+            .expect("jungle runs")
+    };
+    let fit = rate(&[]);
+    let printed = String::from_utf8_lossy(&fit.stdout);
+    assert!(
+        fit.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fit.stderr)
+    );
+    assert!(
+        printed.starts_with("pub const RATING_CURVE: [(f64, f64); "),
+        "{printed}"
+    );
+    let points: Vec<(f64, f64)> = printed
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('(')?.strip_suffix("),"))
+        .map(|l| {
+            let (h, r) = l.split_once(", ").expect("a point");
+            (h.parse().expect("hardness"), r.parse().expect("rating"))
+        })
+        .collect();
+    assert!(points.len() >= 2, "{printed}");
+    assert!(
+        points
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1),
+        "{printed}"
+    );
+    let out = dir.join("out.txt");
+    let both = rate(&["--out", out.to_str().expect("a UTF-8 path")]);
+    assert!(!both.status.success());
+    assert!(String::from_utf8_lossy(&both.stderr).contains("--out"));
+    assert!(!out.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A table folder that cannot be read is refused by name before any work, by every
 /// command that verifies (here `check --verify` and `tables`).
 #[test]

@@ -331,9 +331,15 @@ pub(crate) struct CheckArgs {
 pub(crate) struct RateArgs {
     /// A puzzle file.
     file: String,
-    /// The file to write (written as FILE.part, renamed when done; it may be FILE).
-    #[arg(long, value_name = "FILE")]
-    out: String,
+    /// The file to write (written as FILE.part, renamed when done; it may be FILE);
+    /// not with --fit.
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "fit",
+        conflicts_with = "fit"
+    )]
+    out: Option<String>,
     /// Workers (each rates one puzzle on one thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
@@ -343,8 +349,8 @@ pub(crate) struct RateArgs {
     #[arg(long, value_name = "FILE")]
     explain: Option<String>,
     /// Print a rating curve fitted to these puzzles' hardness (for `RATING_CURVE` in
-    /// crates/core/src/puzzle/difficulty.rs) instead of writing --out.
-    #[arg(long)]
+    /// crates/core/src/puzzle/difficulty.rs) instead of writing a file.
+    #[arg(long, conflicts_with = "explain")]
     fit: bool,
     /// Find every puzzle's themes again too (with the tables of up to 4 animals).
     #[arg(long)]
@@ -751,6 +757,12 @@ fn explanation(p: &Puzzle, d: &crate::puzzle::Difficulty) -> String {
 /// figures of the rated set, a line saying it was rated again, then the puzzles.
 fn run_rate(args: &RateArgs) -> Result<i32, String> {
     let start = Instant::now();
+    // clap asks for one of --out and --fit, never both.
+    let out_path = match (&args.out, args.fit) {
+        (Some(path), false) => Some(path.as_str()),
+        (None, true) => None,
+        _ => return Err("give either --out FILE or --fit".into()),
+    };
     let text = read_text(&args.file)?;
     let mut puzzles = read_puzzles(&text).map_err(|e| format!("{}: {e}", quote(&args.file)))?;
     // Rating searches without tables and at the play budget; the themes need the
@@ -782,7 +794,7 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
         &|w, p| w.difficulty(p),
         &mut |i, r| rated[i] = r,
     );
-    if args.fit {
+    let Some(out_path) = out_path else {
         let hardness: Vec<f64> = rated
             .iter()
             .filter_map(|r| r.as_ref().ok())
@@ -795,7 +807,7 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
         }
         println!("];");
         return Ok(0);
-    }
+    };
     let mut changed = 0;
     let mut explained = Vec::new();
     for (p, r) in puzzles.iter_mut().zip(rated) {
@@ -815,7 +827,7 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
         out.finish()?;
     }
     let summary = check::summary(&puzzles);
-    let mut out = PartFile::create(&args.out)?;
+    let mut out = PartFile::create(out_path)?;
     let header = text.lines().take_while(|l| l.starts_with('#'));
     // The figures' lines are written again below; the other comments are kept.
     let figures = [
@@ -838,9 +850,9 @@ fn run_rate(args: &RateArgs) -> Result<i32, String> {
         Path::new(&args.file)
             .file_name()
             .map_or(args.file.clone(), |n| n.to_string_lossy().into_owned()),
-        Path::new(&args.out)
+        Path::new(out_path)
             .file_name()
-            .map_or(args.out.clone(), |n| n.to_string_lossy().into_owned())
+            .map_or(out_path.to_owned(), |n| n.to_string_lossy().into_owned())
     ))?;
     for line in &summary {
         out.line(&format!("# {line}"))?;
