@@ -340,6 +340,28 @@ fn rate_fit_prints_a_rising_curve_without_an_out_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `jungle puzzles tables --min-moves` above `--max-moves` could find nothing: it is
+/// refused by name before any work, and no file is written.
+#[test]
+fn a_least_length_above_the_most_is_refused() {
+    let out_file = std::env::temp_dir().join(format!("jungle-min-max-{}.txt", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["puzzles", "tables", "--animals", "3", "--signatures", "1"])
+        .args(["--wins", "1", "--draws", "0", "--seed", "1"])
+        .args(["--min-moves", "4", "--max-moves", "3", "--out"])
+        .arg(&out_file)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--min-moves 4 is above --max-moves 3"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!out_file.exists() && !out_file.with_extension("txt.part").exists());
+}
+
 /// A table folder that cannot be read is refused by name before any work, by every
 /// command that verifies (here `check --verify` and `tables`).
 #[test]

@@ -511,6 +511,12 @@ fn run_tables(args: &TablesArgs) -> Result<i32, String> {
             args.verify.tb_animals
         ));
     }
+    if args.min_moves > args.verify.max_moves {
+        return Err(format!(
+            "--min-moves {} is above --max-moves {}: no puzzle can be found",
+            args.min_moves, args.verify.max_moves
+        ));
+    }
     let (mut workers, tables) = args.verify.workers()?;
     let Some(store) = tables.clone() else {
         return Err("the tables cannot be used".into());
