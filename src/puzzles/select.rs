@@ -4,10 +4,11 @@
 //! `games_share` of the set from games, no theme on more than `theme_share` of it,
 //! trivial puzzles (a den entry in one move, a capture that cannot be retaken) at most
 //! `trivial_share`.
-//! The puzzles are taken in turns: from games first, every one of a rare theme, then
-//! in turns from each rating bucket (each in a random order); then from the tables,
-//! the rare themes, then in turns from each group of the same signature, goal and
-//! themes, so that the most alike are left out first. A puzzle that would break a
+//! The puzzles are taken in turns: first every one of a rare theme, from games and
+//! then from the tables; then the rest from games in turns from each rating bucket
+//! (each in a random order); then the rest from the tables in turns from each group
+//! of the same signature, goal and themes, so that the most alike are left out
+//! first. A puzzle that would break a
 //! limit of the set's size is passed over; when the limits leave the set smaller than
 //! asked, it is chosen again for that size until it holds.
 
@@ -162,13 +163,14 @@ fn take<'a>(order: &'a [Puzzle], size: usize, choice: &Choice) -> Vec<&'a Puzzle
     chosen
 }
 
-/// The candidates in the order they are taken: from games, then from the tables;
-/// within each, those of a rare theme first, then in turns from each group (rating
-/// buckets for games, alike puzzles for the tables), each group in a random order.
+/// The candidates in the order they are taken: those of a rare theme from games, then
+/// from the tables; then the rest from games, then from the tables, in turns from
+/// each group (rating buckets for games, alike puzzles for the tables), each group in
+/// a random order.
 fn priority(pool: Vec<Puzzle>, choice: &Choice) -> Vec<Puzzle> {
     let (games, tables): (Vec<Puzzle>, Vec<Puzzle>) = pool.into_iter().partition(from_games);
-    let mut out = in_turns(games, choice, |p| u64::from(p.rating / BUCKET));
-    out.extend(in_turns(tables, choice, |p| {
+    let (mut out, games) = in_turns(games, choice, |p| u64::from(p.rating / BUCKET));
+    let (rare_tables, tables) = in_turns(tables, choice, |p| {
         let pos = p.game().map_or(p.start, |g| *g.position());
         let m = crate::tb::Material::of(&pos).canonical();
         let mut h = Rng::new(u64::from(m.red) << 8 | u64::from(m.blue)).next_u64();
@@ -176,13 +178,23 @@ fn priority(pool: Vec<Puzzle>, choice: &Choice) -> Vec<Puzzle> {
             h = Rng::new(h ^ *t as u64).next_u64();
         }
         h ^ u64::from(p.goal.name().len() as u8)
-    }));
+    });
+    // The rare themes of both before the rest of either, so that a cap filled by
+    // the games (the trivial puzzles') never passes over the tables' rare ones.
+    out.extend(rare_tables);
+    out.extend(games);
+    out.extend(tables);
     out
 }
 
-/// `pool` in the order to take it: every puzzle with a rare theme first (rarest
-/// theme first), then in turns from each group of `group`, each in a random order.
-fn in_turns(pool: Vec<Puzzle>, choice: &Choice, group: impl Fn(&Puzzle) -> u64) -> Vec<Puzzle> {
+/// `pool` in the order to take it: every puzzle with a rare theme (rarest theme
+/// first), and then the rest in turns from each group of `group`, each in a random
+/// order.
+fn in_turns(
+    pool: Vec<Puzzle>,
+    choice: &Choice,
+    group: impl Fn(&Puzzle) -> u64,
+) -> (Vec<Puzzle>, Vec<Puzzle>) {
     let rare = rare_themes(&pool, choice.rare_share);
     let random = |p: &Puzzle| Rng::new(choice.seed ^ start_key(p)).next_u64();
     let (mut first, rest): (Vec<Puzzle>, Vec<Puzzle>) = pool
@@ -198,14 +210,15 @@ fn in_turns(pool: Vec<Puzzle>, choice: &Choice, group: impl Fn(&Puzzle) -> u64) 
     for g in groups.values_mut() {
         g.sort_by_key(|(order, _)| std::cmp::Reverse(*order));
     }
+    let mut then = Vec::new();
     while groups.values().any(|g| !g.is_empty()) {
         for g in groups.values_mut() {
             if let Some((_, p)) = g.pop() {
-                first.push(p);
+                then.push(p);
             }
         }
     }
-    first
+    (first, then)
 }
 
 /// The themes held by at most `rare_share` of `pool` (and by one at least), rarest
@@ -384,5 +397,30 @@ mod tests {
         let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(chosen.iter().filter(|p| trivial(p)).count(), 1, "{ids:?}");
         assert!(ids.contains(&"back") && ids.contains(&"two"), "{ids:?}");
+    }
+
+    /// A rare theme from the tables goes in before the games fill a cap: with room
+    /// for one trivial puzzle, the tables' trivial trap (rare among them) is kept and
+    /// the games' den entry in one is not.
+    #[test]
+    fn the_tables_rare_themes_come_before_the_games_fill_a_cap() {
+        let den = Puzzle::parse("den1;7/3L3/7/7/7/7/7/7/r6 b 0 1;a1b1;d8d9;jungle;win;den;600")
+            .expect("a puzzle");
+        let trap =
+            Puzzle::parse("trap;7/7/7/7/7/7/7/2C4/2l4 r 0 1;-;c2c1;jungle;win;trap,endgame;700")
+                .expect("a puzzle");
+        let mut candidates = vec![den, trap, puzzle("two", "r6", 800, "den")];
+        for (i, rat) in RATS[1..4].iter().enumerate() {
+            candidates.push(table_puzzle(&format!("t{i}"), rat, 900, "den,endgame"));
+        }
+        let c = Choice {
+            trivial_share: 0.2,
+            rare_share: 0.3,
+            ..choice(5)
+        };
+        let chosen = select(candidates, &c, &HashSet::new());
+        let ids: Vec<&str> = chosen.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(chosen.len(), 5, "{ids:?}");
+        assert!(ids.contains(&"trap") && !ids.contains(&"den1"), "{ids:?}");
     }
 }
