@@ -66,17 +66,6 @@ impl Theme {
         Theme::GameEndgame,
     ];
 
-    /// Themes whose names the page's catalogues do not have yet (the page words them
-    /// in its own change: docs/puzzles.md, "Themes"); tests/page_data.rs waits for
-    /// them.
-    pub const AWAITING_WORDS: [Theme; 5] = [
-        Theme::RiverRat,
-        Theme::Defence,
-        Theme::Sacrifice,
-        Theme::Zugzwang,
-        Theme::GameEndgame,
-    ];
-
     /// The name in puzzle files.
     pub fn name(self) -> &'static str {
         match self {
