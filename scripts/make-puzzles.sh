@@ -3,7 +3,7 @@
 # can each be stopped and run again (every output is written as NAME.part and renamed
 # when complete; finished ones are skipped):
 #
-#   nice -n 19 scripts/make-puzzles.sh DIR [mine|previous|tables|themes|rate|select|all]
+#   nice -n 19 scripts/make-puzzles.sh DIR [mine|previous|tables|themes|rate|select|fit|all]
 #
 # mine:     `jungle puzzles mine` of the manifest puzzles/mining/selfplay.tsv: the games,
 #           their candidates and puzzles, shard by shard, in DIR/selfplay/ (the
@@ -21,18 +21,20 @@
 # themes:   the anti-chase puzzles of the two composed games of
 #           scripts/puzzle-themes.pgn: DIR/themes-composed.txt.
 # rate:     every candidate themed and rated again with this build:
-#           DIR/candidates.txt; and DIR/curve.txt, the rating curve fitted to them
-#           (paste it into RATING_CURVE in crates/core/src/puzzle/difficulty.rs,
-#           build, and run this stage again).
+#           DIR/candidates.txt.
 # select:   `jungle puzzles select` of DIR/candidates.txt into puzzles/puzzles.txt,
 #           then `jungle puzzles check --verify --sample 25` of it.
+# fit:      DIR/curve.txt, the rating curve fitted to the selected set's hardness:
+#           paste it into RATING_CURVE in crates/core/src/puzzle/difficulty.rs,
+#           build, and run rate and select again (the selection hardly depends on
+#           the ratings, so once is enough).
 #
 # JUNGLE=path uses that binary (default: target/release/jungle, built first);
 # THREADS=k works on k games or signatures at once (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ]; then
-    sed -n '2,30p' "$0" >&2
+    sed -n '2,33p' "$0" >&2
     exit 2
 fi
 DIR=$1
@@ -114,8 +116,6 @@ stage_rate() {
     cat "${files[@]}" | grep -v '^#' | sort -u > "$DIR/candidates-all.txt"
     "$J" puzzles rate "$DIR/candidates-all.txt" --themes --threads "$THREADS" \
         --out "$DIR/candidates.txt"
-    "$J" puzzles rate "$DIR/candidates.txt" --fit --threads "$THREADS" > "$DIR/curve.txt.part"
-    mv "$DIR/curve.txt.part" "$DIR/curve.txt"
 }
 
 stage_select() {
@@ -125,6 +125,11 @@ stage_select() {
     "$J" puzzles check puzzles/puzzles.txt --verify --sample 25 --threads "$THREADS"
 }
 
+stage_fit() {
+    "$J" puzzles rate puzzles/puzzles.txt --fit --threads "$THREADS" > "$DIR/curve.txt.part"
+    mv "$DIR/curve.txt.part" "$DIR/curve.txt"
+}
+
 case "$STAGE" in
     mine) stage_mine ;;
     previous) stage_previous ;;
@@ -132,6 +137,7 @@ case "$STAGE" in
     themes) stage_themes ;;
     rate) stage_rate ;;
     select) stage_select ;;
+    fit) stage_fit ;;
     all) stage_mine; stage_previous; stage_tables; stage_themes; stage_rate; stage_select ;;
     *) echo "unknown stage $STAGE" >&2; exit 2 ;;
 esac
