@@ -148,7 +148,7 @@ function buildBox() {
       <dt data-i18n="puzzle.about"></dt><dd id="puzzle-about"></dd>
       <dt data-i18n="puzzle.difficulty"></dt><dd id="puzzle-difficulty"></dd>
     </dl>
-    <div class="row">
+    <div class="row theme">
       <label for="puzzle-theme" data-i18n="puzzle.theme"></label>
       <select id="puzzle-theme"><option value="" data-i18n="puzzle.theme.any"></option></select>
     </div>`;
@@ -200,10 +200,13 @@ function renderStats() {
         failed: progress.failed,
       })
     : "0";
-  el("puzzle-about").textContent = puzzle
-    ? t("puzzle.about.value", { id: puzzle.id, themes: puzzle.themes.map(themeName).join(t("puzzle.themes.join")) })
-    : "";
-  // The puzzle's rating is told once it is over.
+  // The themes tell how the puzzle is solved: they are told once it is over (as on
+  // lichess), and so is its rating.
+  el("puzzle-about").textContent = !puzzle
+    ? ""
+    : over
+      ? t("puzzle.about.value", { id: puzzle.id, themes: puzzle.themes.map(themeName).join(t("puzzle.themes.join")) })
+      : t("puzzle.about.id", { id: puzzle.id });
   el("puzzle-difficulty").textContent = !puzzle
     ? ""
     : over

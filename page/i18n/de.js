@@ -356,6 +356,7 @@ export default {
  "puzzle.rating.account": "{rating} ±{deviation} · dein Konto",
  "puzzle.rating.change": "{value} ({change})",
  "puzzle.streak.value": "{streak} (beste {best}, gelöst {solved}, nicht gelöst {failed})",
+ "puzzle.about.id": "#{id}",
  "puzzle.about.value": "#{id} · {themes}",
  "puzzle.difficulty": "Schwierigkeit",
  "puzzle.difficulty.rated": "{difficulty} (Wertung {rating})",

@@ -356,6 +356,7 @@ export default {
  "puzzle.rating.account": "{rating} ±{deviation} · your account",
  "puzzle.rating.change": "{value} ({change})",
  "puzzle.streak.value": "{streak} (best {best}, solved {solved}, failed {failed})",
+ "puzzle.about.id": "#{id}",
  "puzzle.about.value": "#{id} · {themes}",
  "puzzle.difficulty": "Difficulty",
  "puzzle.difficulty.rated": "{difficulty} (rated {rating})",

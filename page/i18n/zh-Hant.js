@@ -356,6 +356,7 @@ export default {
  "puzzle.rating.account": "{rating} ±{deviation} · 你的帳號",
  "puzzle.rating.change": "{value}（{change}）",
  "puzzle.streak.value": "{streak}（最多 {best}，解對 {solved}，沒解出 {failed}）",
+ "puzzle.about.id": "編號 {id}",
  "puzzle.about.value": "編號 {id} · {themes}",
  "puzzle.difficulty": "難度",
  "puzzle.difficulty.rated": "{difficulty}（等級分 {rating}）",

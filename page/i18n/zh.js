@@ -356,6 +356,7 @@ export default {
  "puzzle.rating.account": "{rating} ±{deviation} · 你的账号",
  "puzzle.rating.change": "{value}（{change}）",
  "puzzle.streak.value": "{streak}（最多 {best}，解对 {solved}，没解出 {failed}）",
+ "puzzle.about.id": "编号 {id}",
  "puzzle.about.value": "编号 {id} · {themes}",
  "puzzle.difficulty": "难度",
  "puzzle.difficulty.rated": "{difficulty}（等级分 {rating}）",

@@ -158,6 +158,8 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
     let (id, solution, before) = puzzle_ready(client, None).await;
     let (rating, streak) = rating_and_streak(client).await;
     assert_eq!((rating, streak), (1500.0, 0), "a new person");
+    // The themes tell how it is solved: they wait until it is over.
+    assert_eq!(text(client, "#puzzle-about").await, format!("#{id}"));
     shot(client, &format!("{prefix}puzzle-1-start")).await;
     // The puzzle's side is at the bottom.
     let bottom_rank: String = eval(
@@ -180,6 +182,11 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
         "solving {id} raised {rating} to {after_solve}"
     );
     assert_eq!(streak, 1);
+    let about = text(client, "#puzzle-about").await;
+    assert!(
+        about.starts_with(&format!("#{id} · ")),
+        "the themes: {about}"
+    );
     shot(client, &format!("{prefix}puzzle-2-solved")).await;
 
     // A second one solved: a streak of 2.
@@ -255,6 +262,7 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
         "Jungle.puzzles.current() && Jungle.puzzles.current().themes.includes('trap') && document.body.dataset.puzzleState === 'playing'",
     )
     .await;
+    theme_menu_shot(client, &format!("{prefix}puzzle-7-themes")).await;
 
     // The phone: the board and the puzzle's box fit the width, the box under the board.
     set_viewport(client, 400, 860).await;
@@ -279,6 +287,41 @@ pub async fn a_person_solves_puzzles(client: &Client, url: &str, prefix: &str) {
         &format!("{prefix}puzzle-6-phone-box"),
     )
     .await;
+}
+
+/// The theme menu opened as a list for a screenshot (`name`): "any" and every theme
+/// of the shipped set, each in words with its count (no catalogue key shown); then
+/// closed again.
+async fn theme_menu_shot(client: &Client, name: &str) {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/puzzles.txt"))
+        .expect("the shipped set");
+    let set = jungle::puzzle::read_puzzles(&text).expect("the shipped set reads");
+    let themes: std::collections::BTreeSet<&str> = set
+        .iter()
+        .flat_map(|p| p.themes.iter().map(|t| t.name()))
+        .collect();
+    let shown: Vec<String> = eval(
+        client,
+        "const s = document.getElementById('puzzle-theme'); s.size = s.options.length;
+         return [...s.options].map((o) => o.textContent)",
+    )
+    .await;
+    assert_eq!(shown.len(), themes.len() + 1, "{shown:?} for {themes:?}");
+    assert!(
+        shown.iter().all(|o| !o.contains("puzzle.")),
+        "a key shown: {shown:?}"
+    );
+    assert!(
+        shown[1..]
+            .iter()
+            .all(|o| o.chars().any(|c| c.is_ascii_digit())),
+        "each theme with its count: {shown:?}"
+    );
+    shot(client, name).await;
+    client
+        .execute("document.getElementById('puzzle-theme').size = 0", vec![])
+        .await
+        .expect("closes the list");
 }
 
 /// Screenshots of a phone: the top of the page (`top`), then its end (`end`, the
@@ -448,6 +491,7 @@ pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
         "the task in Chinese: {task}"
     );
     assert_eq!(text(client, "#puzzle-next").await, "下一题");
+    assert_eq!(text(client, "#puzzle-about").await, format!("编号 {id}"));
     no_english(client, "at the start").await;
     // The puzzle's side plays at the bottom as "you"; the side that answers is the
     // puzzle's, named by its side alone.
@@ -482,6 +526,7 @@ pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
     );
     no_english(client, "when solved").await;
     shot(client, &format!("{prefix}puzzle-zh-2-solved")).await;
+    theme_menu_shot(client, &format!("{prefix}puzzle-zh-2-themes")).await;
 
     // Failed: a wrong move, a hint, the solution as arrows.
     let (id2, solution) = next_and_wrong(client, &id, "{move} 不对。再试一次，或者看答案。").await;
@@ -544,6 +589,7 @@ pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
     assert!(difficulty.contains("（等級分 "), "{difficulty}");
     no_english(client, "in traditional characters").await;
     shot(client, &format!("{prefix}puzzle-zh-hant")).await;
+    theme_menu_shot(client, &format!("{prefix}puzzle-zh-hant-themes")).await;
 
     // German: the long words fit, desktop and phone.
     choose_language(client, "de", "#puzzle-next", "Nächste Aufgabe").await;
@@ -563,6 +609,7 @@ pub async fn the_puzzles_in_chinese(url: &str, prefix: &str) {
         Vec::<String>::new(),
         "German that does not fit"
     );
+    theme_menu_shot(client, &format!("{prefix}puzzle-de-themes")).await;
     shot(client, &format!("{prefix}puzzle-de")).await;
     set_viewport(client, 400, 860).await;
     assert_eq!(
