@@ -92,16 +92,19 @@ stage_tables() {
         --signatures 224 --wins 2 --draws 1 --seed 61 "${t[@]}"
     [ -f "$DIR/tables-4.txt" ] || part "$DIR/tables-4.txt" "$J" puzzles tables --animals 4 \
         --signatures 60 --wins 2 --draws 1 --seed 62 "${t[@]}"
-    # theme:animals:signatures:wins[:least solver moves]. The last animal hunted down
-    # in two moves or more: taken in one, it is a trivial puzzle (at most a tenth of
-    # the set), and the set needs a fifth without the den or defence themes.
+    # theme:animals:signatures:wins[:least solver moves[:seed]] (a seed other than 63
+    # names the file too). The last animal hunted down in two moves or more: taken in
+    # one, it is a trivial puzzle (at most a tenth of the set), and the set needs a
+    # fifth without the den or defence themes (at most 40% each, and every puzzle
+    # from games has one of them).
     for spec in zugzwang:3:40:2 zugzwang:4:20:2 river-rat:4:12:2 blocked-jump:4:7:2 \
-        no-moves:4:5:1 rat-elephant:4:10:2 last-animal:3:224:2:2 last-animal:4:60:2:2; do
-        IFS=: read -r theme animals sigs wins least <<< "$spec"
-        local out=$DIR/tables-$animals-$theme.txt
+        no-moves:4:5:1 rat-elephant:4:10:2 last-animal:3:224:2:2 last-animal:4:60:2:2 \
+        last-animal:3:60:3:2:64; do
+        IFS=: read -r theme animals sigs wins least seed <<< "$spec"
+        local out=$DIR/tables-$animals-$theme${seed:+-$seed}.txt
         [ -f "$out" ] || part "$out" "$J" puzzles tables --animals "$animals" \
             --signatures "$sigs" --wins "$wins" --draws 0 --tries 100000000 \
-            --theme "$theme" --min-moves "${least:-1}" --seed 63 "${t[@]}"
+            --theme "$theme" --min-moves "${least:-1}" --seed "${seed:-63}" "${t[@]}"
     done
 }
 
