@@ -99,7 +99,7 @@ stage_tables() {
     # from games has one of them).
     for spec in zugzwang:3:40:2 zugzwang:4:20:2 river-rat:4:12:2 blocked-jump:4:7:2 \
         no-moves:4:5:1 rat-elephant:4:10:2 last-animal:3:224:2:2 last-animal:4:60:2:2 \
-        last-animal:3:60:3:2:64; do
+        last-animal:3:60:3:2:64 last-animal:3:40:3:2:65; do
         IFS=: read -r theme animals sigs wins least seed <<< "$spec"
         local out=$DIR/tables-$animals-$theme${seed:+-$seed}.txt
         [ -f "$out" ] || part "$out" "$J" puzzles tables --animals "$animals" \
