@@ -1,11 +1,10 @@
-//! The shipped puzzle set (`puzzles/puzzles.txt`): at least 300 puzzles, each
-//! solution legal and ending as its goal says, none from the test books, each
-//! position once (nor turned round or mirrored), trivial ones at most 10%, at least
-//! half from games with six animals or more, every theme there; the puzzles the
-//! 3-animal tables cover verified again exactly, and a sample of those from games by
-//! the search (the full check of every puzzle is `jungle puzzles check --verify`, too
-//! slow for a test: protocol.md, section 9, "Verification"); a puzzle of each rare theme the verifier
-//! accepts.
+//! The shipped puzzle set (`puzzles/puzzles.txt`): issue 63's figures (size, share
+//! from games, themes, ratings), each solution legal and ending as its goal says, none
+//! from the test books, each position once (nor turned round or mirrored), trivial ones
+//! at most 10%; the puzzles the 3-animal tables cover verified again exactly, and the
+//! whole set in the cheap exact form of `jungle puzzles check --verify --sample 25`
+//! (the full check of every puzzle, `--sample 1`, is too slow for a test:
+//! docs/puzzles.md, "Verification"); a puzzle of each rare theme the verifier accepts.
 
 use jungle::game::Rules;
 use jungle::puzzle::theme::detect;
@@ -33,12 +32,11 @@ fn shipped() -> Vec<Puzzle> {
     read_puzzles(&text).expect("every line of puzzles/puzzles.txt reads")
 }
 
-/// 300: as many from the tables as from games, which give fewer (protocol.md, "The
-/// shipped set").
+/// Each puzzle once, under an id made from it.
 #[test]
 fn the_set_has_enough_distinct_puzzles() {
     let set = shipped();
-    assert!(set.len() >= 300, "{} puzzles", set.len());
+    assert!(set.len() >= SET_SIZE, "{} puzzles", set.len());
     let ids: HashSet<&str> = set.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(ids.len(), set.len(), "ids are unique");
     let starts: HashSet<u64> = set
@@ -63,50 +61,33 @@ fn the_set_has_enough_distinct_puzzles() {
     }
 }
 
-fn animals(p: &Puzzle) -> u32 {
-    p.game().expect("sets up").position().all_occupied().count()
-}
+/// The least size of the set (issue 63: 3,000).
+const SET_SIZE: usize = 3000;
 
-/// Issue 44's figures: at least half the set from real games with six animals or
-/// more (the only puzzles from games with fewer are the two composed for the
-/// anti-chase rules), both rule sets, every theme.
+/// Issue 63's figures (docs/puzzles.md, "The shipped set"): at least `SET_SIZE`
+/// puzzles, at least 60% from games, no theme on more than 40% of the set, at least
+/// 15% rated 1800 or above, the middle half at least 600 points wide; both rule sets;
+/// every theme.
 #[test]
 fn the_set_meets_the_issues_figures() {
     let set = shipped();
-    let games: Vec<&Puzzle> = set.iter().filter(|p| from_games(p)).collect();
-    let big = games.iter().filter(|p| animals(p) >= 6).count();
-    assert!(
-        2 * big >= set.len(),
-        "{big} of {} from games with 6 animals or more",
-        set.len()
-    );
-    let small: Vec<&str> = games
-        .iter()
-        .filter(|p| animals(p) < 6)
-        .map(|p| p.id.as_str())
-        .collect();
-    assert!(
-        small.iter().all(|id| ["qidry1m", "ary93zz"].contains(id)),
-        "{small:?}"
-    );
-    assert!(set.iter().any(|p| p.rules.anti_chase) && set.iter().any(|p| !p.rules.anti_chase));
-    // (Issue 63's themes that the set mined for it will have.)
-    for theme in Theme::ALL.into_iter().filter(|t| {
-        ![
-            Theme::RiverRat,
-            Theme::Defence,
-            Theme::Sacrifice,
-            Theme::Zugzwang,
-            Theme::GameEndgame,
-        ]
-        .contains(t)
-    }) {
-        assert!(
-            set.iter().any(|p| p.has(theme)),
-            "no puzzle of {}",
-            theme.name()
-        );
+    let n = set.len();
+    assert!(n >= SET_SIZE, "{n} puzzles");
+    let games = set.iter().filter(|p| from_games(p)).count();
+    assert!(10 * games >= 6 * n, "{games} of {n} from games");
+    for theme in Theme::ALL {
+        let with = set.iter().filter(|p| p.has(theme)).count();
+        assert!(with > 0, "no puzzle of {}", theme.name());
+        assert!(10 * with <= 4 * n, "{with} of {n} are {}", theme.name());
     }
+    let mut ratings: Vec<u32> = set.iter().map(|p| p.rating).collect();
+    ratings.sort_unstable();
+    let high = ratings.iter().filter(|&&r| r >= 1800).count();
+    assert!(100 * high >= 15 * n, "{high} of {n} rated 1800 or above");
+    // The quartiles as `jungle puzzles check` prints them.
+    let (q1, q3) = (ratings[n / 4], ratings[3 * n / 4]);
+    assert!(q3 >= q1 + 600, "the middle half {q1}-{q3}");
+    assert!(set.iter().any(|p| p.rules.anti_chase) && set.iter().any(|p| !p.rules.anti_chase));
 }
 
 /// The rare themes each have a puzzle the verifier accepts (found by `jungle puzzles
@@ -191,13 +172,13 @@ fn the_puzzles_of_three_animals_verify_again_by_the_tables() {
     verify_all(&mut verifier(1), &small);
 }
 
-/// The whole set verifies in the cheap exact form of `jungle puzzles check --verify
-/// --sample 25 --tb-animals 3` (docs/puzzles.md, "Verification"): every puzzle of 3
-/// animals in full by the tables; one in 25 of the others in full (the tables of 4
-/// animals, the proofs that no other move wins within the solution plus 4 moves);
-/// every other line exactly but for those proofs (each solver move of a win one of
-/// the fastest wins, each other move of a hold proven to lose; a draw of 4 animals
-/// replayed).
+/// The whole set verifies in a cheap exact form (docs/puzzles.md, "Verification"; as
+/// `jungle puzzles check --verify --sample 25` but judging only the positions of up
+/// to 3 animals by the tables): every puzzle of 3 animals in full by the tables; one
+/// in 25 of the others in full (the tables of 4 animals, the proofs that no other
+/// move wins within the solution plus 4 moves); every other line exactly but for
+/// those proofs (each solver move of a win one of the fastest wins, each other move
+/// of a hold proven to lose; a draw of 4 animals replayed).
 #[test]
 fn the_whole_set_verifies_in_its_cheap_exact_form() {
     let set = shipped();

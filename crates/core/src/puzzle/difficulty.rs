@@ -67,7 +67,29 @@ pub const WEIGHTS: [f64; 6] = [0.3, 0.15, 0.1, 0.15, 0.15, 0.15];
 /// them, constant beyond the ends. Fitted by `fit_curve` (`jungle puzzles rate --fit`)
 /// to the hardness of the candidates of the shipped set (docs/puzzles.md,
 /// "Difficulty").
-pub const RATING_CURVE: [(f64, f64); 2] = [(0.0, 600.0), (1.0, 2600.0)];
+pub const RATING_CURVE: [(f64, f64); 21] = [
+    (0.0000, 600.0),
+    (0.0274, 693.0),
+    (0.0924, 860.0),
+    (0.1072, 973.0),
+    (0.1179, 1063.0),
+    (0.1282, 1140.0),
+    (0.1349, 1209.0),
+    (0.1385, 1273.0),
+    (0.1785, 1333.0),
+    (0.2487, 1392.0),
+    (0.2516, 1450.0),
+    (0.2539, 1508.0),
+    (0.2565, 1567.0),
+    (0.2600, 1627.0),
+    (0.2653, 1691.0),
+    (0.2696, 1760.0),
+    (0.2985, 1837.0),
+    (0.3992, 1927.0),
+    (0.4353, 2040.0),
+    (0.5026, 2207.0),
+    (0.9558, 2600.0),
+];
 
 /// The ratings `fit_curve` spreads the hardness over: a normal distribution of this
 /// mean and deviation, within `RATING_SPAN`.
