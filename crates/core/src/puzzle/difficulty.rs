@@ -622,7 +622,16 @@ mod tests {
         let hi = f64::from(ELO_MAX) + ABOVE;
         assert_eq!(rating_of_hardness(0.0), 600);
         assert_eq!(rating_of_hardness(1.0), 2600);
-        assert_eq!(rating_of_hardness(0.5), 1600);
+        // The fitted curve goes through its points and rises between them.
+        for (h, r) in RATING_CURVE {
+            assert_eq!(f64::from(rating_of_hardness(h)), r, "{h}");
+        }
+        let ratings: Vec<u32> = (0..=100)
+            .map(|i| rating_of_hardness(f64::from(i) / 100.0))
+            .collect();
+        assert!(ratings.windows(2).all(|w| w[0] <= w[1]), "{ratings:?}");
+        // Linear between two points.
+        assert_eq!(rating_on(&[(0.0, 600.0), (1.0, 2600.0)], 0.5), 1600);
         assert_eq!(difficulty(lo, &[1]).hardness(), 0.0);
         assert_eq!(difficulty(0.0, &[1]).hardness(), 0.0);
         let mut hardest = difficulty(hi, &[DEPTH_CAP + 1; LONG_LINE]);
